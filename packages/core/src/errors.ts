@@ -1,0 +1,30 @@
+import { ErrorCode } from './protocol/constants.ts';
+
+/**
+ * A JSON-RPC error with the HTTP status it is answered with.
+ * Throw it from a handler to answer with exactly this error instead of a generic one.
+ */
+export class McpError extends Error {
+  override readonly name = 'McpError';
+  readonly code: number;
+  readonly data: unknown;
+  /** HTTP status of the response carrying this error (modern era). @default 200 */
+  readonly status: number;
+
+  constructor(code: number, message: string, options: { data?: unknown; status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.data = options.data;
+    this.status = options.status ?? 200;
+  }
+}
+
+/** -32602 with HTTP 200: a request the server understood but cannot serve (unknown tool, bad arguments). */
+export function invalidParams(message: string, data?: unknown): McpError {
+  return new McpError(ErrorCode.InvalidParams, message, { data });
+}
+
+/** -32601: unknown or unadvertised method; 404 in the modern era. */
+export function methodNotFound(method: string): McpError {
+  return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { status: 404 });
+}

@@ -1,0 +1,53 @@
+/**
+ * DNS-rebinding protection: the Host (as the request URL carries it) and any Origin must be
+ * allowed. By default only loopback names are: a server reachable under another name must list it.
+ */
+export interface HostPolicy {
+  hosts: ReadonlySet<string> | '*';
+  origins: ReadonlySet<string> | '*';
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function hostPolicy(hosts: readonly string[] | '*' | undefined, origins: readonly string[] | '*' | undefined): HostPolicy {
+  return {
+    hosts: hosts === '*' ? '*' : new Set((hosts ?? []).map((h) => h.toLowerCase())),
+    origins: origins === '*' ? '*' : new Set((origins ?? []).map((o) => o.toLowerCase())),
+  };
+}
+
+/** Returns an error message when the request must be refused with 403. */
+export function checkHost(request: Request, policy: HostPolicy): string | undefined {
+  if (policy.hosts !== '*') {
+    const url = new URL(request.url);
+    const host = url.hostname.toLowerCase();
+    if (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(url.host.toLowerCase())) {
+      return `Host not allowed: ${url.host}`;
+    }
+  }
+  const origin = request.headers.get('origin');
+  if (origin !== null && policy.origins !== '*') {
+    const normalized = origin.toLowerCase();
+    if (policy.origins.has(normalized)) return undefined;
+    let hostname: string;
+    try {
+      hostname = new URL(normalized).hostname;
+    } catch {
+      return `Origin not allowed: ${origin}`;
+    }
+    if (!LOOPBACK.has(hostname)) return `Origin not allowed: ${origin}`;
+  }
+  return undefined;
+}
+
+/** `Accept` must admit both JSON and SSE (wildcards count). */
+export function acceptsBoth(accept: string | null): boolean {
+  if (accept === null) return false;
+  const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
+  const any = types.includes('*/*');
+  return (any || types.includes('application/json') || types.includes('application/*')) && (any || types.includes('text/event-stream') || types.includes('text/*'));
+}
+
+export function isJsonContentType(value: string | null): boolean {
+  return value !== null && value.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}

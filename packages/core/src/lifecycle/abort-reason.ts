@@ -1,0 +1,44 @@
+/**
+ * Why a handler's signal aborted. Every abort in edge-mcp carries one of these.
+ * - `disconnect`: the client dropped the HTTP exchange (modern era: that is the cancellation).
+ * - `client-cancel`: the client sent `notifications/cancelled` (legacy era).
+ * - `session-deleted` / `session-expired`: the session ended by DELETE / idle timeout (legacy era).
+ * - `shutdown`: the server's signal aborted or `close()` was called.
+ */
+export type AbortReasonType = 'disconnect' | 'client-cancel' | 'session-deleted' | 'session-expired' | 'shutdown';
+
+/**
+ * The `signal.reason` of every abort. It is an Error named `AbortError` so code that passes the
+ * signal on (`fetch(url, { signal })`) rejects with something that looks like a normal abort,
+ * and it carries `type` so handlers can tell a disconnect from a shutdown.
+ */
+export class RequestAbortedError extends Error {
+  override readonly name = 'AbortError';
+  readonly type: AbortReasonType;
+
+  constructor(type: AbortReasonType, message: string = describe(type)) {
+    super(message);
+    this.type = type;
+  }
+}
+
+function describe(type: AbortReasonType): string {
+  switch (type) {
+    case 'disconnect':
+      return 'The client disconnected';
+    case 'client-cancel':
+      return 'The client cancelled the request';
+    case 'session-deleted':
+      return 'The session was deleted';
+    case 'session-expired':
+      return 'The session expired';
+    case 'shutdown':
+      return 'The server is shutting down';
+  }
+}
+
+/** The reason type of an aborted signal, if edge-mcp aborted it. */
+export function abortReasonType(signal: AbortSignal): AbortReasonType | undefined {
+  const reason: unknown = signal.reason;
+  return reason instanceof RequestAbortedError ? reason.type : undefined;
+}

@@ -1,0 +1,102 @@
+import { McpError } from '../errors.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { ErrorCode, LOG_LEVELS, type LogLevel, META, MODERN_VERSION } from '../protocol/constants.ts';
+import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
+import { type RequestContext, requiredCapability } from '../server/context.ts';
+import { InputRequired } from '../server/features.ts';
+import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
+
+/** `RequestContext` of a 2026-07-28 request: everything comes from this request's `_meta`. */
+export class ModernContext implements RequestContext {
+  readonly exchange: Exchange;
+  readonly meta: JsonObject;
+  readonly clientCapabilities: ClientCapabilities;
+  /** Answers from earlier rounds (verified requestState) and this request's inputResponses. */
+  answers: JsonObject | undefined;
+  /** Whether this method may end with an input-required result. */
+  mayAskInput = false;
+  #nextKey = 0;
+  #lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(exchange: Exchange, meta: JsonObject) {
+    this.exchange = exchange;
+    this.meta = meta;
+    this.clientCapabilities = meta[META.clientCapabilities] as ClientCapabilities;
+  }
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+  get requestId(): RequestId {
+    return this.exchange.id;
+  }
+  get method(): string {
+    return this.exchange.method;
+  }
+  get protocolVersion(): string {
+    return MODERN_VERSION;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.meta[META.clientInfo] as Implementation | undefined;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta.progressToken;
+    if (token === undefined || progress <= this.#lastProgress) return;
+    this.#lastProgress = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.exchange.notify(notificationMessage('notifications/progress', params));
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    // No level in _meta means no log messages at all for this request (2026-07-28).
+    const wanted = this.meta[META.logLevel] as LogLevel | undefined;
+    if (wanted === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(wanted)) return;
+    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+    this.exchange.notify(notificationMessage('notifications/message', params));
+  }
+
+  async input<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, JsonObject>> {
+    if (!this.mayAskInput) {
+      throw new McpError(ErrorCode.InternalError, `${this.method} cannot ask the client for input`);
+    }
+    const missing: JsonObject = {};
+    let complete = true;
+    for (const key of Object.keys(requests) as K[]) {
+      const request = requests[key];
+      const needed = requiredCapability(request, this.clientCapabilities);
+      if (needed) {
+        throw new McpError(ErrorCode.MissingRequiredClientCapability, `The client did not declare ${Object.keys(needed)[0]}`, {
+          data: { requiredCapabilities: needed },
+          status: 400,
+        });
+      }
+      if (this.answers?.[key] === undefined) {
+        complete = false;
+        missing[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+      }
+    }
+    if (!complete) throw new InputRequired(missing);
+    return this.answers as Record<K, JsonObject>;
+  }
+
+  async elicit(params: JsonObject, key?: string): Promise<JsonObject> {
+    return this.#one(key, { method: 'elicitation/create', params });
+  }
+
+  async sample(params: JsonObject, key?: string): Promise<JsonObject> {
+    return this.#one(key, { method: 'sampling/createMessage', params });
+  }
+
+  async listRoots(key?: string): Promise<JsonObject> {
+    return this.#one(key, { method: 'roots/list' });
+  }
+
+  async #one(key: string | undefined, request: InputRequest): Promise<JsonObject> {
+    const k = key ?? `input-${this.#nextKey++}`;
+    const answers = await this.input({ [k]: request });
+    return answers[k] as JsonObject;
+  }
+}

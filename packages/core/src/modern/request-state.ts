@@ -1,0 +1,80 @@
+import { McpError } from '../errors.ts';
+import { ErrorCode } from '../protocol/constants.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+
+/**
+ * Signs and verifies the `requestState` of input-required results with HMAC-SHA-256 (Web Crypto).
+ *
+ * The state carries the answers collected in earlier rounds, bound to the method, the target
+ * (tool name, prompt name or resource URI), a digest of the arguments, and an expiry. The client
+ * echoes it verbatim; anything altered, expired or replayed onto another request is rejected.
+ */
+export class RequestStateSigner {
+  readonly #key: Promise<CryptoKey>;
+  readonly #ttlMs: number;
+
+  constructor(secret: string | Uint8Array | undefined, ttlMs: number) {
+    const raw = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : typeof secret === 'string' ? encoder.encode(secret) : secret;
+    this.#key = crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.#ttlMs = ttlMs;
+  }
+
+  async sign(binding: string, answers: JsonObject): Promise<string> {
+    const payload = encoder.encode(JSON.stringify({ b: binding, r: answers, x: Date.now() + this.#ttlMs }));
+    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#key, payload));
+    return `${toBase64Url(payload)}.${toBase64Url(signature)}`;
+  }
+
+  /** Returns the answers a valid state carries; throws -32602 for anything else. */
+  async verify(state: unknown, binding: string): Promise<JsonObject> {
+    if (typeof state !== 'string') throw invalidState('requestState must be a string');
+    const dot = state.indexOf('.');
+    const payload = fromBase64Url(state.slice(0, dot));
+    const signature = fromBase64Url(state.slice(dot + 1));
+    if (dot < 0 || !payload || !signature) throw invalidState('malformed requestState');
+    const ok = await crypto.subtle.verify('HMAC', await this.#key, signature, payload);
+    if (!ok) throw invalidState('requestState failed verification');
+    const decoded = JSON.parse(decoder.decode(payload)) as { b: string; r: JsonObject; x: number };
+    if (decoded.b !== binding) throw invalidState('requestState belongs to another request');
+    if (decoded.x < Date.now()) throw invalidState('requestState expired');
+    return decoded.r;
+  }
+}
+
+/** A stable digest input for a request: method, target and arguments with sorted keys. */
+export function bindingOf(method: string, target: string, args: unknown): string {
+  return `${method}\u0000${target}\u0000${stableStringify(args ?? null)}`;
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as JsonObject)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function invalidState(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${message}`);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  try {
+    const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,84 @@
+import { McpError } from '../errors.ts';
+import { ErrorCode, HEADER, LOG_LEVELS, META, MODERN_VERSION } from '../protocol/constants.ts';
+import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import type { ToolEntry } from '../server/server.ts';
+
+/**
+ * Checks of a 2026-07-28 request before dispatch, in the order the spec and the conformance
+ * suite expect: version header vs `_meta` (-32020), supported version (-32022), required `_meta`
+ * fields (-32602), then the request-metadata headers (-32020). Each failure is HTTP 400.
+ */
+export function validateModernMeta(headers: Headers, meta: JsonObject, supported: readonly string[]): void {
+  const version = meta[META.protocolVersion];
+  const header = headers.get(HEADER.protocolVersion)?.trim();
+  if (header === undefined) throw mismatch('The MCP-Protocol-Version header is required');
+  if (header !== version) throw mismatch(`MCP-Protocol-Version "${header}" does not match _meta protocolVersion "${String(version)}"`);
+  if (version !== MODERN_VERSION) {
+    throw new McpError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${String(version)}`, {
+      data: { supported, requested: version },
+      status: 400,
+    });
+  }
+  if (!isObject(meta[META.clientCapabilities])) throw badMeta(`_meta["${META.clientCapabilities}"] is required`);
+  const level = meta[META.logLevel];
+  if (level !== undefined && !LOG_LEVELS.includes(level as never)) throw badMeta(`Unknown log level: ${String(level)}`);
+}
+
+/** `Mcp-Method`, `Mcp-Name`: present and equal to the body. */
+export function validateMethodHeaders(headers: Headers, message: JsonRpcRequest): void {
+  const method = headerValue(headers, HEADER.method);
+  if (method === undefined) throw mismatch('The Mcp-Method header is required');
+  if (method !== message.method) throw mismatch(`Mcp-Method "${method}" does not match method "${message.method}"`);
+  const key = message.method === 'resources/read' ? 'uri' : message.method === 'tools/call' || message.method === 'prompts/get' ? 'name' : undefined;
+  if (key === undefined) return;
+  const expected = message.params?.[key];
+  const name = headerValue(headers, HEADER.name);
+  if (name === undefined) throw mismatch('The Mcp-Name header is required');
+  if (name !== expected) throw mismatch(`Mcp-Name "${name}" does not match params.${key}`);
+}
+
+/** `Mcp-Param-*` headers of a tool with `x-mcp-header` arguments. */
+export function validateParamHeaders(headers: Headers, tool: ToolEntry, args: unknown): void {
+  const values = isObject(args) ? args : {};
+  for (const param of tool.paramHeaders) {
+    const value = values[param.property];
+    const header = headerValue(headers, param.header);
+    if (value === undefined || value === null) {
+      if (header !== undefined) throw mismatch(`${param.header} is set but ${param.property} is absent`);
+      continue;
+    }
+    if (header === undefined) throw mismatch(`The ${param.header} header is required`);
+    const same =
+      param.type === 'integer' ? header !== '' && Number(header) === value : param.type === 'boolean' ? header === String(value) : header === value;
+    if (!same) throw mismatch(`${param.header} does not match argument ${param.property}`);
+  }
+}
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
+const SAFE = /^[\x20-\x7e\t]*$/;
+
+/** A request-metadata header, trimmed and Base64-sentinel decoded; rejects invalid characters. */
+function headerValue(headers: Headers, name: string): string | undefined {
+  const raw = headers.get(name);
+  if (raw === null) return undefined;
+  const value = raw.trim();
+  const encoded = SENTINEL.exec(value);
+  if (encoded) {
+    try {
+      const binary = atob(encoded[1] ?? '');
+      return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+    } catch {
+      throw mismatch(`${name} has an invalid Base64 value`);
+    }
+  }
+  if (!SAFE.test(value)) throw mismatch(`${name} has invalid characters`);
+  return value;
+}
+
+function mismatch(message: string): McpError {
+  return new McpError(ErrorCode.HeaderMismatch, message, { status: 400 });
+}
+
+function badMeta(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message, { status: 400 });
+}

@@ -1,0 +1,53 @@
+/** The stateless revision served per request (no sessions, `_meta` on every request). */
+export const MODERN_VERSION = '2026-07-28';
+
+/** Revisions that use `initialize` and sessions, newest first. */
+export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
+
+/** Reserved `_meta` keys of revision 2026-07-28. */
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+/** Header names, lower-cased as `Headers` returns them. */
+export const HEADER = {
+  protocolVersion: 'mcp-protocol-version',
+  method: 'mcp-method',
+  name: 'mcp-name',
+  paramPrefix: 'mcp-param-',
+  sessionId: 'mcp-session-id',
+  lastEventId: 'last-event-id',
+} as const;
+
+/** JSON-RPC and MCP error codes. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Legacy revisions only; 2026-07-28 uses InvalidParams. */
+  ResourceNotFound: -32002,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** RFC 5424 levels in increasing severity, as MCP logging uses them. */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];

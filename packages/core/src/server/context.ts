@@ -1,0 +1,60 @@
+import type { LogLevel } from '../protocol/constants.ts';
+import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
+import type { ClientCapabilities, Implementation, InputRequest } from './types.ts';
+
+/**
+ * What every tool, resource and prompt handler receives besides its arguments.
+ * The same interface serves both protocol eras.
+ */
+export interface RequestContext {
+  /** Aborts when the request is cancelled; `signal.reason` is a `RequestAbortedError` with a `type`. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  readonly method: string;
+  /** Protocol revision this request is served under. */
+  readonly protocolVersion: string;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  /** The request's `params._meta`. */
+  readonly meta: JsonObject;
+  /**
+   * Reports progress when the client asked for it (`_meta.progressToken`); a no-op otherwise.
+   * Values must increase; the answer becomes an SSE stream on the first report.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends a log message at `level` if the client's log level lets it through; a no-op otherwise. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the client for input (elicitation, sampling, roots) and resolves with the answers by key.
+   * In 2026-07-28 this ends the current round with an input-required result and the handler runs
+   * again when the client retries with the answers; keep side effects after the last `input()`.
+   * Throws -32021 when the client did not declare the capability a request needs.
+   */
+  input<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, JsonObject>>;
+  /** `input()` for one `elicitation/create`; `key` defaults to the call order. */
+  elicit(params: JsonObject, key?: string): Promise<JsonObject>;
+  /** `input()` for one `sampling/createMessage`. */
+  sample(params: JsonObject, key?: string): Promise<JsonObject>;
+  /** `input()` for one `roots/list`. */
+  listRoots(key?: string): Promise<JsonObject>;
+}
+
+/** The client capability an input request needs, as a ClientCapabilities object (for -32021). */
+export function requiredCapability(request: InputRequest, caps: ClientCapabilities): JsonObject | undefined {
+  switch (request.method) {
+    case 'elicitation/create': {
+      const mode = request.params?.mode === 'url' ? 'url' : 'form';
+      const declared = caps.elicitation;
+      // An empty `elicitation: {}` means form mode, for clients older than the mode split.
+      const ok = declared && (mode === 'url' ? declared.url : declared.form || !declared.url);
+      return ok ? undefined : { elicitation: { [mode]: {} } };
+    }
+    case 'sampling/createMessage': {
+      if (!caps.sampling) return { sampling: {} };
+      if (request.params?.tools && !caps.sampling.tools) return { sampling: { tools: {} } };
+      return undefined;
+    }
+    case 'roots/list':
+      return caps.roots ? undefined : { roots: {} };
+  }
+}

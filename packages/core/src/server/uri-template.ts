@@ -1,0 +1,68 @@
+/** A compiled URI template (RFC 6570 subset: `{var}`, `{+var}`, `{#var}`, `{/var}`, `{?a,b}`). */
+export interface UriTemplate {
+  readonly source: string;
+  readonly variables: readonly string[];
+  match(uri: string): Record<string, string> | undefined;
+}
+
+const EXPRESSION = /\{([+#./?&]?)([A-Za-z0-9_,.%]+)\}/g;
+
+export function compileTemplate(source: string): UriTemplate {
+  const variables: string[] = [];
+  let pattern = '^';
+  let last = 0;
+  for (const match of source.matchAll(EXPRESSION)) {
+    pattern += escape(source.slice(last, match.index));
+    const operator = match[1] ?? '';
+    const names = (match[2] ?? '').split(',');
+    variables.push(...names);
+    if (operator === '?' || operator === '&') {
+      // Query expansions are optional; each variable is read from the query string after matching.
+      pattern += '(?:[?&].*)?';
+    } else {
+      const value = operator === '+' || operator === '#' ? '(.+?)' : '([^/?#]+)';
+      const prefix = operator === '' || operator === '+' ? '' : escape(operator);
+      pattern += names.map(() => `${prefix}${value}`).join(operator === '' || operator === '+' ? ',' : '');
+    }
+    last = match.index + match[0].length;
+  }
+  pattern += `${escape(source.slice(last))}$`;
+  const regex = new RegExp(pattern);
+  const positional = [...source.matchAll(EXPRESSION)].flatMap((m) =>
+    m[1] === '?' || m[1] === '&' ? [] : (m[2] ?? '').split(','),
+  );
+  const query = variables.filter((name) => !positional.includes(name));
+  return {
+    source,
+    variables,
+    match(uri) {
+      const found = regex.exec(uri);
+      if (!found) return undefined;
+      const result: Record<string, string> = {};
+      positional.forEach((name, i) => {
+        result[name] = safeDecode(found[i + 1] ?? '');
+      });
+      if (query.length > 0) {
+        const q = uri.indexOf('?');
+        const params = new URLSearchParams(q === -1 ? '' : uri.slice(q + 1));
+        for (const name of query) {
+          const value = params.get(name);
+          if (value !== null) result[name] = value;
+        }
+      }
+      return result;
+    },
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
