@@ -11,7 +11,11 @@ export class McpError extends Error {
   /** HTTP status of the response carrying this error (modern era). @default 200 */
   readonly status: number;
 
-  constructor(code: number, message: string, options: { data?: unknown; status?: number; cause?: unknown } = {}) {
+  constructor(
+    code: number,
+    message: string,
+    options: { data?: unknown; status?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.data = options.data;

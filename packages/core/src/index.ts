@@ -3,11 +3,22 @@
  * edge-mcp core: a Model Context Protocol server over Streamable HTTP on Web
  * `Request`/`Response`/`AbortSignal`/Web Streams, for every JavaScript runtime.
  */
-export { McpError, invalidParams, methodNotFound } from './errors.ts';
+export { invalidParams, McpError, methodNotFound } from './errors.ts';
 export { createMcpHandler, type McpHandler } from './http/handler.ts';
 export type { McpHandlerOptions, RequestEvent } from './http/options.ts';
-export { type AbortReasonType, abortReasonType, RequestAbortedError } from './lifecycle/abort-reason.ts';
-export { ErrorCode, LEGACY_VERSIONS, LOG_LEVELS, type LogLevel, META, MODERN_VERSION } from './protocol/constants.ts';
+export {
+  type AbortReasonType,
+  abortReasonType,
+  RequestAbortedError,
+} from './lifecycle/abort-reason.ts';
+export {
+  ErrorCode,
+  LEGACY_VERSIONS,
+  LOG_LEVELS,
+  type LogLevel,
+  META,
+  MODERN_VERSION,
+} from './protocol/constants.ts';
 export type { JsonObject, RequestId } from './protocol/jsonrpc.ts';
 export type { Infer, JsonSchema, Schema } from './schema/standard.ts';
 export type { RequestContext } from './server/context.ts';

@@ -1,4 +1,9 @@
-import { createMcpHandler, type McpHandler, type McpHandlerOptions, type McpServer } from '../src/index.ts';
+import {
+  createMcpHandler,
+  type McpHandler,
+  type McpHandlerOptions,
+  type McpServer,
+} from '../src/index.ts';
 
 export const URL_ = 'http://127.0.0.1:8787/mcp';
 export const VERSION = '2026-07-28';
@@ -16,7 +21,11 @@ export interface CallOptions {
 let nextId = 1;
 
 /** A well-formed 2026-07-28 POST: headers and `_meta` as a conforming client sends them. */
-export function modern(method: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Request {
+export function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  options: CallOptions = {},
+): Request {
   const id = options.id ?? nextId++;
   const meta = {
     'io.modelcontextprotocol/protocolVersion': VERSION,
@@ -30,10 +39,22 @@ export function modern(method: string, params: Record<string, unknown> = {}, opt
     'mcp-protocol-version': VERSION,
     'mcp-method': method,
   };
-  const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
+  const name =
+    method === 'resources/read'
+      ? params.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? params.name
+        : undefined;
   if (typeof name === 'string') headers['mcp-name'] = name;
-  const body = options.body ?? JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
-  return new Request(URL_, { method: 'POST', headers: { ...headers, ...options.headers }, body, signal: options.signal });
+  const body =
+    options.body ??
+    JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+  return new Request(URL_, {
+    method: 'POST',
+    headers: { ...headers, ...options.headers },
+    body,
+    signal: options.signal,
+  });
 }
 
 export interface RpcAnswer {
@@ -52,9 +73,19 @@ export async function read(response: Response): Promise<RpcAnswer> {
   if (contentType?.startsWith('text/event-stream')) {
     const messages = parseSse(text);
     const last = messages.at(-1) ?? {};
-    return { status: response.status, contentType, message: last, notifications: messages.slice(0, -1) };
+    return {
+      status: response.status,
+      contentType,
+      message: last,
+      notifications: messages.slice(0, -1),
+    };
   }
-  return { status: response.status, contentType, message: text ? JSON.parse(text) : {}, notifications: [] };
+  return {
+    status: response.status,
+    contentType,
+    message: text ? JSON.parse(text) : {},
+    notifications: [],
+  };
 }
 
 export function parseSse(text: string): Record<string, any>[] {
@@ -70,7 +101,12 @@ export function parseSse(text: string): Record<string, any>[] {
   return out;
 }
 
-export async function call(handler: McpHandler, method: string, params?: Record<string, unknown>, options?: CallOptions) {
+export async function call(
+  handler: McpHandler,
+  method: string,
+  params?: Record<string, unknown>,
+  options?: CallOptions,
+) {
   return read(await handler.fetch(modern(method, params, options)));
 }
 
@@ -83,9 +119,13 @@ export function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return resolve(signal.reason);
     const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

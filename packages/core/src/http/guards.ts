@@ -9,7 +9,10 @@ export interface HostPolicy {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-export function hostPolicy(hosts: readonly string[] | '*' | undefined, origins: readonly string[] | '*' | undefined): HostPolicy {
+export function hostPolicy(
+  hosts: readonly string[] | '*' | undefined,
+  origins: readonly string[] | '*' | undefined,
+): HostPolicy {
   return {
     hosts: hosts === '*' ? '*' : new Set((hosts ?? []).map((h) => h.toLowerCase())),
     origins: origins === '*' ? '*' : new Set((origins ?? []).map((o) => o.toLowerCase())),
@@ -21,7 +24,11 @@ export function checkHost(request: Request, policy: HostPolicy): string | undefi
   if (policy.hosts !== '*') {
     const url = new URL(request.url);
     const host = url.hostname.toLowerCase();
-    if (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(url.host.toLowerCase())) {
+    if (
+      !LOOPBACK.has(host) &&
+      !policy.hosts.has(host) &&
+      !policy.hosts.has(url.host.toLowerCase())
+    ) {
       return `Host not allowed: ${url.host}`;
     }
   }
@@ -45,7 +52,10 @@ export function acceptsBoth(accept: string | null): boolean {
   if (accept === null) return false;
   const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
   const any = types.includes('*/*');
-  return (any || types.includes('application/json') || types.includes('application/*')) && (any || types.includes('text/event-stream') || types.includes('text/*'));
+  return (
+    (any || types.includes('application/json') || types.includes('application/*')) &&
+    (any || types.includes('text/event-stream') || types.includes('text/*'))
+  );
 }
 
 export function isJsonContentType(value: string | null): boolean {

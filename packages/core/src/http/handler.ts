@@ -8,7 +8,13 @@ import { InputRequired } from '../server/features.ts';
 import type { McpServer } from '../server/server.ts';
 import { BodyTooLargeError, readBody } from './body.ts';
 import type { Exchange } from './exchange.ts';
-import { acceptsBoth, checkHost, type HostPolicy, hostPolicy, isJsonContentType } from './guards.ts';
+import {
+  acceptsBoth,
+  checkHost,
+  type HostPolicy,
+  hostPolicy,
+  isJsonContentType,
+} from './guards.ts';
 import type { McpHandlerOptions, RequestEvent } from './options.ts';
 import { accepted, errorResponse, methodNotAllowed } from './responses.ts';
 
@@ -46,19 +52,31 @@ export class HandlerCore {
 
   constructor(server: McpServer, options: McpHandlerOptions) {
     this.server = server;
-    this.signer = new RequestStateSigner(options.requestState?.secret, options.requestState?.ttlMs ?? 600_000);
+    this.signer = new RequestStateSigner(
+      options.requestState?.secret,
+      options.requestState?.ttlMs ?? 600_000,
+    );
     this.policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
     this.pageSize = options.pageSize ?? 100;
-    this.cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
+    this.cache = {
+      ttlMs: options.cache?.ttlMs ?? 0,
+      cacheScope: options.cache?.cacheScope ?? 'private',
+    };
     this.onRequest = options.onRequest;
-    if (options.signal) options.signal.addEventListener('abort', () => void this.close(), { once: true });
+    if (options.signal)
+      options.signal.addEventListener('abort', () => void this.close(), { once: true });
   }
 
   /** Runs `work` for `exchange`, answers with its result, and accounts for it until it settles. */
-  async run(exchange: Exchange, work: Promise<string | undefined>, protocolVersion: string, onError: (error: unknown) => Promise<string>): Promise<void> {
+  async run(
+    exchange: Exchange,
+    work: Promise<string | undefined>,
+    protocolVersion: string,
+    onError: (error: unknown) => Promise<string>,
+  ): Promise<void> {
     this.inFlight++;
     let outcome: RequestEvent['outcome'] = 'ok';
     let errorCode: number | undefined;
@@ -73,8 +91,16 @@ export class HandlerCore {
         else if (!(error instanceof InputRequired)) errorCode = ErrorCode.InternalError;
         outcome = errorCode === undefined ? 'ok' : 'error';
         const json = await onError(error).catch(() => undefined);
-        if (json !== undefined) exchange.reply(json, error instanceof McpError ? error.status : 200);
-        else exchange.reply(JSON.stringify({ jsonrpc: '2.0', id: exchange.id, error: { code: -32603, message: 'Internal error' } }));
+        if (json !== undefined)
+          exchange.reply(json, error instanceof McpError ? error.status : 200);
+        else
+          exchange.reply(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: exchange.id,
+              error: { code: -32603, message: 'Internal error' },
+            }),
+          );
       }
     } finally {
       exchange.dispose();
@@ -84,7 +110,12 @@ export class HandlerCore {
     }
   }
 
-  #report(exchange: Exchange, protocolVersion: string, outcome: RequestEvent['outcome'], errorCode: number | undefined): void {
+  #report(
+    exchange: Exchange,
+    protocolVersion: string,
+    outcome: RequestEvent['outcome'],
+    errorCode: number | undefined,
+  ): void {
     if (!this.onRequest) return;
     if (exchange.aborted && outcome !== 'error') outcome = 'cancelled';
     try {
@@ -119,7 +150,10 @@ export class HandlerCore {
   }
 
   async fetch(request: Request): Promise<Response> {
-    if (this.root.aborted) return errorResponse(503, -32603, 'The server is shutting down', undefined, undefined, { 'retry-after': '1' });
+    if (this.root.aborted)
+      return errorResponse(503, -32603, 'The server is shutting down', undefined, undefined, {
+        'retry-after': '1',
+      });
     const refused = checkHost(request, this.policy);
     if (refused) return errorResponse(403, -32600, refused);
     if (request.method !== 'POST') return methodNotAllowed('POST');
@@ -127,7 +161,11 @@ export class HandlerCore {
       return errorResponse(415, -32600, 'Content-Type must be application/json');
     }
     if (!acceptsBoth(request.headers.get('accept'))) {
-      return errorResponse(406, -32600, 'Accept must list both application/json and text/event-stream');
+      return errorResponse(
+        406,
+        -32600,
+        'Accept must list both application/json and text/event-stream',
+      );
     }
     let text: string;
     try {
@@ -142,22 +180,47 @@ export class HandlerCore {
     } catch {
       return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
     }
-    if (Array.isArray(value)) return errorResponse(400, ErrorCode.InvalidRequest, 'Batches are not supported by this protocol revision');
+    if (Array.isArray(value))
+      return errorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        'Batches are not supported by this protocol revision',
+      );
     const message = classify(value);
-    if (!message) return errorResponse(400, ErrorCode.InvalidRequest, 'The body is not a JSON-RPC 2.0 request or notification');
-    if (message.kind === 'response') return errorResponse(400, ErrorCode.InvalidRequest, 'Clients must not send JSON-RPC responses');
+    if (!message)
+      return errorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        'The body is not a JSON-RPC 2.0 request or notification',
+      );
+    if (message.kind === 'response')
+      return errorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        'Clients must not send JSON-RPC responses',
+      );
     // The modern era defines no client notifications over HTTP; accept and ignore them.
     if (message.kind === 'notification') return accepted();
     const rpc = message.message;
     const meta = isObject(rpc.params?._meta) ? rpc.params._meta : undefined;
     const modernHeader = request.headers.get(HEADER.protocolVersion)?.trim() === MODERN_VERSION;
-    if ((meta && META.protocolVersion in meta) || modernHeader) return handleModern(this, request, rpc, meta ?? {});
+    if ((meta && META.protocolVersion in meta) || modernHeader)
+      return handleModern(this, request, rpc, meta ?? {});
     // A legacy request (initialize or an initialize-era call): this handler serves 2026-07-28 only.
-    const requested = rpc.method === 'initialize' ? rpc.params?.protocolVersion : request.headers.get(HEADER.protocolVersion) ?? LEGACY_VERSIONS.at(-1);
-    return errorResponse(400, ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version: this server speaks 2026-07-28', rpc.id, {
-      supported: this.supported,
-      requested,
-    });
+    const requested =
+      rpc.method === 'initialize'
+        ? rpc.params?.protocolVersion
+        : (request.headers.get(HEADER.protocolVersion) ?? LEGACY_VERSIONS.at(-1));
+    return errorResponse(
+      400,
+      ErrorCode.UnsupportedProtocolVersion,
+      'Unsupported protocol version: this server speaks 2026-07-28',
+      rpc.id,
+      {
+        supported: this.supported,
+        requested,
+      },
+    );
   }
 }
 

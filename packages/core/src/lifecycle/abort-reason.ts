@@ -5,7 +5,12 @@
  * - `session-deleted` / `session-expired`: the session ended by DELETE / idle timeout (legacy era).
  * - `shutdown`: the server's signal aborted or `close()` was called.
  */
-export type AbortReasonType = 'disconnect' | 'client-cancel' | 'session-deleted' | 'session-expired' | 'shutdown';
+export type AbortReasonType =
+  | 'disconnect'
+  | 'client-cancel'
+  | 'session-deleted'
+  | 'session-expired'
+  | 'shutdown';
 
 /**
  * The `signal.reason` of every abort. It is an Error named `AbortError` so code that passes the

@@ -1,6 +1,12 @@
 import { McpError } from '../errors.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { ErrorCode, LOG_LEVELS, type LogLevel, META, MODERN_VERSION } from '../protocol/constants.ts';
+import {
+  ErrorCode,
+  LOG_LEVELS,
+  type LogLevel,
+  META,
+  MODERN_VERSION,
+} from '../protocol/constants.ts';
 import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
 import { type RequestContext, requiredCapability } from '../server/context.ts';
 import { InputRequired } from '../server/features.ts';
@@ -68,14 +74,21 @@ export class ModernContext implements RequestContext {
       const request = requests[key];
       const needed = requiredCapability(request, this.clientCapabilities);
       if (needed) {
-        throw new McpError(ErrorCode.MissingRequiredClientCapability, `The client did not declare ${Object.keys(needed)[0]}`, {
-          data: { requiredCapabilities: needed },
-          status: 400,
-        });
+        throw new McpError(
+          ErrorCode.MissingRequiredClientCapability,
+          `The client did not declare ${Object.keys(needed)[0]}`,
+          {
+            data: { requiredCapabilities: needed },
+            status: 400,
+          },
+        );
       }
       if (this.answers?.[key] === undefined) {
         complete = false;
-        missing[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+        missing[key] =
+          request.params === undefined
+            ? { method: request.method }
+            : { method: request.method, params: request.params };
       }
     }
     if (!complete) throw new InputRequired(missing);

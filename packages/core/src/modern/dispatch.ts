@@ -3,23 +3,50 @@ import { Exchange } from '../http/exchange.ts';
 import type { HandlerCore } from '../http/handler.ts';
 import { errorResponse } from '../http/responses.ts';
 import { ErrorCode, META, MODERN_VERSION } from '../protocol/constants.ts';
-import { errorMessage, isObject, type JsonObject, type JsonRpcRequest, resultMessage } from '../protocol/jsonrpc.ts';
-import { callTool, complete, findTool, getPrompt, InputRequired, listPage, readResource } from '../server/features.ts';
+import {
+  errorMessage,
+  isObject,
+  type JsonObject,
+  type JsonRpcRequest,
+  resultMessage,
+} from '../protocol/jsonrpc.ts';
+import {
+  callTool,
+  complete,
+  findTool,
+  getPrompt,
+  InputRequired,
+  listPage,
+  readResource,
+} from '../server/features.ts';
 import { ModernContext } from './context.ts';
 import { bindingOf } from './request-state.ts';
 import { listen } from './subscriptions.ts';
 import { validateMethodHeaders, validateModernMeta, validateParamHeaders } from './validate.ts';
 
-type Method = (core: HandlerCore, ctx: ModernContext, params: JsonObject) => Promise<JsonObject | undefined>;
+type Method = (
+  core: HandlerCore,
+  ctx: ModernContext,
+  params: JsonObject,
+) => Promise<JsonObject | undefined>;
 
 /** Methods that may answer with an input-required result, and what names their target. */
-const INPUT_TARGET: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const INPUT_TARGET: Record<string, 'name' | 'uri'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
 
 /**
  * Serves one 2026-07-28 request: validation, then the method, answered as JSON or SSE by the
  * exchange. Returns once the response (or its stream) is ready; the handler may still be running.
  */
-export async function handleModern(core: HandlerCore, request: Request, rpc: JsonRpcRequest, meta: JsonObject): Promise<Response> {
+export async function handleModern(
+  core: HandlerCore,
+  request: Request,
+  rpc: JsonRpcRequest,
+  meta: JsonObject,
+): Promise<Response> {
   const params = rpc.params ?? {};
   let method: Method | undefined;
   try {
@@ -27,9 +54,11 @@ export async function handleModern(core: HandlerCore, request: Request, rpc: Jso
     validateMethodHeaders(request.headers, rpc);
     method = METHODS[rpc.method];
     if (!method || !advertised(core, rpc.method)) throw methodNotFound(rpc.method);
-    if (rpc.method === 'tools/call') validateParamHeaders(request.headers, findTool(core.server, params), params.arguments);
+    if (rpc.method === 'tools/call')
+      validateParamHeaders(request.headers, findTool(core.server, params), params.arguments);
   } catch (error) {
-    if (error instanceof McpError) return errorResponse(error.status, error.code, error.message, rpc.id, error.data);
+    if (error instanceof McpError)
+      return errorResponse(error.status, error.code, error.message, rpc.id, error.data);
     throw error;
   }
   const exchange = new Exchange(core.root, rpc.id, rpc.method, core.keepAliveMs);
@@ -37,11 +66,18 @@ export async function handleModern(core: HandlerCore, request: Request, rpc: Jso
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const ctx = new ModernContext(exchange, meta);
-  void core.run(exchange, execute(core, ctx, method, params), MODERN_VERSION, (error) => answerError(core, ctx, params, error));
+  void core.run(exchange, execute(core, ctx, method, params), MODERN_VERSION, (error) =>
+    answerError(core, ctx, params, error),
+  );
   return exchange.response;
 }
 
-async function execute(core: HandlerCore, ctx: ModernContext, method: Method, params: JsonObject): Promise<string | undefined> {
+async function execute(
+  core: HandlerCore,
+  ctx: ModernContext,
+  method: Method,
+  params: JsonObject,
+): Promise<string | undefined> {
   const key = INPUT_TARGET[ctx.method];
   if (key !== undefined) {
     ctx.mayAskInput = true;
@@ -50,17 +86,33 @@ async function execute(core: HandlerCore, ctx: ModernContext, method: Method, pa
   const result = await method(core, ctx, params);
   if (result === undefined) return undefined;
   result.resultType ??= 'complete';
-  result._meta = isObject(result._meta) ? { ...result._meta, [META.serverInfo]: serverInfo(core) } : { [META.serverInfo]: serverInfo(core) };
+  result._meta = isObject(result._meta)
+    ? { ...result._meta, [META.serverInfo]: serverInfo(core) }
+    : { [META.serverInfo]: serverInfo(core) };
   return resultMessage(ctx.exchange.id, result);
 }
 
 /** Verified answers of earlier rounds plus this round's inputResponses. */
-async function collectAnswers(core: HandlerCore, ctx: ModernContext, params: JsonObject, key: 'name' | 'uri'): Promise<void> {
+async function collectAnswers(
+  core: HandlerCore,
+  ctx: ModernContext,
+  params: JsonObject,
+  key: 'name' | 'uri',
+): Promise<void> {
   const responses = params.inputResponses;
-  if (responses !== undefined && (!isObject(responses) || !Object.values(responses).every(isObject))) {
-    throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object of result objects');
+  if (
+    responses !== undefined &&
+    (!isObject(responses) || !Object.values(responses).every(isObject))
+  ) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'inputResponses must be an object of result objects',
+    );
   }
-  const earlier = params.requestState === undefined ? undefined : await core.signer.verify(params.requestState, binding(ctx, params, key));
+  const earlier =
+    params.requestState === undefined
+      ? undefined
+      : await core.signer.verify(params.requestState, binding(ctx, params, key));
   if (earlier || responses) ctx.answers = { ...earlier, ...(responses as JsonObject | undefined) };
 }
 
@@ -68,7 +120,12 @@ function binding(ctx: ModernContext, params: JsonObject, key: 'name' | 'uri'): s
   return bindingOf(ctx.method, String(params[key]), params.arguments);
 }
 
-async function answerError(core: HandlerCore, ctx: ModernContext, params: JsonObject, error: unknown): Promise<string> {
+async function answerError(
+  core: HandlerCore,
+  ctx: ModernContext,
+  params: JsonObject,
+  error: unknown,
+): Promise<string> {
   const id = ctx.exchange.id;
   if (error instanceof InputRequired) {
     const key = INPUT_TARGET[ctx.method] ?? 'name';
@@ -81,9 +138,17 @@ async function answerError(core: HandlerCore, ctx: ModernContext, params: JsonOb
     });
   }
   if (error instanceof McpError) {
-    return errorMessage(id, error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data });
+    return errorMessage(
+      id,
+      error.data === undefined
+        ? { code: error.code, message: error.message }
+        : { code: error.code, message: error.message, data: error.data },
+    );
   }
-  return errorMessage(id, { code: ErrorCode.InternalError, message: error instanceof Error ? error.message : 'Internal error' });
+  return errorMessage(id, {
+    code: ErrorCode.InternalError,
+    message: error instanceof Error ? error.message : 'Internal error',
+  });
 }
 
 function serverInfo(core: HandlerCore): JsonObject {
@@ -97,7 +162,12 @@ function cached(core: HandlerCore, result: JsonObject): JsonObject {
   return result;
 }
 
-function page(core: HandlerCore, kind: 'tools' | 'resources' | 'templates' | 'prompts', field: string, params: JsonObject): JsonObject {
+function page(
+  core: HandlerCore,
+  kind: 'tools' | 'resources' | 'templates' | 'prompts',
+  field: string,
+  params: JsonObject,
+): JsonObject {
   const { items, nextCursor } = listPage(core.server.list(kind), params.cursor, core.pageSize);
   const result: JsonObject = { [field]: items };
   if (nextCursor !== undefined) result.nextCursor = nextCursor;
@@ -109,7 +179,8 @@ export function capabilities(core: HandlerCore): JsonObject {
   const s = core.server;
   const caps: JsonObject = { logging: {} };
   if (s.tools.size > 0) caps.tools = { listChanged: true };
-  if (s.resources.size > 0 || s.templates.size > 0) caps.resources = { listChanged: true, subscribe: true };
+  if (s.resources.size > 0 || s.templates.size > 0)
+    caps.resources = { listChanged: true, subscribe: true };
   if (s.prompts.size > 0) caps.prompts = { listChanged: true };
   if (s.prompts.size > 0 || s.templates.size > 0) caps.completions = {};
   return caps;
@@ -118,23 +189,29 @@ export function capabilities(core: HandlerCore): JsonObject {
 function advertised(core: HandlerCore, method: string): boolean {
   const caps = capabilities(core);
   const feature = method.split('/')[0];
-  if (feature === 'tools' || feature === 'resources' || feature === 'prompts') return feature in caps;
+  if (feature === 'tools' || feature === 'resources' || feature === 'prompts')
+    return feature in caps;
   if (feature === 'completion') return 'completions' in caps;
   return true;
 }
 
 const METHODS: Record<string, Method> = {
   'server/discover': async (core) => {
-    const result: JsonObject = { supportedVersions: core.supported, capabilities: capabilities(core) };
+    const result: JsonObject = {
+      supportedVersions: core.supported,
+      capabilities: capabilities(core),
+    };
     if (core.server.info.instructions) result.instructions = core.server.info.instructions;
     return cached(core, result);
   },
   'tools/list': async (core, _ctx, params) => page(core, 'tools', 'tools', params),
   'resources/list': async (core, _ctx, params) => page(core, 'resources', 'resources', params),
-  'resources/templates/list': async (core, _ctx, params) => page(core, 'templates', 'resourceTemplates', params),
+  'resources/templates/list': async (core, _ctx, params) =>
+    page(core, 'templates', 'resourceTemplates', params),
   'prompts/list': async (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
   'tools/call': async (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
-  'resources/read': async (core, ctx, params) => cached(core, await readResource(core.server, params.uri, ctx, ErrorCode.InvalidParams)),
+  'resources/read': async (core, ctx, params) =>
+    cached(core, await readResource(core.server, params.uri, ctx, ErrorCode.InvalidParams)),
   'prompts/get': async (core, ctx, params) => getPrompt(core.server, params, ctx),
   'completion/complete': async (core, _ctx, params) => complete(core.server, params),
   'subscriptions/listen': async (core, ctx, params) => listen(core, ctx, params),

@@ -14,13 +14,26 @@ export class RequestStateSigner {
   readonly #ttlMs: number;
 
   constructor(secret: string | Uint8Array | undefined, ttlMs: number) {
-    const raw = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : typeof secret === 'string' ? encoder.encode(secret) : secret;
-    this.#key = crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const raw =
+      secret === undefined
+        ? crypto.getRandomValues(new Uint8Array(32))
+        : typeof secret === 'string'
+          ? encoder.encode(secret)
+          : secret;
+    this.#key = crypto.subtle.importKey(
+      'raw',
+      raw as Uint8Array<ArrayBuffer>,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
     this.#ttlMs = ttlMs;
   }
 
   async sign(binding: string, answers: JsonObject): Promise<string> {
-    const payload = encoder.encode(JSON.stringify({ b: binding, r: answers, x: Date.now() + this.#ttlMs }));
+    const payload = encoder.encode(
+      JSON.stringify({ b: binding, r: answers, x: Date.now() + this.#ttlMs }),
+    );
     const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#key, payload));
     return `${toBase64Url(payload)}.${toBase64Url(signature)}`;
   }

@@ -1,12 +1,20 @@
 import { invalidParams, methodNotFound } from '../errors.ts';
 import type { HandlerCore } from '../http/handler.ts';
 import { META } from '../protocol/constants.ts';
-import { isObject, type JsonObject, notificationMessage, resultMessage } from '../protocol/jsonrpc.ts';
+import {
+  isObject,
+  type JsonObject,
+  notificationMessage,
+  resultMessage,
+} from '../protocol/jsonrpc.ts';
 import type { ListKind } from '../server/server.ts';
 import type { ModernContext } from './context.ts';
 import { capabilities } from './dispatch.ts';
 
-const LIST_FLAGS: Record<ListKind, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'> = {
+const LIST_FLAGS: Record<
+  ListKind,
+  'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'
+> = {
   tools: 'toolsListChanged',
   prompts: 'promptsListChanged',
   resources: 'resourcesListChanged',
@@ -18,9 +26,14 @@ const LIST_FLAGS: Record<ListKind, 'toolsListChanged' | 'promptsListChanged' | '
  * subscription id (the listen request's id). It ends when the client leaves, or on shutdown with
  * the completing result. Resolves when the stream is over.
  */
-export async function listen(core: HandlerCore, ctx: ModernContext, params: JsonObject): Promise<undefined> {
+export async function listen(
+  core: HandlerCore,
+  ctx: ModernContext,
+  params: JsonObject,
+): Promise<undefined> {
   const filter = params.notifications;
-  if (filter !== undefined && !isObject(filter)) throw invalidParams('notifications must be an object');
+  if (filter !== undefined && !isObject(filter))
+    throw invalidParams('notifications must be an object');
   const caps = capabilities(core);
   if (!caps.tools && !caps.prompts && !caps.resources) throw methodNotFound('subscriptions/listen');
   const wanted = filter ?? {};
@@ -42,16 +55,25 @@ export async function listen(core: HandlerCore, ctx: ModernContext, params: Json
   const tag = { [META.subscriptionId]: exchange.id };
   exchange.farewell = resultMessage(exchange.id, { resultType: 'complete', _meta: tag });
   const stream = exchange.stream();
-  stream.send(notificationMessage('notifications/subscriptions/acknowledged', { notifications: honoured, _meta: tag }));
+  stream.send(
+    notificationMessage('notifications/subscriptions/acknowledged', {
+      notifications: honoured,
+      _meta: tag,
+    }),
+  );
 
   const offLists = core.server.onListChanged((kind) => {
-    if (lists.has(kind)) stream.send(notificationMessage(`notifications/${kind}/list_changed`, { _meta: tag }));
+    if (lists.has(kind))
+      stream.send(notificationMessage(`notifications/${kind}/list_changed`, { _meta: tag }));
   });
   const offUpdates = core.server.onResourceUpdated((uri) => {
-    if (uris.has(uri)) stream.send(notificationMessage('notifications/resources/updated', { uri, _meta: tag }));
+    if (uris.has(uri))
+      stream.send(notificationMessage('notifications/resources/updated', { uri, _meta: tag }));
   });
   try {
-    await new Promise((resolve) => exchange.signal.addEventListener('abort', resolve, { once: true }));
+    await new Promise((resolve) =>
+      exchange.signal.addEventListener('abort', resolve, { once: true }),
+    );
   } finally {
     offLists();
     offUpdates();

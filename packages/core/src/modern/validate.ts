@@ -5,31 +5,52 @@ import type { ToolEntry } from '../server/server.ts';
 
 /**
  * Checks of a 2026-07-28 request before dispatch, in the order the spec and the conformance
- * suite expect: version header vs `_meta` (-32020), supported version (-32022), required `_meta`
- * fields (-32602), then the request-metadata headers (-32020). Each failure is HTTP 400.
+ * suite expect, each failure HTTP 400: `_meta` protocol version missing (-32602, what a modern
+ * client that forgot `_meta` gets), version header absent or different (-32020), version not
+ * served (-32022), client capabilities missing or log level unknown (-32602).
  */
-export function validateModernMeta(headers: Headers, meta: JsonObject, supported: readonly string[]): void {
+export function validateModernMeta(
+  headers: Headers,
+  meta: JsonObject,
+  supported: readonly string[],
+): void {
   const version = meta[META.protocolVersion];
+  if (typeof version !== 'string') throw badMeta(`_meta["${META.protocolVersion}"] is required`);
   const header = headers.get(HEADER.protocolVersion)?.trim();
   if (header === undefined) throw mismatch('The MCP-Protocol-Version header is required');
-  if (header !== version) throw mismatch(`MCP-Protocol-Version "${header}" does not match _meta protocolVersion "${String(version)}"`);
+  if (header !== version)
+    throw mismatch(
+      `MCP-Protocol-Version "${header}" does not match _meta protocolVersion "${String(version)}"`,
+    );
   if (version !== MODERN_VERSION) {
-    throw new McpError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${String(version)}`, {
-      data: { supported, requested: version },
-      status: 400,
-    });
+    throw new McpError(
+      ErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version: ${String(version)}`,
+      {
+        data: { supported, requested: version },
+        status: 400,
+      },
+    );
   }
-  if (!isObject(meta[META.clientCapabilities])) throw badMeta(`_meta["${META.clientCapabilities}"] is required`);
+  if (!isObject(meta[META.clientCapabilities]))
+    throw badMeta(`_meta["${META.clientCapabilities}"] is required`);
   const level = meta[META.logLevel];
-  if (level !== undefined && !LOG_LEVELS.includes(level as never)) throw badMeta(`Unknown log level: ${String(level)}`);
+  if (level !== undefined && !LOG_LEVELS.includes(level as never))
+    throw badMeta(`Unknown log level: ${String(level)}`);
 }
 
 /** `Mcp-Method`, `Mcp-Name`: present and equal to the body. */
 export function validateMethodHeaders(headers: Headers, message: JsonRpcRequest): void {
   const method = headerValue(headers, HEADER.method);
   if (method === undefined) throw mismatch('The Mcp-Method header is required');
-  if (method !== message.method) throw mismatch(`Mcp-Method "${method}" does not match method "${message.method}"`);
-  const key = message.method === 'resources/read' ? 'uri' : message.method === 'tools/call' || message.method === 'prompts/get' ? 'name' : undefined;
+  if (method !== message.method)
+    throw mismatch(`Mcp-Method "${method}" does not match method "${message.method}"`);
+  const key =
+    message.method === 'resources/read'
+      ? 'uri'
+      : message.method === 'tools/call' || message.method === 'prompts/get'
+        ? 'name'
+        : undefined;
   if (key === undefined) return;
   const expected = message.params?.[key];
   const name = headerValue(headers, HEADER.name);
@@ -44,12 +65,17 @@ export function validateParamHeaders(headers: Headers, tool: ToolEntry, args: un
     const value = values[param.property];
     const header = headerValue(headers, param.header);
     if (value === undefined || value === null) {
-      if (header !== undefined) throw mismatch(`${param.header} is set but ${param.property} is absent`);
+      if (header !== undefined)
+        throw mismatch(`${param.header} is set but ${param.property} is absent`);
       continue;
     }
     if (header === undefined) throw mismatch(`The ${param.header} header is required`);
     const same =
-      param.type === 'integer' ? header !== '' && Number(header) === value : param.type === 'boolean' ? header === String(value) : header === value;
+      param.type === 'integer'
+        ? header !== '' && Number(header) === value
+        : param.type === 'boolean'
+          ? header === String(value)
+          : header === value;
     if (!same) throw mismatch(`${param.header} does not match argument ${param.property}`);
   }
 }
@@ -66,7 +92,9 @@ function headerValue(headers: Headers, name: string): string | undefined {
   if (encoded) {
     try {
       const binary = atob(encoded[1] ?? '');
-      return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+      return new TextDecoder('utf-8', { fatal: true }).decode(
+        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
+      );
     } catch {
       throw mismatch(`${name} has an invalid Base64 value`);
     }

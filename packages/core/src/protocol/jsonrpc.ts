@@ -38,11 +38,23 @@ export function classify(value: unknown): JsonRpcMessage | undefined {
   if (!isObject(value) || value.jsonrpc !== '2.0') return undefined;
   if (value.params !== undefined && !isObject(value.params)) return undefined;
   if (typeof value.method === 'string') {
-    if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
-    return isId(value.id) ? { kind: 'request', message: value as unknown as JsonRpcRequest } : undefined;
+    if (!('id' in value))
+      return { kind: 'notification', message: value as unknown as JsonRpcNotification };
+    return isId(value.id)
+      ? { kind: 'request', message: value as unknown as JsonRpcRequest }
+      : undefined;
   }
-  if (value.method === undefined && isId(value.id) && ('result' in value || isObject(value.error))) {
-    return { kind: 'response', id: value.id, result: value.result, error: value.error as JsonRpcErrorObject };
+  if (
+    value.method === undefined &&
+    isId(value.id) &&
+    ('result' in value || isObject(value.error))
+  ) {
+    return {
+      kind: 'response',
+      id: value.id,
+      result: value.result,
+      error: value.error as JsonRpcErrorObject,
+    };
   }
   return undefined;
 }

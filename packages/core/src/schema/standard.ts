@@ -30,7 +30,11 @@ function isStandard(value: unknown): value is StandardSchemaV1 {
  * Compiles a schema given as a Standard Schema (zod, wrapped valibot) or as a plain JSON Schema
  * object (advertised as is, not validated). The JSON Schema export runs once, here.
  */
-export function compileSchema(schema: Schema | JsonSchema | undefined, io: 'input' | 'output', what: string): CompiledSchema {
+export function compileSchema(
+  schema: Schema | JsonSchema | undefined,
+  io: 'input' | 'output',
+  what: string,
+): CompiledSchema {
   if (schema === undefined) return { json: { type: 'object' }, validate: undefined };
   if (!isStandard(schema)) return { json: schema, validate: undefined };
   const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props> & StandardSchemaV1.Props;
@@ -47,22 +51,35 @@ export function compileSchema(schema: Schema | JsonSchema | undefined, io: 'inpu
 }
 
 /** Runs a compiled validator; throws -32602 with the validation messages on failure. */
-export async function parseWith(schema: CompiledSchema, value: unknown, what: string): Promise<unknown> {
+export async function parseWith(
+  schema: CompiledSchema,
+  value: unknown,
+  what: string,
+): Promise<unknown> {
   if (!schema.validate) return value;
-  let result = schema.validate(value) as StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+  let result = schema.validate(value) as
+    | StandardSchemaV1.Result<unknown>
+    | Promise<StandardSchemaV1.Result<unknown>>;
   if (result instanceof Promise) result = await result;
-  if (result.issues) throw invalidParams(`${what}: ${formatIssues(result.issues)}`, { issues: plainIssues(result.issues) });
+  if (result.issues)
+    throw invalidParams(`${what}: ${formatIssues(result.issues)}`, {
+      issues: plainIssues(result.issues),
+    });
   return result.value;
 }
 
 export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
-  return issues.map((issue) => (issue.path?.length ? `${pathOf(issue)}: ${issue.message}` : issue.message)).join('; ');
+  return issues
+    .map((issue) => (issue.path?.length ? `${pathOf(issue)}: ${issue.message}` : issue.message))
+    .join('; ');
 }
 
 function pathOf(issue: StandardSchemaV1.Issue): string {
   return (issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
 }
 
-function plainIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): Array<{ path: string; message: string }> {
+function plainIssues(
+  issues: ReadonlyArray<StandardSchemaV1.Issue>,
+): Array<{ path: string; message: string }> {
   return issues.map((issue) => ({ path: pathOf(issue), message: issue.message }));
 }

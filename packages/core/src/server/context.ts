@@ -40,7 +40,10 @@ export interface RequestContext {
 }
 
 /** The client capability an input request needs, as a ClientCapabilities object (for -32021). */
-export function requiredCapability(request: InputRequest, caps: ClientCapabilities): JsonObject | undefined {
+export function requiredCapability(
+  request: InputRequest,
+  caps: ClientCapabilities,
+): JsonObject | undefined {
   switch (request.method) {
     case 'elicitation/create': {
       const mode = request.params?.mode === 'url' ? 'url' : 'form';

@@ -27,7 +27,11 @@ export function findTool(server: McpServer, params: JsonObject): ToolEntry {
   return tool;
 }
 
-export async function callTool(tool: ToolEntry, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
+export async function callTool(
+  tool: ToolEntry,
+  params: JsonObject,
+  ctx: RequestContext,
+): Promise<JsonObject> {
   const raw = params.arguments ?? {};
   const args = await parseWith(tool.input, raw, `Invalid arguments for tool ${tool.name}`);
   let value: ToolResult;
@@ -35,20 +39,32 @@ export async function callTool(tool: ToolEntry, params: JsonObject, ctx: Request
     value = await tool.handler(args, ctx);
   } catch (error) {
     // Protocol-level outcomes pass through; anything else is a tool execution error the model can read.
-    if (error instanceof McpError || error instanceof InputRequired || ctx.signal.aborted) throw error;
-    return { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true };
+    if (error instanceof McpError || error instanceof InputRequired || ctx.signal.aborted)
+      throw error;
+    return {
+      content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
+      isError: true,
+    };
   }
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   const result: JsonObject = { ...value };
   if (tool.output && !value.isError) {
-    if (value.structuredContent === undefined) throw internal(`tool ${tool.name} returned no structuredContent`);
-    const check = tool.output.validate ? await tool.output.validate(value.structuredContent) : undefined;
+    if (value.structuredContent === undefined)
+      throw internal(`tool ${tool.name} returned no structuredContent`);
+    const check = tool.output.validate
+      ? await tool.output.validate(value.structuredContent)
+      : undefined;
     const issues = (check as { issues?: [] } | undefined)?.issues;
-    if (issues) throw internal(`tool ${tool.name} returned invalid structuredContent: ${formatIssues(issues)}`);
+    if (issues)
+      throw internal(
+        `tool ${tool.name} returned invalid structuredContent: ${formatIssues(issues)}`,
+      );
   }
   if (!result.content) {
     result.content =
-      value.structuredContent === undefined ? [] : [{ type: 'text', text: JSON.stringify(value.structuredContent) }];
+      value.structuredContent === undefined
+        ? []
+        : [{ type: 'text', text: JSON.stringify(value.structuredContent) }];
   }
   return result;
 }
@@ -65,24 +81,39 @@ export async function readResource(
   if (direct) return resourceResult(uri, direct.mimeType, await direct.handler(uri, ctx));
   for (const template of server.templates.values()) {
     const variables = template.template.match(uri);
-    if (variables) return resourceResult(uri, template.mimeType, await template.handler(uri, variables, ctx));
+    if (variables)
+      return resourceResult(uri, template.mimeType, await template.handler(uri, variables, ctx));
   }
   throw new McpError(notFound, `Resource not found: ${uri}`, { data: { uri } });
 }
 
-function resourceResult(uri: string, mimeType: string | undefined, value: ResourceResult): JsonObject {
+function resourceResult(
+  uri: string,
+  mimeType: string | undefined,
+  value: ResourceResult,
+): JsonObject {
   if (typeof value === 'string') return { contents: [strip({ uri, mimeType, text: value })] };
-  if (value instanceof Uint8Array) return { contents: [strip({ uri, mimeType, blob: toBase64(value) })] };
+  if (value instanceof Uint8Array)
+    return { contents: [strip({ uri, mimeType, blob: toBase64(value) })] };
   return value as unknown as JsonObject;
 }
 
-export async function getPrompt(server: McpServer, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
+export async function getPrompt(
+  server: McpServer,
+  params: JsonObject,
+  ctx: RequestContext,
+): Promise<JsonObject> {
   const name = params.name;
   const prompt = typeof name === 'string' ? server.prompts.get(name) : undefined;
   if (!prompt) throw invalidParams(`Unknown prompt: ${String(name)}`);
-  const args = await parseWith(prompt.args, params.arguments ?? {}, `Invalid arguments for prompt ${prompt.name}`);
+  const args = await parseWith(
+    prompt.args,
+    params.arguments ?? {},
+    `Invalid arguments for prompt ${prompt.name}`,
+  );
   const value: PromptResult = await prompt.handler(args, ctx);
-  if (typeof value === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
+  if (typeof value === 'string')
+    return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
   return value as unknown as JsonObject;
 }
 
@@ -92,26 +123,41 @@ export async function complete(server: McpServer, params: JsonObject): Promise<J
   if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string') {
     throw invalidParams('completion/complete needs ref and argument.name');
   }
-  let source: Record<string, (v: string, c: { arguments: Record<string, string> }) => string[] | Promise<string[]>> | undefined;
+  let source:
+    | Record<
+        string,
+        (v: string, c: { arguments: Record<string, string> }) => string[] | Promise<string[]>
+      >
+    | undefined;
   if (ref.type === 'ref/prompt') {
     const prompt = server.prompts.get(String(ref.name));
     if (!prompt) throw invalidParams(`Unknown prompt: ${String(ref.name)}`);
     source = prompt.complete;
   } else if (ref.type === 'ref/resource') {
     const template = server.templates.get(String(ref.uri));
-    if (!template && !server.resources.has(String(ref.uri))) throw invalidParams(`Unknown resource: ${String(ref.uri)}`);
+    if (!template && !server.resources.has(String(ref.uri)))
+      throw invalidParams(`Unknown resource: ${String(ref.uri)}`);
     source = template?.complete;
   } else {
     throw invalidParams('ref.type must be ref/prompt or ref/resource');
   }
   const fn = source?.[argument.name];
-  const context = isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
-  const all = fn ? await fn(String(argument.value ?? ''), { arguments: context as Record<string, string> }) : [];
-  return { completion: { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 } };
+  const context =
+    isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
+  const all = fn
+    ? await fn(String(argument.value ?? ''), { arguments: context as Record<string, string> })
+    : [];
+  return {
+    completion: { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 },
+  };
 }
 
 /** One page of a list; cursors are offsets, opaque to clients. */
-export function listPage(items: JsonObject[], cursor: unknown, pageSize: number): { items: JsonObject[]; nextCursor?: string } {
+export function listPage(
+  items: JsonObject[],
+  cursor: unknown,
+  pageSize: number,
+): { items: JsonObject[]; nextCursor?: string } {
   let offset = 0;
   if (cursor !== undefined && cursor !== '') {
     offset = typeof cursor === 'string' && /^\d+$/.test(cursor) ? Number(cursor) : -1;
@@ -119,7 +165,9 @@ export function listPage(items: JsonObject[], cursor: unknown, pageSize: number)
   }
   const end = offset + pageSize;
   if (offset === 0 && end >= items.length) return { items };
-  return end < items.length ? { items: items.slice(offset, end), nextCursor: String(end) } : { items: items.slice(offset) };
+  return end < items.length
+    ? { items: items.slice(offset, end), nextCursor: String(end) }
+    : { items: items.slice(offset) };
 }
 
 function internal(message: string): McpError {
@@ -133,6 +181,7 @@ function strip(object: Record<string, unknown>): JsonObject {
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }

@@ -23,11 +23,15 @@ export function paramHeadersOf(schema: JsonSchema, tool: string): ParamHeader[] 
     const name = definition['x-mcp-header'];
     if (name === undefined) continue;
     if (typeof name !== 'string' || !TOKEN.test(name)) {
-      throw new TypeError(`tool ${tool}: x-mcp-header on "${property}" must be a non-empty header token`);
+      throw new TypeError(
+        `tool ${tool}: x-mcp-header on "${property}" must be a non-empty header token`,
+      );
     }
     const type = definition.type;
     if (type !== 'string' && type !== 'integer' && type !== 'boolean') {
-      throw new TypeError(`tool ${tool}: x-mcp-header on "${property}" needs type string, integer or boolean`);
+      throw new TypeError(
+        `tool ${tool}: x-mcp-header on "${property}" needs type string, integer or boolean`,
+      );
     }
     const header = `mcp-param-${name.toLowerCase()}`;
     if (seen.has(header)) throw new TypeError(`tool ${tool}: duplicate x-mcp-header "${name}"`);

@@ -1,16 +1,31 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts';
-import { type CompiledSchema, compileSchema, type Infer, type JsonSchema, type Schema } from '../schema/standard.ts';
+import {
+  type CompiledSchema,
+  compileSchema,
+  type Infer,
+  type JsonSchema,
+  type Schema,
+} from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import { type ParamHeader, paramHeadersOf } from './param-headers.ts';
+import type {
+  CompleteFn,
+  Implementation,
+  PromptResult,
+  ResourceResult,
+  ToolResult,
+} from './types.ts';
 import { compileTemplate, type UriTemplate } from './uri-template.ts';
-import type { CompleteFn, Implementation, PromptResult, ResourceResult, ToolResult } from './types.ts';
 
 export interface ServerInfo extends Implementation {
   /** Sent in `server/discover` and the legacy InitializeResult. */
   instructions?: string;
 }
 
-export interface ToolOptions<I extends Schema | JsonSchema | undefined, O extends Schema | JsonSchema | undefined> {
+export interface ToolOptions<
+  I extends Schema | JsonSchema | undefined,
+  O extends Schema | JsonSchema | undefined,
+> {
   title?: string;
   description?: string;
   /** Arguments schema (zod, wrapped valibot, or plain JSON Schema). Validated before the handler runs. */
@@ -21,7 +36,10 @@ export interface ToolOptions<I extends Schema | JsonSchema | undefined, O extend
   _meta?: JsonObject;
 }
 
-export type ToolHandler<I> = (args: Infer<I>, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
+export type ToolHandler<I> = (
+  args: Infer<I>,
+  ctx: RequestContext,
+) => ToolResult | Promise<ToolResult>;
 
 export interface ToolEntry {
   readonly name: string;
@@ -41,7 +59,10 @@ export interface ResourceOptions {
   _meta?: JsonObject;
 }
 
-export type ResourceHandler = (uri: string, ctx: RequestContext) => ResourceResult | Promise<ResourceResult>;
+export type ResourceHandler = (
+  uri: string,
+  ctx: RequestContext,
+) => ResourceResult | Promise<ResourceResult>;
 export type TemplateHandler = (
   uri: string,
   variables: Record<string, string>,
@@ -74,7 +95,10 @@ export interface PromptOptions<A extends Schema | undefined> {
   _meta?: JsonObject;
 }
 
-export type PromptHandler<A> = (args: Infer<A>, ctx: RequestContext) => PromptResult | Promise<PromptResult>;
+export type PromptHandler<A> = (
+  args: Infer<A>,
+  ctx: RequestContext,
+) => PromptResult | Promise<PromptResult>;
 
 export interface PromptEntry {
   readonly name: string;
@@ -112,14 +136,17 @@ export class McpServer {
     this.info = info;
   }
 
-  tool<I extends Schema | JsonSchema | undefined = undefined, O extends Schema | JsonSchema | undefined = undefined>(
-    name: string,
-    options: ToolOptions<I, O>,
-    handler: ToolHandler<I>,
-  ): Registration {
-    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name)) throw new TypeError(`Invalid tool name "${name}": use 1-128 of [A-Za-z0-9_.-]`);
+  tool<
+    I extends Schema | JsonSchema | undefined = undefined,
+    O extends Schema | JsonSchema | undefined = undefined,
+  >(name: string, options: ToolOptions<I, O>, handler: ToolHandler<I>): Registration {
+    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name))
+      throw new TypeError(`Invalid tool name "${name}": use 1-128 of [A-Za-z0-9_.-]`);
     const input = compileSchema(options.input, 'input', `tool ${name}`);
-    const output = options.output === undefined ? undefined : compileSchema(options.output, 'output', `tool ${name}`);
+    const output =
+      options.output === undefined
+        ? undefined
+        : compileSchema(options.output, 'output', `tool ${name}`);
     const definition: JsonObject = strip({
       name,
       title: options.title,
@@ -140,9 +167,19 @@ export class McpServer {
     return this.#add(this.tools, name, entry, 'tools');
   }
 
-  resource(name: string, uri: string, options: ResourceOptions, handler: ResourceHandler): Registration {
+  resource(
+    name: string,
+    uri: string,
+    options: ResourceOptions,
+    handler: ResourceHandler,
+  ): Registration {
     const definition = strip({ uri, name, ...options });
-    return this.#add(this.resources, uri, { uri, mimeType: options.mimeType, definition, handler }, 'resources');
+    return this.#add(
+      this.resources,
+      uri,
+      { uri, mimeType: options.mimeType, definition, handler },
+      'resources',
+    );
   }
 
   resourceTemplate(
@@ -177,7 +214,13 @@ export class McpServer {
       arguments: promptArguments(args.json),
       _meta: options._meta,
     });
-    const entry: PromptEntry = { name, definition, args, complete: options.complete ?? {}, handler: handler as PromptEntry['handler'] };
+    const entry: PromptEntry = {
+      name,
+      definition,
+      args,
+      complete: options.complete ?? {},
+      handler: handler as PromptEntry['handler'],
+    };
     return this.#add(this.prompts, name, entry, 'prompts');
   }
 

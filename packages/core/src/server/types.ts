@@ -37,7 +37,10 @@ export type ToolResult =
     };
 
 /** What a resource reader returns: text, bytes, or the full result. */
-export type ResourceResult = string | Uint8Array | { contents: ResourceContents[]; _meta?: JsonObject };
+export type ResourceResult =
+  | string
+  | Uint8Array
+  | { contents: ResourceContents[]; _meta?: JsonObject };
 
 export interface PromptMessage {
   role: 'user' | 'assistant';
@@ -45,7 +48,9 @@ export interface PromptMessage {
 }
 
 /** What a prompt handler returns: a string (one user message) or the full result. */
-export type PromptResult = string | { description?: string; messages: PromptMessage[]; _meta?: JsonObject };
+export type PromptResult =
+  | string
+  | { description?: string; messages: PromptMessage[]; _meta?: JsonObject };
 
 /** Completion values for one argument; at most 100 are sent. */
 export type CompleteFn = (

@@ -12,7 +12,7 @@ export function compileTemplate(source: string): UriTemplate {
   let pattern = '^';
   let last = 0;
   for (const match of source.matchAll(EXPRESSION)) {
-    pattern += escape(source.slice(last, match.index));
+    pattern += escapeRegex(source.slice(last, match.index));
     const operator = match[1] ?? '';
     const names = (match[2] ?? '').split(',');
     variables.push(...names);
@@ -21,12 +21,14 @@ export function compileTemplate(source: string): UriTemplate {
       pattern += '(?:[?&].*)?';
     } else {
       const value = operator === '+' || operator === '#' ? '(.+?)' : '([^/?#]+)';
-      const prefix = operator === '' || operator === '+' ? '' : escape(operator);
-      pattern += names.map(() => `${prefix}${value}`).join(operator === '' || operator === '+' ? ',' : '');
+      const prefix = operator === '' || operator === '+' ? '' : escapeRegex(operator);
+      pattern += names
+        .map(() => `${prefix}${value}`)
+        .join(operator === '' || operator === '+' ? ',' : '');
     }
     last = match.index + match[0].length;
   }
-  pattern += `${escape(source.slice(last))}$`;
+  pattern += `${escapeRegex(source.slice(last))}$`;
   const regex = new RegExp(pattern);
   const positional = [...source.matchAll(EXPRESSION)].flatMap((m) =>
     m[1] === '?' || m[1] === '&' ? [] : (m[2] ?? '').split(','),
@@ -55,7 +57,7 @@ export function compileTemplate(source: string): UriTemplate {
   };
 }
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -1,5 +1,5 @@
 import type { Scope } from '../lifecycle/scope.ts';
-import { KEEP_ALIVE, encodeEvent } from './encoder.ts';
+import { encodeEvent, KEEP_ALIVE } from './encoder.ts';
 
 /** Response headers for every SSE answer. `X-Accel-Buffering: no` keeps nginx-style proxies from buffering. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {

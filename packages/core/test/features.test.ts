@@ -1,0 +1,264 @@
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { describe, expect, test } from 'vitest';
+import * as z from 'zod';
+import { createMcpHandler, McpServer } from '../src/index.ts';
+import { call, modern, parseSse } from './helpers.ts';
+
+function server(): McpServer {
+  const s = new McpServer({ name: 'features', version: '2.0.0', instructions: 'Be nice.' });
+  s.tool(
+    'add',
+    {
+      description: 'Adds',
+      input: z.object({ a: z.number(), b: z.number() }),
+      output: z.object({ sum: z.number() }),
+    },
+    ({ a, b }) => ({
+      structuredContent: { sum: a + b },
+    }),
+  );
+  s.tool('liar', { output: z.object({ sum: z.number() }) }, () => ({
+    structuredContent: { sum: 'no' },
+  }));
+  s.tool(
+    'shout',
+    {
+      input: toStandardJsonSchema(
+        v.object({ text: v.pipe(v.string(), v.minLength(1), v.description('What to shout')) }),
+      ),
+    },
+    ({ text }) => text.toUpperCase(),
+  );
+  s.resource('readme', 'docs://readme', { mimeType: 'text/markdown' }, () => '# Hi');
+  s.resource(
+    'logo',
+    'docs://logo',
+    { mimeType: 'image/png' },
+    () => new Uint8Array([137, 80, 78, 71]),
+  );
+  s.resourceTemplate(
+    'user',
+    'users://{id}/profile',
+    {
+      mimeType: 'application/json',
+      complete: { id: (value) => ['alice', 'bob', 'carol'].filter((n) => n.startsWith(value)) },
+    },
+    (_uri, { id }) => JSON.stringify({ id }),
+  );
+  s.prompt(
+    'review',
+    {
+      description: 'Review code',
+      arguments: z.object({
+        language: z.string().describe('Language'),
+        style: z.string().optional(),
+      }),
+      complete: { language: (value) => ['go', 'rust', 'ruby'].filter((l) => l.startsWith(value)) },
+    },
+    ({ language }) => `Review this ${language} code`,
+  );
+  return s;
+}
+
+describe('server features over 2026-07-28', () => {
+  const handler = createMcpHandler(server(), { cache: { ttlMs: 60_000, cacheScope: 'public' } });
+
+  test('server/discover lists versions, capabilities, instructions, cache hints and serverInfo', async () => {
+    const { message } = await call(handler, 'server/discover');
+    expect(message.result).toEqual({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: {
+        logging: {},
+        tools: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
+        prompts: { listChanged: true },
+        completions: {},
+      },
+      instructions: 'Be nice.',
+      ttlMs: 60_000,
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'features', version: '2.0.0' } },
+    });
+  });
+
+  test('zod and valibot schemas are advertised as JSON Schema 2020-12 by their own exporters', async () => {
+    const { message } = await call(handler, 'tools/list');
+    const [add, , shout] = message.result.tools;
+    expect(add.inputSchema).toEqual({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    });
+    expect(add.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { sum: { type: 'number' } },
+    });
+    expect(shout.inputSchema).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string', minLength: 1, description: 'What to shout' } },
+      required: ['text'],
+    });
+    expect(message.result).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 60_000,
+      cacheScope: 'public',
+    });
+  });
+
+  test('valibot validates arguments too', async () => {
+    expect(
+      (await call(handler, 'tools/call', { name: 'shout', arguments: { text: 'hey' } })).message
+        .result.content[0].text,
+    ).toBe('HEY');
+    expect(
+      (await call(handler, 'tools/call', { name: 'shout', arguments: { text: '' } })).message.error
+        .code,
+    ).toBe(-32602);
+  });
+
+  test('a raw valibot schema is refused at definition time with a helpful message', () => {
+    const s = new McpServer({ name: 'x', version: '1' });
+    expect(() => s.tool('t', { input: v.object({}) as never }, () => '')).toThrow(
+      /toStandardJsonSchema/,
+    );
+  });
+
+  test('structured results are mirrored as text and checked against the output schema', async () => {
+    const ok = await call(handler, 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } });
+    expect(ok.message.result).toMatchObject({
+      structuredContent: { sum: 5 },
+      content: [{ type: 'text', text: '{"sum":5}' }],
+    });
+    const bad = await call(handler, 'tools/call', { name: 'liar' });
+    expect(bad.message.error.code).toBe(-32603);
+  });
+
+  test('resources: list, read text and binary, templates, not found is -32602', async () => {
+    const list = (await call(handler, 'resources/list')).message.result;
+    expect(list.resources.map((r: { uri: string }) => r.uri)).toEqual([
+      'docs://readme',
+      'docs://logo',
+    ]);
+    const templates = (await call(handler, 'resources/templates/list')).message.result;
+    expect(templates.resourceTemplates[0]).toMatchObject({
+      uriTemplate: 'users://{id}/profile',
+      name: 'user',
+    });
+    const text = (await call(handler, 'resources/read', { uri: 'docs://readme' })).message.result;
+    expect(text).toMatchObject({
+      contents: [{ uri: 'docs://readme', mimeType: 'text/markdown', text: '# Hi' }],
+      ttlMs: 60_000,
+    });
+    const blob = (await call(handler, 'resources/read', { uri: 'docs://logo' })).message.result;
+    expect(blob.contents[0].blob).toBe(btoa(String.fromCharCode(137, 80, 78, 71)));
+    const templated = (await call(handler, 'resources/read', { uri: 'users://bob/profile' }))
+      .message.result;
+    expect(JSON.parse(templated.contents[0].text)).toEqual({ id: 'bob' });
+    const missing = (await call(handler, 'resources/read', { uri: 'docs://nope' })).message;
+    expect(missing.error).toMatchObject({ code: -32602, data: { uri: 'docs://nope' } });
+  });
+
+  test('prompts: list with arguments, get, missing argument is -32602', async () => {
+    const list = (await call(handler, 'prompts/list')).message.result;
+    expect(list.prompts[0]).toEqual({
+      name: 'review',
+      description: 'Review code',
+      arguments: [
+        { name: 'language', description: 'Language', required: true },
+        { name: 'style', required: false },
+      ],
+    });
+    const got = (
+      await call(handler, 'prompts/get', { name: 'review', arguments: { language: 'go' } })
+    ).message.result;
+    expect(got.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Review this go code' } },
+    ]);
+    expect(
+      (await call(handler, 'prompts/get', { name: 'review', arguments: {} })).message.error.code,
+    ).toBe(-32602);
+    expect((await call(handler, 'prompts/get', { name: 'nope' })).message.error.code).toBe(-32602);
+  });
+
+  test('completion for prompt arguments and template variables', async () => {
+    const prompt = (
+      await call(handler, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'review' },
+        argument: { name: 'language', value: 'r' },
+      })
+    ).message.result;
+    expect(prompt.completion).toEqual({ values: ['rust', 'ruby'], total: 2, hasMore: false });
+    const template = (
+      await call(handler, 'completion/complete', {
+        ref: { type: 'ref/resource', uri: 'users://{id}/profile' },
+        argument: { name: 'id', value: 'c' },
+      })
+    ).message.result;
+    expect(template.completion.values).toEqual(['carol']);
+  });
+
+  test('pagination: pages of pageSize with an opaque cursor; a bad cursor is -32602', async () => {
+    const paged = createMcpHandler(server(), { pageSize: 2 });
+    const first = (await call(paged, 'tools/list')).message.result;
+    expect(first.tools).toHaveLength(2);
+    const second = (await call(paged, 'tools/list', { cursor: first.nextCursor })).message.result;
+    expect(second.tools.map((t: { name: string }) => t.name)).toEqual(['shout']);
+    expect(second.nextCursor).toBeUndefined();
+    expect((await call(paged, 'tools/list', { cursor: 'bogus' })).message.error.code).toBe(-32602);
+  });
+});
+
+describe('subscriptions/listen', () => {
+  test('acknowledges first, delivers only what was asked for, tagged with the subscription id', async () => {
+    const s = server();
+    const handler = createMcpHandler(s);
+    const response = await handler.fetch(
+      modern(
+        'subscriptions/listen',
+        { notifications: { toolsListChanged: true, resourceSubscriptions: ['docs://readme'] } },
+        { id: 'sub-1' },
+      ),
+    );
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const next = async (count: number) => {
+      while (parseSse(text).length < count) text += decoder.decode((await reader.read()).value);
+      return parseSse(text);
+    };
+    const [ack] = await next(1);
+    expect(ack).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        notifications: { toolsListChanged: true, resourceSubscriptions: ['docs://readme'] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' },
+      },
+    });
+    s.notifyListChanged('prompts'); // not asked for: must not arrive
+    s.notifyResourceUpdated('docs://logo'); // not subscribed
+    const extra = s.tool('late', {}, () => 'late');
+    s.notifyResourceUpdated('docs://readme');
+    const messages = await next(3);
+    expect(messages.slice(1)).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } },
+      },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: {
+          uri: 'docs://readme',
+          _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' },
+        },
+      },
+    ]);
+    extra.remove();
+    await reader.cancel();
+    await expect.poll(() => handler.inFlight).toBe(0);
+  });
+});

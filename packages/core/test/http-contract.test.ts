@@ -1,0 +1,359 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import * as z from 'zod';
+import { createMcpHandler, McpError, McpServer } from '../src/index.ts';
+import { modern, read, URL_, VERSION } from './helpers.ts';
+
+function server(): McpServer {
+  const s = new McpServer({ name: 'contract', version: '1.0.0' });
+  s.tool('echo', { input: z.object({ text: z.string().min(1) }) }, ({ text }) => text);
+  s.tool('boom', {}, () => {
+    throw new Error('kaboom');
+  });
+  s.tool('protocol-error', {}, () => {
+    throw new McpError(-32099 + 1, 'custom failure', { data: { why: 'test' } });
+  });
+  s.tool(
+    'region',
+    {
+      input: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          n: { type: 'integer', 'x-mcp-header': 'N' },
+        },
+      },
+    },
+    (args) => JSON.stringify(args),
+  );
+  return s;
+}
+
+const handler = createMcpHandler(server(), { maxBodyBytes: 1024 });
+
+function timers(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+afterEach(() => {
+  // Every bad input leaves nothing behind: no in-flight entry, no timer.
+  expect(handler.inFlight).toBe(0);
+});
+
+function post(body: string, headers: Record<string, string> = {}): Request {
+  return new Request(URL_, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body,
+  });
+}
+
+describe('HTTP contract of 2026-07-28', () => {
+  test('malformed JSON is 400 with -32700 and no id', async () => {
+    const before = timers();
+    const answer = await read(await handler.fetch(post('{"jsonrpc":')));
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32700);
+    expect('id' in answer.message).toBe(false);
+    expect(timers()).toBe(before);
+  });
+
+  test('a body that is not JSON-RPC is 400 with -32600', async () => {
+    for (const body of [
+      '42',
+      '{"hello":"world"}',
+      '{"jsonrpc":"2.0","id":null,"method":"x"}',
+      '{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}',
+    ]) {
+      const answer = await read(await handler.fetch(post(body)));
+      expect(answer.status, body).toBe(400);
+      expect(answer.message.error.code, body).toBe(-32600);
+    }
+  });
+
+  test('a JSON-RPC response from the client is rejected', async () => {
+    const answer = await read(await handler.fetch(post('{"jsonrpc":"2.0","id":1,"result":{}}')));
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32600);
+  });
+
+  test('wrong Content-Type is 415', async () => {
+    const response = await handler.fetch(
+      modern('tools/list', {}, { headers: { 'content-type': 'text/plain' } }),
+    );
+    expect(response.status).toBe(415);
+  });
+
+  test('an Accept without both types is 406', async () => {
+    for (const accept of ['application/json', 'text/event-stream', 'text/html']) {
+      const response = await handler.fetch(modern('tools/list', {}, { headers: { accept } }));
+      expect(response.status, accept).toBe(406);
+    }
+  });
+
+  test('a batch is rejected', async () => {
+    const one = JSON.parse(await modern('tools/list').text());
+    const answer = await read(await handler.fetch(post(JSON.stringify([one, one]))));
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32600);
+  });
+
+  test('header/body mismatches are 400 with -32020', async () => {
+    const cases: Array<[string, Request]> = [
+      [
+        'missing version header',
+        modern('tools/list', {}, { headers: { 'mcp-protocol-version': '' } }),
+      ],
+      [
+        'version header differs from _meta',
+        modern('tools/list', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': 'v999' } }),
+      ],
+      [
+        'Mcp-Method differs',
+        modern('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } }),
+      ],
+      [
+        'Mcp-Name differs',
+        modern(
+          'tools/call',
+          { name: 'echo', arguments: { text: 'a' } },
+          { headers: { 'mcp-name': 'other' } },
+        ),
+      ],
+      [
+        'Mcp-Param differs',
+        modern(
+          'tools/call',
+          { name: 'region', arguments: { region: 'eu' } },
+          { headers: { 'mcp-param-region': 'us' } },
+        ),
+      ],
+      ['Mcp-Param missing', modern('tools/call', { name: 'region', arguments: { region: 'eu' } })],
+      [
+        'Mcp-Param integer differs',
+        modern(
+          'tools/call',
+          { name: 'region', arguments: { n: 3 } },
+          { headers: { 'mcp-param-n': '4' } },
+        ),
+      ],
+    ];
+    for (const [what, request] of cases) {
+      if (what === 'missing version header') request.headers.delete('mcp-protocol-version');
+      const answer = await read(await handler.fetch(request));
+      expect(answer.status, what).toBe(400);
+      expect(answer.message.error.code, what).toBe(-32020);
+    }
+  });
+
+  test('Mcp-Param headers that match (numerically, base64-encoded, padded) are accepted', async () => {
+    const encoded = `=?base64?${btoa('eu-west')}?=`;
+    const answer = await read(
+      await handler.fetch(
+        modern(
+          'tools/call',
+          { name: 'region', arguments: { region: 'eu-west', n: 7 } },
+          { headers: { 'mcp-param-region': ` ${encoded} `, 'mcp-param-n': '07' } },
+        ),
+      ),
+    );
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.message.result.content[0].text)).toEqual({ region: 'eu-west', n: 7 });
+  });
+
+  test('an unsupported version is 400 with -32022 listing the supported ones', async () => {
+    const request = modern(
+      'tools/list',
+      {},
+      {
+        headers: { 'mcp-protocol-version': 'v999' },
+        meta: { 'io.modelcontextprotocol/protocolVersion': 'v999' },
+      },
+    );
+    const answer = await read(await handler.fetch(request));
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32022);
+    expect(answer.message.error.data).toEqual({ supported: [VERSION], requested: 'v999' });
+    expect(answer.message.id).toBeDefined();
+  });
+
+  test('missing clientCapabilities or a bad log level is 400 with -32602; missing clientInfo is fine', async () => {
+    const noCaps = modern(
+      'tools/list',
+      {},
+      { meta: { 'io.modelcontextprotocol/clientCapabilities': undefined } },
+    );
+    let answer = await read(await handler.fetch(noCaps));
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32602);
+    answer = await read(
+      await handler.fetch(
+        modern('tools/list', {}, { meta: { 'io.modelcontextprotocol/logLevel': 'loud' } }),
+      ),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32602);
+    answer = await read(
+      await handler.fetch(
+        modern('tools/list', {}, { meta: { 'io.modelcontextprotocol/clientInfo': undefined } }),
+      ),
+    );
+    expect(answer.status).toBe(200);
+  });
+
+  test('a request with the modern header but no _meta fails on the missing fields', async () => {
+    const answer = await read(
+      await handler.fetch(
+        modern('tools/list', {}, { body: '{"jsonrpc":"2.0","id":9,"method":"tools/list"}' }),
+      ),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32602);
+  });
+
+  test('unknown and removed methods are 404 with -32601, echoing the id', async () => {
+    for (const method of [
+      'nope/nothing',
+      'initialize',
+      'ping',
+      'logging/setLevel',
+      'resources/subscribe',
+      'prompts/list',
+    ]) {
+      const answer = await read(await handler.fetch(modern(method, {}, { id: `id-${method}` })));
+      expect(answer.status, method).toBe(404);
+      expect(answer.message.error.code, method).toBe(-32601);
+      expect(answer.message.id).toBe(`id-${method}`);
+    }
+  });
+
+  test('a legacy initialize gets -32022 naming the supported versions', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'c', version: '1' },
+      },
+    });
+    const answer = await read(await handler.fetch(post(body)));
+    expect(answer.status).toBe(400);
+    expect(answer.message.error.code).toBe(-32022);
+    expect(answer.message.error.data.supported).toContain(VERSION);
+  });
+
+  test('GET and DELETE are 405 while no legacy era is served', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await handler.fetch(
+        new Request(URL_, { method, headers: { accept: 'text/event-stream' } }),
+      );
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  test('unknown tool and schema-invalid arguments are -32602 with the validation message', async () => {
+    let answer = await read(
+      await handler.fetch(modern('tools/call', { name: 'missing', arguments: {} })),
+    );
+    expect(answer.message.error.code).toBe(-32602);
+    expect(answer.message.error.message).toContain('missing');
+    answer = await read(
+      await handler.fetch(modern('tools/call', { name: 'echo', arguments: { text: '' } })),
+    );
+    expect(answer.message.error.code).toBe(-32602);
+    expect(answer.message.error.message).toMatch(/text/);
+    expect(answer.message.error.data.issues[0].path).toBe('text');
+  });
+
+  test('a notification is accepted with 202 and no body', async () => {
+    const response = await handler.fetch(
+      post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
+        'mcp-protocol-version': VERSION,
+      }),
+    );
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe('');
+  });
+
+  test('a body over the limit is 413, refused while reading', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const chunk = new Uint8Array(400).fill(32);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        if (pulled > 100) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new Request(URL_, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await handler.fetch(request);
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(10);
+    expect(cancelled).toBe(true);
+    const declared = await handler.fetch(post('x'.repeat(10), { 'content-length': '999999' }));
+    expect(declared.status).toBe(413);
+  });
+
+  test('a handler that throws gives an error result and the server keeps serving', async () => {
+    let answer = await read(await handler.fetch(modern('tools/call', { name: 'boom' })));
+    expect(answer.message.result.isError).toBe(true);
+    expect(answer.message.result.content[0].text).toBe('kaboom');
+    answer = await read(await handler.fetch(modern('tools/call', { name: 'protocol-error' })));
+    expect(answer.message.error).toEqual({
+      code: -32098,
+      message: 'custom failure',
+      data: { why: 'test' },
+    });
+    answer = await read(
+      await handler.fetch(
+        modern('tools/call', { name: 'echo', arguments: { text: 'still here' } }),
+      ),
+    );
+    expect(answer.message.result.content[0].text).toBe('still here');
+  });
+
+  test('a foreign Host or Origin is 403; loopback and allow-listed names pass', async () => {
+    const foreignHost = new Request('http://evil.example.com/mcp', modern('tools/list'));
+    expect((await handler.fetch(foreignHost)).status).toBe(403);
+    const foreignOrigin = modern(
+      'tools/list',
+      {},
+      { headers: { origin: 'http://evil.example.com' } },
+    );
+    expect((await handler.fetch(foreignOrigin)).status).toBe(403);
+    const localOrigin = modern('tools/list', {}, { headers: { origin: 'http://localhost:3000' } });
+    expect((await handler.fetch(localOrigin)).status).toBe(200);
+    const listed = createMcpHandler(server(), {
+      allowedHosts: ['mcp.example.com'],
+      allowedOrigins: ['https://app.example.com'],
+    });
+    const ok = new Request(
+      'https://mcp.example.com/mcp',
+      modern('tools/list', {}, { headers: { origin: 'https://app.example.com' } }),
+    );
+    expect((await listed.fetch(ok)).status).toBe(200);
+    const other = new Request(
+      'https://mcp.example.com/mcp',
+      modern('tools/list', {}, { headers: { origin: 'https://other.example.com' } }),
+    );
+    expect((await listed.fetch(other)).status).toBe(403);
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest';
+import { createMcpHandler, McpServer } from '../src/index.ts';
+import { call, modern, parseSse } from './helpers.ts';
+
+function server(): McpServer {
+  const s = new McpServer({ name: 'streams', version: '1.0.0' });
+  s.tool('work', {}, async (_args, ctx) => {
+    ctx.log('debug', 'debug detail');
+    ctx.log('info', { step: 'start' }, 'worker');
+    ctx.progress(1, 3, 'one');
+    ctx.progress(1, 3, 'not increasing: dropped');
+    ctx.progress(2, 3);
+    ctx.log('error', 'something bad');
+    return 'done';
+  });
+  s.tool('quiet', {}, () => 'plain');
+  s.tool('wait', {}, async (_args, ctx) => {
+    ctx.progress(1);
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    return 'never sent';
+  });
+  return s;
+}
+
+describe('JSON or SSE answers', () => {
+  const handler = createMcpHandler(server());
+
+  test('a plain result is JSON', async () => {
+    const answer = await call(
+      handler,
+      'tools/call',
+      { name: 'quiet' },
+      { meta: { progressToken: 1 } },
+    );
+    expect(answer.contentType).toBe('application/json');
+    expect(answer.message.result.content[0].text).toBe('plain');
+  });
+
+  test('progress and logs stream as SSE before the result, honouring the log level', async () => {
+    const answer = await call(
+      handler,
+      'tools/call',
+      { name: 'work' },
+      { meta: { progressToken: 'tok', 'io.modelcontextprotocol/logLevel': 'info' } },
+    );
+    expect(answer.contentType).toBe('text/event-stream');
+    expect(answer.notifications).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', logger: 'worker', data: { step: 'start' } },
+      },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'tok', progress: 1, total: 3, message: 'one' },
+      },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'tok', progress: 2, total: 3 },
+      },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'error', data: 'something bad' },
+      },
+    ]);
+    expect(answer.message.result.content[0].text).toBe('done');
+  });
+
+  test('without a log level or progress token nothing is sent but the result', async () => {
+    const answer = await call(handler, 'tools/call', { name: 'work' });
+    expect(answer.contentType).toBe('application/json');
+    expect(answer.notifications).toEqual([]);
+  });
+
+  test('SSE answers carry the anti-buffering headers and comment keep-alives', async () => {
+    const h = createMcpHandler(server(), { keepAliveMs: 20 });
+    const response = await h.fetch(
+      modern('tools/call', { name: 'wait' }, { meta: { progressToken: 'k' } }),
+    );
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
+    expect(response.headers.get('cache-control')).toContain('no-cache');
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(': keep-alive')) text += decoder.decode((await reader.read()).value);
+    expect(parseSse(text)[0]).toMatchObject({ method: 'notifications/progress' });
+    await h.close();
+    // After shutdown the stream ends without a result for the cut request.
+    let rest = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += decoder.decode(value);
+    }
+    expect(parseSse(rest).some((m) => 'result' in m)).toBe(false);
+  });
+});
