@@ -32,3 +32,16 @@ export function invalidParams(message: string, data?: unknown): McpError {
 export function methodNotFound(method: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { status: 404 });
 }
+
+/**
+ * Throw from a resource or template reader when the resource does not exist. It is answered with
+ * the code of the request's era: -32602 in 2026-07-28, -32002 in the legacy revisions.
+ */
+export class ResourceNotFoundError extends Error {
+  override readonly name = 'ResourceNotFoundError';
+  readonly uri: string;
+  constructor(uri: string) {
+    super(`Resource not found: ${uri}`);
+    this.uri = uri;
+  }
+}

@@ -3,7 +3,7 @@
  * edge-mcp core: a Model Context Protocol server over Streamable HTTP on Web
  * `Request`/`Response`/`AbortSignal`/Web Streams, for every JavaScript runtime.
  */
-export { invalidParams, McpError, methodNotFound } from './errors.ts';
+export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
 export { createMcpHandler, type McpHandler } from './http/handler.ts';
 export type { McpHandlerOptions, RequestEvent } from './http/options.ts';
 export {

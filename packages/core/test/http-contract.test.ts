@@ -357,3 +357,25 @@ describe('HTTP contract of 2026-07-28', () => {
     expect((await listed.fetch(other)).status).toBe(403);
   });
 });
+
+describe('Mcp-Param Base64 sentinel', () => {
+  test('badly padded or invalid Base64 is rejected with -32020; a literal lookalike is compared as text', async () => {
+    const h = createMcpHandler(server());
+    const send = (region: string, header: string) =>
+      h.fetch(
+        modern(
+          'tools/call',
+          { name: 'region', arguments: { region } },
+          { headers: { 'mcp-param-region': header } },
+        ),
+      );
+    for (const header of ['=?base64?SGVsbG8?=', '=?base64?SGVs!!!bG8=?=']) {
+      const answer = await read(await send('Hello', header));
+      expect(answer.status, header).toBe(400);
+      expect(answer.message.error.code, header).toBe(-32020);
+    }
+    expect((await send('Hello', '=?base64?SGVsbG8=?=')).status).toBe(200);
+    expect((await send('SGVsbG8=', 'SGVsbG8=')).status).toBe(200);
+    expect((await send('=?base64?SGVsbG8=', '=?base64?SGVsbG8=')).status).toBe(200);
+  });
+});

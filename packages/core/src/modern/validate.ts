@@ -80,7 +80,8 @@ export function validateParamHeaders(headers: Headers, tool: ToolEntry, args: un
   }
 }
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
+// Strict Base64: whole quartets, padding only at the end (a sloppy value is a mismatch, not a guess).
+const SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/;
 const SAFE = /^[\x20-\x7e\t]*$/;
 
 /** A request-metadata header, trimmed and Base64-sentinel decoded; rejects invalid characters. */

@@ -1,4 +1,4 @@
-import { invalidParams, McpError } from '../errors.ts';
+import { invalidParams, McpError, ResourceNotFoundError } from '../errors.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.ts';
 import { formatIssues, parseWith } from '../schema/standard.ts';

@@ -1,0 +1,8 @@
+/**
+ * @module
+ * The example server: what a user would copy to start. Every app (Node, Deno, Bun, Workers)
+ * serves exactly this definition.
+ */
+
+export { requestLogger } from './request-log.ts';
+export { createExampleServer } from './server.ts';

@@ -1,0 +1,21 @@
+import type { RequestEvent } from '@edge-mcp/core';
+
+/**
+ * One JSON line per finished request, for `onRequest`: what was called, how it ended, why it was
+ * cancelled and how long it took. Written with `write` (stderr in the apps).
+ */
+export function requestLogger(write: (line: string) => void): (event: RequestEvent) => void {
+  return (event) => {
+    const line: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      id: event.id,
+      method: event.method,
+      name: event.name ?? null,
+      outcome: event.outcome,
+      ms: event.ms,
+    };
+    if (event.reason) line.reason = event.reason;
+    if (event.errorCode !== undefined) line.errorCode = event.errorCode;
+    write(JSON.stringify(line));
+  };
+}

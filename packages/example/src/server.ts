@@ -1,0 +1,193 @@
+import { McpServer, type RequestContext, ResourceNotFoundError } from '@edge-mcp/core';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import * as z from 'zod';
+
+const NOTES: Record<string, { title: string; body: string }> = {
+  welcome: { title: 'Welcome', body: 'edge-mcp serves MCP on every JavaScript runtime.' },
+  lifecycle: {
+    title: 'Lifecycle',
+    body: 'Disconnect cancels. Shutdown ends everything. A dropped stream is not a dead session.',
+  },
+  runtimes: { title: 'Runtimes', body: 'Node, Deno, Bun and Cloudflare Workers.' },
+};
+
+const CITIES: Record<string, number> = {
+  amsterdam: 11,
+  lisbon: 19,
+  oslo: 4,
+  tokyo: 17,
+  nairobi: 21,
+};
+
+/** Waits `ms`, rejecting with the signal's reason as soon as it aborts. */
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const done = () => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** Builds the example server. Build it once per process (or isolate) and share it. */
+export function createExampleServer(): McpServer {
+  const server = new McpServer({
+    name: 'edge-mcp-example',
+    version: '0.1.0',
+    title: 'edge-mcp example',
+    instructions:
+      'Tools to echo, add, count words, look up weather and sleep (cancellable); notes as resources.',
+  });
+
+  // --- zod tools -------------------------------------------------------------------------------
+  server.tool(
+    'echo',
+    {
+      description: 'Echoes the text back.',
+      input: z.object({ text: z.string().describe('Text to echo') }),
+    },
+    ({ text }) => text,
+  );
+
+  server.tool(
+    'add',
+    {
+      description: 'Adds two numbers.',
+      input: z.object({ a: z.number(), b: z.number() }),
+      output: z.object({ sum: z.number() }),
+      annotations: { readOnlyHint: true },
+    },
+    ({ a, b }) => ({ structuredContent: { sum: a + b } }),
+  );
+
+  server.tool(
+    'sleep',
+    {
+      description:
+        'Sleeps for ms milliseconds, reporting progress each second; stops at once when cancelled.',
+      input: z.object({ ms: z.number().int().min(0).max(600_000).describe('How long to sleep') }),
+    },
+    async ({ ms }, ctx: RequestContext) => {
+      const step = 1000;
+      for (let elapsed = 0; elapsed < ms; elapsed += step) {
+        ctx.progress(elapsed, ms, `slept ${elapsed} ms`);
+        await wait(Math.min(step, ms - elapsed), ctx.signal);
+      }
+      return `slept ${ms} ms`;
+    },
+  );
+
+  server.tool(
+    'greet',
+    {
+      description: 'Asks the user for their name (elicitation), then greets them.',
+      input: z.object({ greeting: z.string().default('Hello') }),
+    },
+    async ({ greeting }, ctx) => {
+      const answer = await ctx.elicit(
+        {
+          message: 'What is your name?',
+          requestedSchema: {
+            type: 'object',
+            properties: { name: { type: 'string', title: 'Name' } },
+            required: ['name'],
+          },
+        },
+        'name',
+      );
+      if (answer.action !== 'accept')
+        return { content: [{ type: 'text', text: 'No name given.' }], isError: true };
+      return `${greeting}, ${(answer.content as { name: string }).name}!`;
+    },
+  );
+
+  // --- valibot tools ---------------------------------------------------------------------------
+  server.tool(
+    'word_count',
+    {
+      description: 'Counts words and characters.',
+      input: toStandardJsonSchema(
+        v.object({ text: v.pipe(v.string(), v.description('Text to count')) }),
+      ),
+      output: toStandardJsonSchema(v.object({ words: v.number(), characters: v.number() })),
+    },
+    ({ text }) => {
+      const words = text.trim() === '' ? 0 : text.trim().split(/\s+/).length;
+      return { structuredContent: { words, characters: text.length } };
+    },
+  );
+
+  server.tool(
+    'weather',
+    {
+      description: 'Made-up current temperature for a city.',
+      input: toStandardJsonSchema(
+        v.object({
+          city: v.pipe(v.string(), v.minLength(1), v.description('City name')),
+          unit: v.optional(v.picklist(['celsius', 'fahrenheit']), 'celsius'),
+        }),
+      ),
+    },
+    ({ city, unit }) => {
+      const celsius = CITIES[city.toLowerCase()];
+      if (celsius === undefined)
+        return { content: [{ type: 'text', text: `No weather for ${city}.` }], isError: true };
+      const value = unit === 'fahrenheit' ? Math.round((celsius * 9) / 5 + 32) : celsius;
+      return `${city}: ${value}°${unit === 'fahrenheit' ? 'F' : 'C'}`;
+    },
+  );
+
+  // --- resources -------------------------------------------------------------------------------
+  server.resource(
+    'about',
+    'example://about',
+    { description: 'About this server', mimeType: 'text/plain' },
+    () => 'The edge-mcp example server.',
+  );
+
+  server.resourceTemplate(
+    'note',
+    'notes://{id}',
+    {
+      description: 'A note by id',
+      mimeType: 'application/json',
+      complete: { id: (value) => Object.keys(NOTES).filter((id) => id.startsWith(value)) },
+    },
+    (uri, { id }) => {
+      const note = id === undefined ? undefined : NOTES[id];
+      if (!note) throw new ResourceNotFoundError(uri);
+      return JSON.stringify({ id, ...note });
+    },
+  );
+
+  // --- prompts ---------------------------------------------------------------------------------
+  server.prompt(
+    'summarize',
+    {
+      description: 'Summarize a note in a given style.',
+      arguments: z.object({
+        note: z.string().describe('Note id'),
+        style: z.string().optional().describe('brief, detailed or bullet'),
+      }),
+      complete: {
+        note: (value) => Object.keys(NOTES).filter((id) => id.startsWith(value)),
+        style: (value) => ['brief', 'detailed', 'bullet'].filter((s) => s.startsWith(value)),
+      },
+    },
+    ({ note, style }) => {
+      const found = NOTES[note];
+      const body = found ? found.body : `(no note called ${note})`;
+      return `Summarize this note${style ? ` in a ${style} style` : ''}:\n\n${body}`;
+    },
+  );
+
+  return server;
+}
