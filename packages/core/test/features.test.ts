@@ -2,7 +2,7 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
-import { createMcpHandler, McpServer } from '../src/index.ts';
+import { createMcpHandler, McpServer, ResourceNotFoundError } from '../src/index.ts';
 import { call, modern, parseSse } from './helpers.ts';
 
 function server(): McpServer {
@@ -261,4 +261,19 @@ describe('subscriptions/listen', () => {
     await reader.cancel();
     await expect.poll(() => handler.inFlight).toBe(0);
   });
+});
+
+test('a reader throwing ResourceNotFoundError is answered -32602 with the uri (2026-07-28)', async () => {
+  const s = new McpServer({ name: 'nf', version: '1' });
+  s.resourceTemplate('item', 'items://{id}', {}, (uri, { id }) => {
+    if (id !== 'known') throw new ResourceNotFoundError(uri);
+    return 'known item';
+  });
+  const handler = createMcpHandler(s);
+  expect(
+    (await call(handler, 'resources/read', { uri: 'items://known' })).message.result.contents[0]
+      .text,
+  ).toBe('known item');
+  const missing = (await call(handler, 'resources/read', { uri: 'items://other' })).message;
+  expect(missing.error).toMatchObject({ code: -32602, data: { uri: 'items://other' } });
 });

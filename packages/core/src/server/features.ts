@@ -77,12 +77,17 @@ export async function readResource(
   notFound: number,
 ): Promise<JsonObject> {
   if (typeof uri !== 'string') throw invalidParams('resources/read needs a uri');
-  const direct = server.resources.get(uri);
-  if (direct) return resourceResult(uri, direct.mimeType, await direct.handler(uri, ctx));
-  for (const template of server.templates.values()) {
-    const variables = template.template.match(uri);
-    if (variables)
-      return resourceResult(uri, template.mimeType, await template.handler(uri, variables, ctx));
+  try {
+    const direct = server.resources.get(uri);
+    if (direct) return resourceResult(uri, direct.mimeType, await direct.handler(uri, ctx));
+    for (const template of server.templates.values()) {
+      const variables = template.template.match(uri);
+      if (variables) {
+        return resourceResult(uri, template.mimeType, await template.handler(uri, variables, ctx));
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundError)) throw error;
   }
   throw new McpError(notFound, `Resource not found: ${uri}`, { data: { uri } });
 }
