@@ -1,0 +1,24 @@
+/**
+ * `pnpm start`: the example MCP server on Node at http://127.0.0.1:8787/mcp.
+ * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
+ * server may be reached under (by default only loopback names pass the DNS-rebinding check).
+ */
+import { serve } from '@edge-mcp/adapters/node';
+import { createMcpHandler } from '@edge-mcp/core';
+import { createExampleServer, requestLogger } from '@edge-mcp/example';
+import { createApp } from './app.ts';
+
+const handler = createMcpHandler(createExampleServer(), {
+  allowedHosts: process.env.ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [],
+  onRequest: requestLogger((line) => process.stderr.write(`${line}\n`)),
+});
+const app = createApp(handler, 'node');
+
+const server = await serve(
+  { fetch: app.fetch, close: () => handler.close() },
+  {
+    port: Number(process.env.PORT ?? 8787),
+    hostname: process.env.HOST ?? '127.0.0.1',
+  },
+);
+console.error(`edge-mcp example serving ${server.url}/mcp (health: ${server.url}/health)`);

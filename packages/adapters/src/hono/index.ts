@@ -1,0 +1,24 @@
+/**
+ * Hono entry: mount a fetch handler on a Hono route.
+ *
+ * @module
+ */
+import type { Context, Handler } from 'hono';
+import type { FetchHandler } from '../shared/types.ts';
+
+export type { FetchHandler } from '../shared/types.ts';
+
+/**
+ * Returns a Hono handler that passes the raw `Request` to `handler`, so MCP sees the original
+ * method, headers, body and `signal`. Mount it with `app.all()`: the transport uses POST, GET and
+ * DELETE. Middleware before it must not consume the body.
+ *
+ * @example
+ * ```ts
+ * const app = new Hono();
+ * app.all('/mcp', mcp(handler));
+ * ```
+ */
+export function mcp(handler: FetchHandler): Handler {
+  return (c: Context) => handler.fetch(c.req.raw);
+}

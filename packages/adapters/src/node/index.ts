@@ -1,0 +1,8 @@
+/**
+ * Node adapter: serve a fetch handler with `node:http`.
+ *
+ * @module
+ */
+export type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+export { type NodeListener, type NodeListenerOptions, toNodeListener } from './listener.ts';
+export { type ListenInfo, type NodeServer, type ServeOptions, serve } from './serve.ts';

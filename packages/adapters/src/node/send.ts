@@ -1,0 +1,149 @@
+/**
+ * Web `Response` -> Node `ServerResponse`.
+ *
+ * @module
+ */
+import type { ServerResponse } from 'node:http';
+import type { ErrorReporter } from '../shared/types.ts';
+import { clientDisconnected } from './abort.ts';
+
+/** JSON-RPC bodies for the errors the adapter answers itself (no request id is known here). */
+const INTERNAL_ERROR = '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
+const BAD_REQUEST = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request"}}';
+
+/** Readers of bodies being written, keyed by response so the close listener can be shared. */
+const readers = new WeakMap<ServerResponse, ReadableStreamDefaultReader<Uint8Array>>();
+
+function ignore(): void {}
+
+/**
+ * Shared `close` listener (`this` is the response). Cancelling the reader settles a pending
+ * `read()` and runs the body's `cancel` callback, which is how a stream learns that nobody listens.
+ */
+function onResponseClose(this: ServerResponse): void {
+  const reader = readers.get(this);
+  if (reader === undefined || this.writableFinished) return;
+  readers.delete(this);
+  reader.cancel(clientDisconnected()).catch(ignore);
+}
+
+/**
+ * Writes `response` to `res`: status, headers (each Set-Cookie on its own line), then the body,
+ * waiting for `drain` whenever the socket is full. Never rejects: write failures after the headers
+ * destroy the socket, so the client sees a truncated response rather than a clean end.
+ */
+export async function sendResponse(
+  res: ServerResponse,
+  response: Response,
+  report: ErrorReporter,
+): Promise<void> {
+  let body: ReadableStream<Uint8Array> | null = null;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  try {
+    body = response.body;
+    if (res.destroyed) {
+      // The client left while the handler was working; let the body release its resources.
+      body?.cancel(clientDisconnected()).catch(ignore);
+      return;
+    }
+    if (body !== null && hasBody(res, response.status)) reader = body.getReader();
+    if (response.statusText !== '') res.statusMessage = response.statusText;
+    res.writeHead(response.status, toNodeHeaders(response.headers));
+  } catch (error) {
+    // Not a Response, a used body, or a header value Node refuses; nothing has been sent yet.
+    report(error);
+    (reader ?? body)?.cancel(error).catch(ignore);
+    sendError(res, 500);
+    return;
+  }
+  if (reader === undefined) {
+    body?.cancel().catch(ignore);
+    res.end();
+    return;
+  }
+  // Headers would otherwise wait for the first chunk, which an event stream may not send soon.
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+  readers.set(res, reader);
+  res.on('close', onResponseClose);
+  try {
+    await pipe(reader, res);
+    if (!res.destroyed) res.end();
+  } catch (error) {
+    report(error);
+    res.destroy();
+    reader.cancel(error).catch(ignore);
+  } finally {
+    readers.delete(res);
+  }
+}
+
+async function pipe(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  res: ServerResponse,
+): Promise<void> {
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) return;
+    // A stream that produces synchronously would otherwise keep writing into a dead socket
+    // without ever yielding to the event loop that delivers `close`.
+    if (res.destroyed) {
+      reader.cancel(clientDisconnected()).catch(ignore);
+      return;
+    }
+    if (!res.write(chunk.value)) await drained(res);
+  }
+}
+
+/** Resolves on `drain`, or on `close` so that a dead client cannot park the writer forever. */
+function drained(res: ServerResponse): Promise<void> {
+  // One closure per stall, not per chunk: only taken when the socket buffer is full.
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** HEAD requests and 204/304 answers carry no body; Node would silently drop the writes. */
+function hasBody(res: ServerResponse, status: number): boolean {
+  return res.req.method !== 'HEAD' && status !== 204 && status !== 304;
+}
+
+function toNodeHeaders(headers: Headers): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of headers) {
+    if (name !== 'set-cookie') out[name] = value;
+  }
+  // Set-Cookie cannot be joined into one line; Node writes an array as one line per cookie.
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) out['set-cookie'] = cookies;
+  return out;
+}
+
+/**
+ * Answers an error the adapter itself detected: 400 for a request that cannot become a Web
+ * `Request`, 500 when the handler failed. Once headers are out, all that is left is to cut the
+ * connection.
+ */
+export function sendError(res: ServerResponse, status: 400 | 500): void {
+  if (res.destroyed) return;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = status === 400 ? BAD_REQUEST : INTERNAL_ERROR;
+  try {
+    res
+      .writeHead(status, status === 400 ? 'Bad Request' : 'Internal Server Error', {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      })
+      .end(body);
+  } catch {
+    res.destroy();
+  }
+}
