@@ -379,3 +379,21 @@ describe('Mcp-Param Base64 sentinel', () => {
     expect((await send('=?base64?SGVsbG8=', '=?base64?SGVsbG8=')).status).toBe(200);
   });
 });
+
+describe('Host allow-list', () => {
+  test('loopback names in any form pass; others only when listed, by name or name:port', async () => {
+    const h = createMcpHandler(server(), {
+      allowedHosts: ['mcp.example.com', 'api.example.com:8443'],
+    });
+    const status = async (url: string) =>
+      (await h.fetch(new Request(url, modern('tools/list')))).status;
+    expect(await status('http://[::1]:8787/mcp')).toBe(200);
+    expect(await status('http://LOCALHOST:1/mcp')).toBe(200);
+    expect(await status('http://127.0.0.1/mcp?x=1')).toBe(200);
+    expect(await status('https://mcp.example.com:9999/mcp')).toBe(200);
+    expect(await status('https://api.example.com:8443/mcp')).toBe(200);
+    expect(await status('https://api.example.com/mcp')).toBe(403);
+    expect(await status('http://localhost.evil.com/mcp')).toBe(403);
+    expect(await status('http://127.0.0.2/mcp')).toBe(403);
+  });
+});

@@ -18,6 +18,8 @@ export class Exchange extends Scope {
   readonly started: number = performance.now();
   /** Tool, prompt or resource the request names, for the request log. */
   name: string | undefined;
+  /** JSON-RPC error code the request was answered with, if any (for the request log). */
+  errorCode: number | undefined;
   /** Final message written to an open stream when it is shut down (listen results). */
   farewell: string | undefined;
   readonly response: Promise<Response>;

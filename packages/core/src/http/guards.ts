@@ -61,3 +61,24 @@ export function acceptsBoth(accept: string | null): boolean {
 export function isJsonContentType(value: string | null): boolean {
   return value !== null && value.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
+
+/** `host[:port]` of an absolute URL, lower-cased, without building a URL object per request. */
+function authorityOf(url: string): string {
+  const start = url.indexOf('//') + 2;
+  let end = start;
+  while (end < url.length) {
+    const c = url.charCodeAt(end);
+    if (c === 47 || c === 63 || c === 35) break; // '/', '?', '#'
+    end++;
+  }
+  const authority = url.slice(start, end).toLowerCase();
+  const at = authority.lastIndexOf('@');
+  return at === -1 ? authority : authority.slice(at + 1);
+}
+
+/** The host name of an authority: brackets kept for IPv6 literals, port dropped. */
+function hostnameOf(authority: string): string {
+  if (authority.startsWith('[')) return authority.slice(0, authority.indexOf(']') + 1);
+  const colon = authority.indexOf(':');
+  return colon === -1 ? authority : authority.slice(0, colon);
+}

@@ -1,10 +1,8 @@
-import { McpError } from '../errors.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { handleModern } from '../modern/dispatch.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { ErrorCode, HEADER, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
-import { classify, isObject } from '../protocol/jsonrpc.ts';
-import { InputRequired } from '../server/features.ts';
+import { classify, errorMessage, isObject, type JsonObject } from '../protocol/jsonrpc.ts';
 import type { McpServer } from '../server/server.ts';
 import { BodyTooLargeError, readBody } from './body.ts';
 import type { Exchange } from './exchange.ts';
@@ -46,6 +44,8 @@ export class HandlerCore {
   readonly cache: { ttlMs: number; cacheScope: 'public' | 'private' };
   readonly supported: readonly string[] = [MODERN_VERSION];
   readonly onRequest: ((event: RequestEvent) => void) | undefined;
+  /** `_meta` serverInfo of every modern result (the server info without its instructions). */
+  readonly serverInfo: JsonObject;
   inFlight = 0;
   #drained: (() => void) | undefined;
   #closing: Promise<void> | undefined;
@@ -66,67 +66,44 @@ export class HandlerCore {
       cacheScope: options.cache?.cacheScope ?? 'private',
     };
     this.onRequest = options.onRequest;
+    const { instructions: _, ...info } = server.info;
+    this.serverInfo = info;
     if (options.signal)
       options.signal.addEventListener('abort', () => void this.close(), { once: true });
   }
 
-  /** Runs `work` for `exchange`, answers with its result, and accounts for it until it settles. */
-  async run(
-    exchange: Exchange,
-    work: Promise<string | undefined>,
-    protocolVersion: string,
-    onError: (error: unknown) => Promise<string>,
-  ): Promise<void> {
+  /**
+   * Accounts for `exchange` until `work` (which replies through the exchange) settles, then
+   * reports it. Work that throws unexpectedly is answered with -32603 rather than left hanging.
+   */
+  async run(exchange: Exchange, work: Promise<void>, protocolVersion: string): Promise<void> {
     this.inFlight++;
-    let outcome: RequestEvent['outcome'] = 'ok';
-    let errorCode: number | undefined;
     try {
-      const json = await work;
-      if (json !== undefined) exchange.reply(json);
-    } catch (error) {
-      if (exchange.aborted) {
-        outcome = 'cancelled';
-      } else {
-        if (error instanceof McpError) errorCode = error.code;
-        else if (!(error instanceof InputRequired)) errorCode = ErrorCode.InternalError;
-        outcome = errorCode === undefined ? 'ok' : 'error';
-        const json = await onError(error).catch(() => undefined);
-        if (json !== undefined)
-          exchange.reply(json, error instanceof McpError ? error.status : 200);
-        else
-          exchange.reply(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id: exchange.id,
-              error: { code: -32603, message: 'Internal error' },
-            }),
-          );
-      }
+      await work;
+    } catch {
+      exchange.errorCode = ErrorCode.InternalError;
+      exchange.reply(
+        errorMessage(exchange.id, { code: ErrorCode.InternalError, message: 'Internal error' }),
+      );
     } finally {
       exchange.dispose();
       this.inFlight--;
-      this.#report(exchange, protocolVersion, outcome, errorCode);
+      if (this.onRequest) this.#report(exchange, protocolVersion);
       if (this.inFlight === 0) this.#drained?.();
     }
   }
 
-  #report(
-    exchange: Exchange,
-    protocolVersion: string,
-    outcome: RequestEvent['outcome'],
-    errorCode: number | undefined,
-  ): void {
-    if (!this.onRequest) return;
-    if (exchange.aborted && outcome !== 'error') outcome = 'cancelled';
+  #report(exchange: Exchange, protocolVersion: string): void {
+    const cancelled = exchange.aborted && exchange.errorCode === undefined;
     try {
-      this.onRequest({
+      this.onRequest?.({
         id: exchange.id,
         method: exchange.method,
         name: exchange.name,
         protocolVersion,
-        outcome,
-        reason: outcome === 'cancelled' ? exchange.reason : undefined,
-        errorCode,
+        outcome: cancelled ? 'cancelled' : exchange.errorCode === undefined ? 'ok' : 'error',
+        reason: cancelled ? exchange.reason : undefined,
+        errorCode: exchange.errorCode,
         ms: Math.round((performance.now() - exchange.started) * 100) / 100,
       });
     } catch {

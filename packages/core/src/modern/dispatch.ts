@@ -66,30 +66,61 @@ export async function handleModern(
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const ctx = new ModernContext(exchange, meta);
-  void core.run(exchange, execute(core, ctx, method, params), MODERN_VERSION, (error) =>
-    answerError(core, ctx, params, error),
-  );
+  void core.run(exchange, execute(core, ctx, method, params), MODERN_VERSION);
   return exchange.response;
 }
 
+/** Runs the method and replies through the exchange: a result, an input-required result or an error. */
 async function execute(
   core: HandlerCore,
   ctx: ModernContext,
   method: Method,
   params: JsonObject,
-): Promise<string | undefined> {
-  const key = INPUT_TARGET[ctx.method];
-  if (key !== undefined) {
-    ctx.mayAskInput = true;
-    await collectAnswers(core, ctx, params, key);
+): Promise<void> {
+  const exchange = ctx.exchange;
+  try {
+    const key = INPUT_TARGET[ctx.method];
+    if (key !== undefined) {
+      ctx.mayAskInput = true;
+      await collectAnswers(core, ctx, params, key);
+    }
+    const result = await method(core, ctx, params);
+    if (result === undefined) return;
+    result.resultType ??= 'complete';
+    result._meta = isObject(result._meta)
+      ? { ...result._meta, [META.serverInfo]: core.serverInfo }
+      : { [META.serverInfo]: core.serverInfo };
+    exchange.reply(resultMessage(exchange.id, result));
+  } catch (error) {
+    // A cancelled request gets nothing more; its handler's rejection is the expected way out.
+    if (exchange.aborted) return;
+    if (error instanceof InputRequired) {
+      const key = INPUT_TARGET[ctx.method] ?? 'name';
+      const requestState = await core.signer.sign(binding(ctx, params, key), ctx.answers ?? {});
+      exchange.reply(
+        resultMessage(exchange.id, {
+          resultType: 'input_required',
+          inputRequests: error.requests,
+          requestState,
+          _meta: { [META.serverInfo]: core.serverInfo },
+        }),
+      );
+      return;
+    }
+    const known = error instanceof McpError;
+    exchange.errorCode = known ? error.code : ErrorCode.InternalError;
+    const body = known
+      ? {
+          code: error.code,
+          message: error.message,
+          ...(error.data === undefined ? {} : { data: error.data }),
+        }
+      : {
+          code: ErrorCode.InternalError,
+          message: error instanceof Error ? error.message : 'Internal error',
+        };
+    exchange.reply(errorMessage(exchange.id, body), known ? error.status : 200);
   }
-  const result = await method(core, ctx, params);
-  if (result === undefined) return undefined;
-  result.resultType ??= 'complete';
-  result._meta = isObject(result._meta)
-    ? { ...result._meta, [META.serverInfo]: serverInfo(core) }
-    : { [META.serverInfo]: serverInfo(core) };
-  return resultMessage(ctx.exchange.id, result);
 }
 
 /** Verified answers of earlier rounds plus this round's inputResponses. */
@@ -120,42 +151,6 @@ function binding(ctx: ModernContext, params: JsonObject, key: 'name' | 'uri'): s
   return bindingOf(ctx.method, String(params[key]), params.arguments);
 }
 
-async function answerError(
-  core: HandlerCore,
-  ctx: ModernContext,
-  params: JsonObject,
-  error: unknown,
-): Promise<string> {
-  const id = ctx.exchange.id;
-  if (error instanceof InputRequired) {
-    const key = INPUT_TARGET[ctx.method] ?? 'name';
-    const requestState = await core.signer.sign(binding(ctx, params, key), ctx.answers ?? {});
-    return resultMessage(id, {
-      resultType: 'input_required',
-      inputRequests: error.requests,
-      requestState,
-      _meta: { [META.serverInfo]: serverInfo(core) },
-    });
-  }
-  if (error instanceof McpError) {
-    return errorMessage(
-      id,
-      error.data === undefined
-        ? { code: error.code, message: error.message }
-        : { code: error.code, message: error.message, data: error.data },
-    );
-  }
-  return errorMessage(id, {
-    code: ErrorCode.InternalError,
-    message: error instanceof Error ? error.message : 'Internal error',
-  });
-}
-
-function serverInfo(core: HandlerCore): JsonObject {
-  const { instructions: _, ...info } = core.server.info;
-  return info;
-}
-
 function cached(core: HandlerCore, result: JsonObject): JsonObject {
   result.ttlMs = core.cache.ttlMs;
   result.cacheScope = core.cache.cacheScope;
@@ -174,20 +169,8 @@ function page(
   return cached(core, result);
 }
 
-/** Capabilities as discovered: a feature is advertised when something of it is registered. */
-export function capabilities(core: HandlerCore): JsonObject {
-  const s = core.server;
-  const caps: JsonObject = { logging: {} };
-  if (s.tools.size > 0) caps.tools = { listChanged: true };
-  if (s.resources.size > 0 || s.templates.size > 0)
-    caps.resources = { listChanged: true, subscribe: true };
-  if (s.prompts.size > 0) caps.prompts = { listChanged: true };
-  if (s.prompts.size > 0 || s.templates.size > 0) caps.completions = {};
-  return caps;
-}
-
 function advertised(core: HandlerCore, method: string): boolean {
-  const caps = capabilities(core);
+  const caps = core.server.capabilities();
   const feature = method.split('/')[0];
   if (feature === 'tools' || feature === 'resources' || feature === 'prompts')
     return feature in caps;
@@ -199,7 +182,7 @@ const METHODS: Record<string, Method> = {
   'server/discover': async (core) => {
     const result: JsonObject = {
       supportedVersions: core.supported,
-      capabilities: capabilities(core),
+      capabilities: core.server.capabilities(),
     };
     if (core.server.info.instructions) result.instructions = core.server.info.instructions;
     return cached(core, result);

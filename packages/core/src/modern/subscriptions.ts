@@ -9,7 +9,6 @@ import {
 } from '../protocol/jsonrpc.ts';
 import type { ListKind } from '../server/server.ts';
 import type { ModernContext } from './context.ts';
-import { capabilities } from './dispatch.ts';
 
 const LIST_FLAGS: Record<
   ListKind,
@@ -34,7 +33,7 @@ export async function listen(
   const filter = params.notifications;
   if (filter !== undefined && !isObject(filter))
     throw invalidParams('notifications must be an object');
-  const caps = capabilities(core);
+  const caps = core.server.capabilities();
   if (!caps.tools && !caps.prompts && !caps.resources) throw methodNotFound('subscriptions/listen');
   const wanted = filter ?? {};
   const honoured: JsonObject = {};

@@ -130,6 +130,7 @@ export class McpServer {
   readonly #changeListeners = new Set<ChangeListener>();
   readonly #updateListeners = new Set<UpdateListener>();
   /** Definitions in registration order, rebuilt lazily after a change. */
+  #capabilities: JsonObject | undefined;
   #cache: Partial<Record<'tools' | 'resources' | 'templates' | 'prompts', JsonObject[]>> = {};
 
   constructor(info: ServerInfo) {
@@ -235,6 +236,22 @@ export class McpServer {
     return cached;
   }
 
+  /**
+   * Server capabilities: a feature is advertised once something of it is registered. Computed
+   * once per change of the registry, not per request. Do not mutate the returned object.
+   */
+  capabilities(): JsonObject {
+    if (this.#capabilities) return this.#capabilities;
+    const caps: JsonObject = { logging: {} };
+    if (this.tools.size > 0) caps.tools = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0)
+      caps.resources = { listChanged: true, subscribe: true };
+    if (this.prompts.size > 0) caps.prompts = { listChanged: true };
+    if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
+    this.#capabilities = caps;
+    return caps;
+  }
+
   /** Tells every open subscription (listen stream, legacy session) that a list changed. */
   notifyListChanged(kind: ListKind): void {
     for (const listener of this.#changeListeners) listener(kind);
@@ -272,6 +289,7 @@ export class McpServer {
   }
 
   #changed(kind: ListKind): void {
+    this.#capabilities = undefined;
     if (kind === 'resources') {
       this.#cache.resources = undefined;
       this.#cache.templates = undefined;
