@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpError, McpServer } from '../src/index.ts';
 import { modern, read, URL_, VERSION } from './helpers.ts';
@@ -34,9 +34,15 @@ function timers(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 }
 
+let timersBefore = 0;
+beforeEach(() => {
+  timersBefore = timers();
+});
+
 afterEach(() => {
   // Every bad input leaves nothing behind: no in-flight entry, no timer.
   expect(handler.inFlight).toBe(0);
+  expect(timers()).toBe(timersBefore);
 });
 
 function post(body: string, headers: Record<string, string> = {}): Request {
