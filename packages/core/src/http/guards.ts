@@ -22,14 +22,10 @@ export function hostPolicy(
 /** Returns an error message when the request must be refused with 403. */
 export function checkHost(request: Request, policy: HostPolicy): string | undefined {
   if (policy.hosts !== '*') {
-    const url = new URL(request.url);
-    const host = url.hostname.toLowerCase();
-    if (
-      !LOOPBACK.has(host) &&
-      !policy.hosts.has(host) &&
-      !policy.hosts.has(url.host.toLowerCase())
-    ) {
-      return `Host not allowed: ${url.host}`;
+    const authority = authorityOf(request.url);
+    const host = hostnameOf(authority);
+    if (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(authority)) {
+      return `Host not allowed: ${authority}`;
     }
   }
   const origin = request.headers.get('origin');
