@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { serveFixture } from '../src/serve-fixture.ts';
 
-const REQUIREMENTS = (process.env.CONFORMANCE_REQUIREMENTS ?? '2026-07-28').split(',');
+const REQUIREMENTS = (process.env.CONFORMANCE_REQUIREMENTS ?? '2026-07-28,2025-11-25').split(',');
 const require = createRequire(import.meta.url);
 const node22 = join(dirname(require.resolve('node22/package.json')), 'bin', 'node');
 const cli = join(

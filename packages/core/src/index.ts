@@ -5,7 +5,26 @@
  */
 export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
 export { createMcpHandler, type McpHandler } from './http/handler.ts';
-export type { McpHandlerOptions, RequestEvent } from './http/options.ts';
+export type {
+  HandlerStats,
+  McpHandlerOptions,
+  RequestEvent,
+  SessionEvent,
+} from './http/options.ts';
+export { ClientCapabilityError } from './legacy/context.ts';
+export {
+  type EventStore,
+  MemoryEventStore,
+  type MemoryEventStoreOptions,
+  type ReplayedEvents,
+} from './legacy/event-store.ts';
+export type { SessionHandle } from './legacy/session.ts';
+export {
+  MemorySessionManager,
+  type MemorySessionManagerOptions,
+  SessionLimitError,
+  type SessionManager,
+} from './legacy/session-manager.ts';
 export {
   type AbortReasonType,
   abortReasonType,

@@ -68,7 +68,7 @@ describe('server features over 2026-07-28', () => {
     const { message } = await call(handler, 'server/discover');
     expect(message.result).toEqual({
       resultType: 'complete',
-      supportedVersions: ['2026-07-28'],
+      supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
       capabilities: {
         logging: {},
         tools: { listChanged: true },

@@ -182,7 +182,10 @@ describe('HTTP contract of 2026-07-28', () => {
     const answer = await read(await handler.fetch(request));
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32022);
-    expect(answer.message.error.data).toEqual({ supported: [VERSION], requested: 'v999' });
+    expect(answer.message.error.data).toEqual({
+      supported: [VERSION, '2025-11-25', '2025-06-18', '2025-03-26'],
+      requested: 'v999',
+    });
     expect(answer.message.id).toBeDefined();
   });
 
@@ -236,7 +239,8 @@ describe('HTTP contract of 2026-07-28', () => {
     }
   });
 
-  test('a legacy initialize gets -32022 naming the supported versions', async () => {
+  test('with legacy: false, a legacy initialize gets -32022 naming the supported versions', async () => {
+    const modernOnly = createMcpHandler(server(), { legacy: false });
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -247,15 +251,16 @@ describe('HTTP contract of 2026-07-28', () => {
         clientInfo: { name: 'c', version: '1' },
       },
     });
-    const answer = await read(await handler.fetch(post(body)));
+    const answer = await read(await modernOnly.fetch(post(body)));
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32022);
-    expect(answer.message.error.data.supported).toContain(VERSION);
+    expect(answer.message.error.data.supported).toEqual([VERSION]);
   });
 
   test('GET and DELETE are 405 while no legacy era is served', async () => {
+    const modernOnly = createMcpHandler(server(), { legacy: false });
     for (const method of ['GET', 'DELETE']) {
-      const response = await handler.fetch(
+      const response = await modernOnly.fetch(
         new Request(URL_, { method, headers: { accept: 'text/event-stream' } }),
       );
       expect(response.status).toBe(405);

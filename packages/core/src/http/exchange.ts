@@ -44,6 +44,11 @@ export class Exchange extends Scope {
     return this.#finished || this.aborted;
   }
 
+  /** SseOwner: the client cancelled the SSE body. */
+  disconnected(): void {
+    this.abort('disconnect');
+  }
+
   /** Sends a notification that belongs to this request, upgrading the answer to SSE if needed. */
   notify(json: string): boolean {
     if (this.finished) return false;

@@ -1,11 +1,25 @@
+import { handleBatch } from '../legacy/batch.ts';
+import { handleLegacy } from '../legacy/dispatch.ts';
+import { type EventStore, MemoryEventStore } from '../legacy/event-store.ts';
+import type { LegacyConfig } from '../legacy/exchange.ts';
+import { fanOut } from '../legacy/fan-out.ts';
+import { handleDelete, handleGet } from '../legacy/get-delete.ts';
+import type { Session } from '../legacy/session.ts';
+import { MemorySessionManager, type SessionManager } from '../legacy/session-manager.ts';
+import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { handleModern } from '../modern/dispatch.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { ErrorCode, HEADER, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
-import { classify, errorMessage, isObject, type JsonObject } from '../protocol/jsonrpc.ts';
+import {
+  classify,
+  errorMessage,
+  isObject,
+  type JsonObject,
+  type RequestId,
+} from '../protocol/jsonrpc.ts';
 import type { McpServer } from '../server/server.ts';
 import { BodyTooLargeError, readBody } from './body.ts';
-import type { Exchange } from './exchange.ts';
 import {
   acceptsBoth,
   checkHost,
@@ -13,22 +27,37 @@ import {
   hostPolicy,
   isJsonContentType,
 } from './guards.ts';
-import type { McpHandlerOptions, RequestEvent } from './options.ts';
+import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
 import { accepted, errorResponse, methodNotAllowed } from './responses.ts';
 
 export interface McpHandler {
   /** The endpoint: `request.signal` is the cancellation token of the HTTP exchange. */
   fetch(request: Request): Promise<Response>;
   /**
-   * Aborts every in-flight handler with reason `shutdown`, ends every open stream (listen streams
-   * get their completing result first) and resolves once every handler settled, or after
-   * `shutdownTimeoutMs`. Later requests get 503.
+   * Shutdown: ends every session (their `onClose` hooks run), aborts every in-flight handler with
+   * reason `shutdown`, ends every open stream (listen streams get their completing result first)
+   * and resolves once every handler settled, or after `shutdownTimeoutMs`. Later requests get 503.
    */
   close(): Promise<void>;
   /** Aborts (reason `shutdown`) when the handler closes. */
   readonly signal: AbortSignal;
-  /** In-flight requests (open streams included). */
+  /** In-flight requests (open listen streams included). */
   readonly inFlight: number;
+  /** Live counters: sessions, open streams, reaped and resumed so far. */
+  stats(): HandlerStats;
+}
+
+/** What `run` needs of an exchange of either era. */
+interface Tracked {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly name: string | undefined;
+  readonly started: number;
+  readonly aborted: boolean;
+  readonly reason: AbortReasonType | undefined;
+  errorCode: number | undefined;
+  reply(json: string): void;
+  dispose(): void;
 }
 
 /** Shared state of one handler, built once; every request reads it, none copies it. */
@@ -42,16 +71,24 @@ export class HandlerCore {
   readonly shutdownTimeoutMs: number;
   readonly pageSize: number;
   readonly cache: { ttlMs: number; cacheScope: 'public' | 'private' };
-  readonly supported: readonly string[] = [MODERN_VERSION];
-  readonly onRequest: ((event: RequestEvent) => void) | undefined;
-  /** `_meta` serverInfo of every modern result (the server info without its instructions). */
+  readonly supported: readonly string[];
+  readonly legacyEnabled: boolean;
+  readonly sessions: SessionManager | undefined;
+  readonly legacy: LegacyConfig;
+  /** `Allow` header of 405 answers. */
+  readonly allow: string;
+  /** `_meta` serverInfo of every modern result, `serverInfo` of initialize (no instructions). */
   readonly serverInfo: JsonObject;
+  readonly #options: McpHandlerOptions;
+  readonly #eventStore: EventStore | undefined;
   inFlight = 0;
+  opened = 0;
   #drained: (() => void) | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(server: McpServer, options: McpHandlerOptions) {
     this.server = server;
+    this.#options = options;
     this.signer = new RequestStateSigner(
       options.requestState?.secret,
       options.requestState?.ttlMs ?? 600_000,
@@ -65,18 +102,83 @@ export class HandlerCore {
       ttlMs: options.cache?.ttlMs ?? 0,
       cacheScope: options.cache?.cacheScope ?? 'private',
     };
-    this.onRequest = options.onRequest;
     const { instructions: _, ...info } = server.info;
     this.serverInfo = info;
+    this.legacyEnabled = options.legacy !== false;
+    this.supported = this.legacyEnabled ? [MODERN_VERSION, ...LEGACY_VERSIONS] : [MODERN_VERSION];
+    this.sessions =
+      !this.legacyEnabled || options.sessions === false
+        ? undefined
+        : (options.sessions ?? new MemorySessionManager());
+    this.#eventStore =
+      this.sessions && options.eventStore !== false
+        ? (options.eventStore ?? new MemoryEventStore())
+        : undefined;
+    this.allow = this.sessions ? 'GET, POST, DELETE' : 'POST';
+    this.legacy = {
+      keepAliveMs: this.keepAliveMs,
+      eventStore: this.#eventStore,
+      retryMs: options.retryMs ?? 1000,
+      graceMs: options.disconnectGraceMs ?? 30_000,
+      counters: { openStreams: 0, resumed: 0 },
+    };
+    this.sessions?.bind((session, reason) => this.#sessionClosed(session, reason));
+    if (this.sessions) fanOut(server, this.sessions);
     if (options.signal)
       options.signal.addEventListener('abort', () => void this.close(), { once: true });
+  }
+
+  stats(): HandlerStats {
+    return {
+      inFlight: this.inFlight,
+      sessions: this.sessions?.size ?? 0,
+      sessionsOpened: this.opened,
+      openStreams: this.legacy.counters.openStreams,
+      reaped: this.sessions?.reaped ?? 0,
+      resumed: this.legacy.counters.resumed,
+    };
+  }
+
+  sessionOpened(session: Session, request: Request): void {
+    this.opened++;
+    this.#emit(this.#options.onSessionOpen, {
+      sessionId: session.id,
+      protocolVersion: session.protocolVersion,
+      reason: undefined,
+      clientInfo: session.clientInfo,
+      userAgent: request.headers.get('user-agent') ?? undefined,
+    });
+  }
+
+  #sessionClosed(session: Session, reason: AbortReasonType): void {
+    void this.#eventStore?.dropSession(session.id);
+    this.#emit(this.#options.onSessionClose, {
+      sessionId: session.id,
+      protocolVersion: session.protocolVersion,
+      reason,
+      clientInfo: session.clientInfo,
+      userAgent: undefined,
+    });
+  }
+
+  #emit(hook: ((event: SessionEvent) => void) | undefined, event: SessionEvent): void {
+    try {
+      hook?.(event);
+    } catch {
+      // Observers must not break the server.
+    }
   }
 
   /**
    * Accounts for `exchange` until `work` (which replies through the exchange) settles, then
    * reports it. Work that throws unexpectedly is answered with -32603 rather than left hanging.
    */
-  async run(exchange: Exchange, work: Promise<void>, protocolVersion: string): Promise<void> {
+  async run(
+    exchange: Tracked,
+    work: Promise<void>,
+    protocolVersion: string,
+    sessionId?: string,
+  ): Promise<void> {
     this.inFlight++;
     try {
       await work;
@@ -88,24 +190,25 @@ export class HandlerCore {
     } finally {
       exchange.dispose();
       this.inFlight--;
-      if (this.onRequest) this.#report(exchange, protocolVersion);
+      if (this.#options.onRequest) this.#report(exchange, protocolVersion, sessionId);
       if (this.inFlight === 0) this.#drained?.();
     }
   }
 
-  #report(exchange: Exchange, protocolVersion: string): void {
+  #report(exchange: Tracked, protocolVersion: string, sessionId: string | undefined): void {
     const cancelled = exchange.aborted && exchange.errorCode === undefined;
     try {
-      this.onRequest?.({
+      this.#options.onRequest?.({
         id: exchange.id,
         method: exchange.method,
         name: exchange.name,
         protocolVersion,
+        sessionId,
         outcome: cancelled ? 'cancelled' : exchange.errorCode === undefined ? 'ok' : 'error',
         reason: cancelled ? exchange.reason : undefined,
         errorCode: exchange.errorCode,
         ms: Math.round((performance.now() - exchange.started) * 100) / 100,
-      });
+      } satisfies RequestEvent);
     } catch {
       // A broken log hook must not break the server.
     }
@@ -113,6 +216,7 @@ export class HandlerCore {
 
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
+    this.sessions?.closeAll('shutdown');
     this.root.abort('shutdown');
     this.#closing = new Promise<void>((resolve) => {
       if (this.inFlight === 0) return resolve();
@@ -133,17 +237,20 @@ export class HandlerCore {
       });
     const refused = checkHost(request, this.policy);
     if (refused) return errorResponse(403, -32600, refused);
-    if (request.method !== 'POST') return methodNotAllowed('POST');
-    if (!isJsonContentType(request.headers.get('content-type'))) {
+    const method = request.method;
+    if (method === 'GET')
+      return this.legacyEnabled ? handleGet(this, request) : methodNotAllowed(this.allow);
+    if (method === 'DELETE')
+      return this.legacyEnabled ? handleDelete(this, request) : methodNotAllowed(this.allow);
+    if (method !== 'POST') return methodNotAllowed(this.allow);
+    if (!isJsonContentType(request.headers.get('content-type')))
       return errorResponse(415, -32600, 'Content-Type must be application/json');
-    }
-    if (!acceptsBoth(request.headers.get('accept'))) {
+    if (!acceptsBoth(request.headers.get('accept')))
       return errorResponse(
         406,
         -32600,
         'Accept must list both application/json and text/event-stream',
       );
-    }
     let text: string;
     try {
       text = await readBody(request, this.maxBodyBytes);
@@ -157,12 +264,15 @@ export class HandlerCore {
     } catch {
       return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
     }
-    if (Array.isArray(value))
+    const modernHeader = request.headers.get(HEADER.protocolVersion)?.trim() === MODERN_VERSION;
+    if (Array.isArray(value)) {
+      if (this.legacyEnabled && !modernHeader) return handleBatch(this, request, value);
       return errorResponse(
         400,
         ErrorCode.InvalidRequest,
         'Batches are not supported by this protocol revision',
       );
+    }
     const message = classify(value);
     if (!message)
       return errorResponse(
@@ -170,29 +280,40 @@ export class HandlerCore {
         ErrorCode.InvalidRequest,
         'The body is not a JSON-RPC 2.0 request or notification',
       );
-    if (message.kind === 'response')
-      return errorResponse(
-        400,
-        ErrorCode.InvalidRequest,
-        'Clients must not send JSON-RPC responses',
-      );
-    // The modern era defines no client notifications over HTTP; accept and ignore them.
-    if (message.kind === 'notification') return accepted();
-    const rpc = message.message;
-    const meta = isObject(rpc.params?._meta) ? rpc.params._meta : undefined;
-    const modernHeader = request.headers.get(HEADER.protocolVersion)?.trim() === MODERN_VERSION;
-    if ((meta && META.protocolVersion in meta) || modernHeader)
-      return handleModern(this, request, rpc, meta ?? {});
-    // A legacy request (initialize or an initialize-era call): this handler serves 2026-07-28 only.
+    const params = message.kind === 'response' ? undefined : message.message.params;
+    const meta = isObject(params?._meta) ? params._meta : undefined;
+    // Modern: the request says so in `_meta` (or, having forgotten `_meta`, in the header).
+    if ((meta && META.protocolVersion in meta) || modernHeader || !this.legacyEnabled) {
+      if (message.kind === 'response')
+        return errorResponse(
+          400,
+          ErrorCode.InvalidRequest,
+          'Clients must not send JSON-RPC responses',
+        );
+      // The modern era defines no client notifications over HTTP; accept and ignore them.
+      if (message.kind === 'notification') return accepted();
+      if (!meta && !modernHeader)
+        return this.#modernOnly(request, message.message.id, message.message);
+      return handleModern(this, request, message.message, meta ?? {});
+    }
+    return handleLegacy(this, request, message);
+  }
+
+  /** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */
+  #modernOnly(
+    request: Request,
+    id: RequestId,
+    rpc: { method: string; params?: JsonObject },
+  ): Response {
     const requested =
       rpc.method === 'initialize'
         ? rpc.params?.protocolVersion
-        : (request.headers.get(HEADER.protocolVersion) ?? LEGACY_VERSIONS.at(-1));
+        : (request.headers.get(HEADER.protocolVersion) ?? '2025-03-26');
     return errorResponse(
       400,
       ErrorCode.UnsupportedProtocolVersion,
       'Unsupported protocol version: this server speaks 2026-07-28',
-      rpc.id,
+      id,
       {
         supported: this.supported,
         requested,
@@ -211,5 +332,6 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
     get inFlight() {
       return core.inFlight;
     },
+    stats: () => core.stats(),
   };
 }

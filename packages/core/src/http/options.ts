@@ -1,4 +1,7 @@
+import type { EventStore } from '../legacy/event-store.ts';
+import type { SessionManager } from '../legacy/session-manager.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
+import type { Implementation } from '../server/types.ts';
 
 /** One finished request, as the request log sees it. */
 export interface RequestEvent {
@@ -7,6 +10,8 @@ export interface RequestEvent {
   /** Tool, prompt or resource the request named. */
   name: string | undefined;
   protocolVersion: string;
+  /** Legacy session the request belongs to. */
+  sessionId: string | undefined;
   outcome: 'ok' | 'error' | 'cancelled';
   /** Why it was cancelled, when `outcome` is `cancelled`. */
   reason: AbortReasonType | undefined;
@@ -14,6 +19,28 @@ export interface RequestEvent {
   errorCode: number | undefined;
   /** Milliseconds from dispatch until the handler settled. */
   ms: number;
+}
+
+/** A legacy session opened or closed. */
+export interface SessionEvent {
+  sessionId: string;
+  protocolVersion: string;
+  /** Why it closed (`onSessionClose` only). */
+  reason: AbortReasonType | undefined;
+  clientInfo: Implementation | undefined;
+  userAgent: string | undefined;
+}
+
+export interface HandlerStats {
+  inFlight: number;
+  sessions: number;
+  sessionsOpened: number;
+  /** Open legacy SSE connections (standalone GET streams and POST answers). */
+  openStreams: number;
+  /** Sessions ended by the idle timeout. */
+  reaped: number;
+  /** Streams resumed with Last-Event-ID. */
+  resumed: number;
 }
 
 export interface McpHandlerOptions {
@@ -50,6 +77,37 @@ export interface McpHandlerOptions {
   cache?: { ttlMs?: number; cacheScope?: 'public' | 'private' };
   /** Items per page of tools/list, prompts/list, resources/list, resources/templates/list. @default 100 */
   pageSize?: number;
+  /**
+   * Serve the legacy revisions (2025-03-26, 2025-06-18, 2025-11-25) next to 2026-07-28 on the same
+   * endpoint. With `false`, legacy requests get 400 (-32022 naming 2026-07-28) and GET/DELETE 405.
+   * @default true
+   */
+  legacy?: boolean;
+  /**
+   * Where legacy sessions live. `false` serves the legacy revisions without sessions (no
+   * Mcp-Session-Id, no GET stream, no server→client requests).
+   * @default new MemorySessionManager() — 10 min idle timeout, 10,000 sessions at most
+   */
+  sessions?: SessionManager | false;
+  /**
+   * Stores legacy SSE events so a dropped stream can be resumed with Last-Event-ID. `false` turns
+   * resumption off (a dropped request stream then aborts its handler at once).
+   * @default new MemoryEventStore() — 1,000 events per session
+   */
+  eventStore?: EventStore | false;
+  /**
+   * Legacy disconnect policy: when a session request's SSE stream drops and can be resumed, its
+   * handler keeps running this long (output stored for replay) and is aborted with `disconnect`
+   * unless the client resumes. Streams that cannot be resumed abort at once. 0 aborts every drop.
+   * @default 30000
+   */
+  disconnectGraceMs?: number;
+  /** SSE `retry` hint sent with the 2025-11-25 priming event. @default 1000 */
+  retryMs?: number;
+  /** A legacy session opened. Must not throw. */
+  onSessionOpen?: (event: SessionEvent) => void;
+  /** A legacy session closed (DELETE, idle timeout, shutdown, operator), with the reason. Must not throw. */
+  onSessionClose?: (event: SessionEvent) => void;
   /** Called once per request when its handler settled (the request log). Must not throw. */
   onRequest?: (event: RequestEvent) => void;
 }

@@ -1,3 +1,4 @@
+import type { SessionHandle } from '../legacy/session.ts';
 import type { LogLevel } from '../protocol/constants.ts';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from './types.ts';
@@ -17,6 +18,8 @@ export interface RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   /** The request's `params._meta`. */
   readonly meta: JsonObject;
+  /** The legacy session the request belongs to; `undefined` in 2026-07-28 (stateless). */
+  readonly session?: SessionHandle | undefined;
   /**
    * Reports progress when the client asked for it (`_meta.progressToken`); a no-op otherwise.
    * Values must increase; the answer becomes an SSE stream on the first report.

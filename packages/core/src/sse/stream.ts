@@ -1,4 +1,3 @@
-import type { Scope } from '../lifecycle/scope.ts';
 import { encodeEvent, KEEP_ALIVE } from './encoder.ts';
 
 /** Response headers for every SSE answer. `X-Accel-Buffering: no` keeps nginx-style proxies from buffering. */
@@ -11,25 +10,33 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 /**
  * A server-sent-events body on Web Streams.
  *
- * The consumer cancelling the body (the runtime noticed the client left) aborts the owning scope
- * with `disconnect`; on workerd this is the only disconnect signal there is. After `close()` or a
+ * The consumer cancelling the body (the runtime noticed the client left) is reported to the owner
+ * (`disconnected()`); on workerd this is the only disconnect signal there is. After `close()` or a
  * cancel every write is a no-op, so nothing is written for a request once it is cancelled.
  * Keep-alive comments go out every `keepAliveMs` while the stream is open.
  */
+export interface SseOwner {
+  /** The client went away while the stream was open. */
+  disconnected(stream: SseStream): void;
+}
+
+/** Shared keep-alive tick: `setInterval` passes the stream, so no closure per stream. */
+function keepAlive(stream: SseStream): void {
+  stream.write(KEEP_ALIVE);
+}
+
 export class SseStream {
   readonly readable: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #open = true;
   #timer: ReturnType<typeof setInterval> | undefined;
-  readonly #scope: Scope;
-  #onClose: (() => void) | undefined;
+  readonly #owner: SseOwner;
 
-  constructor(scope: Scope, keepAliveMs: number, onClose?: () => void) {
-    this.#scope = scope;
-    this.#onClose = onClose;
+  constructor(owner: SseOwner, keepAliveMs: number) {
+    this.#owner = owner;
     this.readable = new ReadableStream<Uint8Array>(this, { highWaterMark: 0 });
     if (keepAliveMs > 0) {
-      this.#timer = setInterval(this.#keepAlive, keepAliveMs);
+      this.#timer = setInterval(keepAlive, keepAliveMs, this);
       // A keep-alive must never be what keeps a Node process alive.
       (this.#timer as { unref?: () => void }).unref?.();
     }
@@ -48,7 +55,7 @@ export class SseStream {
   cancel(): void {
     if (!this.#open) return;
     this.#finish();
-    this.#scope.abort('disconnect');
+    this.#owner.disconnected(this);
   }
 
   /** Writes one JSON-RPC message; returns false when the stream is already closed. */
@@ -78,16 +85,9 @@ export class SseStream {
     }
   }
 
-  #keepAlive = (): void => {
-    this.write(KEEP_ALIVE);
-  };
-
   #finish(): void {
     this.#open = false;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
-    const onClose = this.#onClose;
-    this.#onClose = undefined;
-    onClose?.();
   }
 }

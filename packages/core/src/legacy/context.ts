@@ -1,0 +1,142 @@
+import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
+import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
+import { type RequestContext, requiredCapability } from '../server/context.ts';
+import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
+import type { LegacyExchange } from './exchange.ts';
+import type { Session, SessionHandle } from './session.ts';
+
+/** The client did not declare what a server→client request needs (a tool error, not a protocol one). */
+export class ClientCapabilityError extends Error {
+  override readonly name = 'ClientCapabilityError';
+}
+
+/**
+ * `RequestContext` of a legacy request: capabilities, version and log level come from the
+ * session; input requests are real server→client requests on the request's SSE stream, answered
+ * by the client's POSTed responses.
+ */
+export class LegacyContext implements RequestContext {
+  readonly exchange: LegacyExchange;
+  readonly meta: JsonObject;
+  readonly protocolVersion: string;
+  readonly #session: Session | undefined;
+  readonly #init: {
+    clientInfo: Implementation | undefined;
+    clientCapabilities: ClientCapabilities;
+  };
+  #lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(exchange: LegacyExchange, meta: JsonObject, protocolVersion: string) {
+    this.exchange = exchange;
+    this.meta = meta;
+    this.protocolVersion = protocolVersion;
+    this.#session = exchange.session;
+    this.#init = exchange.session ?? { clientInfo: undefined, clientCapabilities: {} };
+  }
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+  get requestId(): RequestId {
+    return this.exchange.id;
+  }
+  get method(): string {
+    return this.exchange.method;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.#init.clientInfo;
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return this.#init.clientCapabilities;
+  }
+  get session(): SessionHandle | undefined {
+    return this.#session;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta.progressToken;
+    if (token === undefined || progress <= this.#lastProgress) return;
+    this.#lastProgress = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.exchange.notify(notificationMessage('notifications/progress', params));
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    // Until the client sets a level with logging/setLevel, every message goes out.
+    const wanted = this.#session?.logLevel;
+    if (wanted !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(wanted)) return;
+    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+    this.exchange.notify(notificationMessage('notifications/message', params));
+  }
+
+  async input<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, JsonObject>> {
+    const keys = Object.keys(requests) as K[];
+    for (const key of keys) {
+      const needed = requiredCapability(requests[key], this.clientCapabilities);
+      if (needed)
+        throw new ClientCapabilityError(`The client does not support ${Object.keys(needed)[0]}`);
+    }
+    const answers = await Promise.all(keys.map((key) => this.#ask(requests[key])));
+    const result = {} as Record<K, JsonObject>;
+    keys.forEach((key, i) => {
+      result[key] = answers[i] as JsonObject;
+    });
+    return result;
+  }
+
+  elicit(params: JsonObject): Promise<JsonObject> {
+    return this.#ask({ method: 'elicitation/create', params });
+  }
+  sample(params: JsonObject): Promise<JsonObject> {
+    return this.#ask({ method: 'sampling/createMessage', params });
+  }
+  listRoots(): Promise<JsonObject> {
+    return this.#ask({ method: 'roots/list' });
+  }
+
+  #ask(request: InputRequest): Promise<JsonObject> {
+    const session = this.#session;
+    const needed = requiredCapability(request, this.clientCapabilities);
+    if (needed)
+      return Promise.reject(
+        new ClientCapabilityError(`The client does not support ${Object.keys(needed)[0]}`),
+      );
+    if (!session)
+      return Promise.reject(new ClientCapabilityError('Asking the client needs a session'));
+    const exchange = this.exchange;
+    const id = session.nextRequestId();
+    return new Promise<JsonObject>((resolve, reject) => {
+      if (exchange.signal.aborted) return reject(exchange.signal.reason);
+      const onAbort = () => {
+        session.pending.delete(id);
+        reject(exchange.signal.reason);
+      };
+      exchange.signal.addEventListener('abort', onAbort, { once: true });
+      session.pending.set(id, {
+        exchange,
+        resolve: (result) => {
+          exchange.signal.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        reject: (error) => {
+          exchange.signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      const sent = exchange.notify(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: request.method,
+          params: request.params ?? {},
+        }),
+      );
+      if (!sent)
+        session.pending
+          .get(id)
+          ?.reject(new ClientCapabilityError('The request has no open stream'));
+    });
+  }
+}

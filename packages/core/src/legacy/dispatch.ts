@@ -1,0 +1,251 @@
+import { McpError, methodNotFound } from '../errors.ts';
+import type { HandlerCore } from '../http/handler.ts';
+import { accepted, errorResponse, jsonResponse } from '../http/responses.ts';
+import {
+  ErrorCode,
+  HEADER,
+  LEGACY_VERSIONS,
+  type LegacyVersion,
+  LOG_LEVELS,
+  type LogLevel,
+} from '../protocol/constants.ts';
+import {
+  errorMessage,
+  isObject,
+  type JsonObject,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  resultMessage,
+} from '../protocol/jsonrpc.ts';
+import {
+  callTool,
+  complete,
+  findTool,
+  getPrompt,
+  listPage,
+  readResource,
+} from '../server/features.ts';
+import { LegacyContext } from './context.ts';
+import { LegacyExchange } from './exchange.ts';
+import type { Session } from './session.ts';
+import { SessionLimitError } from './session-manager.ts';
+
+type Method = (core: HandlerCore, ctx: LegacyContext, params: JsonObject) => Promise<JsonObject>;
+
+/** The session a legacy request names, or the Response that refuses it. */
+export function sessionOf(core: HandlerCore, request: Request): Session | Response | undefined {
+  const manager = core.sessions;
+  if (!manager) return undefined;
+  const id = request.headers.get(HEADER.sessionId);
+  if (id === null)
+    return errorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      'Bad Request: the Mcp-Session-Id header is required',
+    );
+  const session = manager.get(id);
+  if (!session) return errorResponse(404, -32001, 'Session not found');
+  const version = request.headers.get(HEADER.protocolVersion);
+  if (version !== null && !(LEGACY_VERSIONS as readonly string[]).includes(version.trim())) {
+    return errorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      `Bad Request: unsupported MCP-Protocol-Version ${version}`,
+    );
+  }
+  return session;
+}
+
+/**
+ * Serves one legacy POST message (2025-03-26, 2025-06-18, 2025-11-25): `initialize`, then
+ * requests, notifications and responses of a session (or, with sessions off, of nobody).
+ */
+export function handleLegacy(
+  core: HandlerCore,
+  request: Request,
+  message: JsonRpcMessage,
+): Response | Promise<Response> {
+  if (message.kind === 'request' && message.message.method === 'initialize')
+    return initialize(core, request, message.message);
+  const session = sessionOf(core, request);
+  if (session instanceof Response) return session;
+  switch (message.kind) {
+    case 'notification':
+      notification(session, message.message.method, message.message.params ?? {});
+      return accepted();
+    case 'response':
+      respond(session, message);
+      return accepted();
+    case 'request':
+      return dispatch(core, request, session, message.message);
+  }
+}
+
+function initialize(core: HandlerCore, request: Request, rpc: JsonRpcRequest): Response {
+  const params = rpc.params ?? {};
+  if (typeof params.protocolVersion !== 'string') {
+    return errorResponse(
+      400,
+      ErrorCode.InvalidParams,
+      'initialize needs params.protocolVersion',
+      rpc.id,
+    );
+  }
+  const requested = params.protocolVersion;
+  // Echo a supported revision; otherwise offer the newest legacy one (2026-07-28 is not negotiated here).
+  const protocolVersion = (
+    (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0]
+  ) as LegacyVersion;
+  const init = {
+    protocolVersion,
+    clientInfo: isObject(params.clientInfo) ? (params.clientInfo as never) : undefined,
+    clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
+  };
+  const headers: Record<string, string> = {};
+  if (core.sessions) {
+    let session: Session;
+    try {
+      session = core.sessions.create(core.root, init);
+    } catch (error) {
+      if (!(error instanceof SessionLimitError)) throw error;
+      return errorResponse(503, ErrorCode.InternalError, error.message, rpc.id, undefined, {
+        'retry-after': String(error.retryAfterSeconds),
+      });
+    }
+    core.sessionOpened(session, request);
+    headers[HEADER.sessionId] = session.id;
+  }
+  const result: JsonObject = {
+    protocolVersion,
+    capabilities: core.server.capabilities(),
+    serverInfo: core.serverInfo,
+  };
+  if (core.server.info.instructions) result.instructions = core.server.info.instructions;
+  return jsonResponse(resultMessage(rpc.id, result), 200, headers);
+}
+
+function notification(session: Session | undefined, method: string, params: JsonObject): void {
+  if (!session) return;
+  if (method === 'notifications/initialized') session.initialized = true;
+  else if (method === 'notifications/cancelled') {
+    const id = params.requestId;
+    if (typeof id === 'string' || typeof id === 'number')
+      session.requests.get(id)?.abort('client-cancel');
+  }
+}
+
+/** A client's answer to a server→client request, routed back to the waiting handler. */
+function respond(
+  session: Session | undefined,
+  message: Extract<JsonRpcMessage, { kind: 'response' }>,
+): void {
+  const pending = session?.pending.get(message.id);
+  if (!pending || !session) return;
+  session.pending.delete(message.id);
+  if (message.error)
+    pending.reject(
+      new McpError(message.error.code, message.error.message, { data: message.error.data }),
+    );
+  else pending.resolve(isObject(message.result) ? message.result : {});
+}
+
+function dispatch(
+  core: HandlerCore,
+  request: Request,
+  session: Session | undefined,
+  rpc: JsonRpcRequest,
+): Promise<Response> {
+  const version =
+    session?.protocolVersion ??
+    (request.headers.get(HEADER.protocolVersion)?.trim() || '2025-03-26');
+  const exchange = new LegacyExchange(
+    session ?? core.root,
+    session,
+    rpc.id,
+    rpc.method,
+    core.legacy,
+  );
+  exchange.watch(request.signal);
+  const params = rpc.params ?? {};
+  const target = params.name ?? params.uri;
+  if (typeof target === 'string') exchange.name = target;
+  const meta = isObject(params._meta) ? params._meta : {};
+  const ctx = new LegacyContext(exchange, meta, version);
+  void core.run(exchange, execute(core, ctx, params), version, session?.id);
+  return exchange.response;
+}
+
+async function execute(core: HandlerCore, ctx: LegacyContext, params: JsonObject): Promise<void> {
+  const exchange = ctx.exchange;
+  try {
+    const method = METHODS[exchange.method];
+    if (!method || !advertised(core, exchange.method)) throw methodNotFound(exchange.method);
+    exchange.reply(resultMessage(exchange.id, await method(core, ctx, params)));
+  } catch (error) {
+    if (exchange.aborted) return;
+    const known = error instanceof McpError;
+    exchange.errorCode = known ? error.code : ErrorCode.InternalError;
+    const body = known
+      ? {
+          code: error.code,
+          message: error.message,
+          ...(error.data === undefined ? {} : { data: error.data }),
+        }
+      : {
+          code: ErrorCode.InternalError,
+          message: error instanceof Error ? error.message : 'Internal error',
+        };
+    exchange.reply(errorMessage(exchange.id, body));
+  }
+}
+
+function advertised(core: HandlerCore, method: string): boolean {
+  const caps = core.server.capabilities();
+  const feature = method.split('/')[0];
+  if (feature === 'tools' || feature === 'resources' || feature === 'prompts')
+    return feature in caps;
+  if (feature === 'completion') return 'completions' in caps;
+  return true;
+}
+
+function page(
+  core: HandlerCore,
+  kind: 'tools' | 'resources' | 'templates' | 'prompts',
+  field: string,
+  params: JsonObject,
+): JsonObject {
+  const { items, nextCursor } = listPage(core.server.list(kind), params.cursor, core.pageSize);
+  return nextCursor === undefined ? { [field]: items } : { [field]: items, nextCursor };
+}
+
+function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): JsonObject {
+  if (typeof params.uri !== 'string')
+    throw new McpError(ErrorCode.InvalidParams, 'params.uri is required');
+  const session = ctx.exchange.session;
+  if (add) session?.subscriptions.add(params.uri);
+  else session?.subscriptions.delete(params.uri);
+  return {};
+}
+
+const METHODS: Record<string, Method> = {
+  ping: async () => ({}),
+  'logging/setLevel': async (_core, ctx, params) => {
+    if (!LOG_LEVELS.includes(params.level as LogLevel))
+      throw new McpError(ErrorCode.InvalidParams, `Unknown log level: ${String(params.level)}`);
+    const session = ctx.exchange.session;
+    if (session) session.logLevel = params.level as LogLevel;
+    return {};
+  },
+  'tools/list': async (core, _ctx, params) => page(core, 'tools', 'tools', params),
+  'resources/list': async (core, _ctx, params) => page(core, 'resources', 'resources', params),
+  'resources/templates/list': async (core, _ctx, params) =>
+    page(core, 'templates', 'resourceTemplates', params),
+  'prompts/list': async (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
+  'tools/call': async (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
+  'resources/read': async (core, ctx, params) =>
+    readResource(core.server, params.uri, ctx, ErrorCode.ResourceNotFound),
+  'resources/subscribe': async (_core, ctx, params) => subscription(ctx, params, true),
+  'resources/unsubscribe': async (_core, ctx, params) => subscription(ctx, params, false),
+  'prompts/get': async (core, ctx, params) => getPrompt(core.server, params, ctx),
+  'completion/complete': async (core, _ctx, params) => complete(core.server, params),
+};

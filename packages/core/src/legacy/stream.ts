@@ -1,0 +1,153 @@
+import { encodePriming } from '../sse/encoder.ts';
+import { SSE_HEADERS, type SseOwner, SseStream } from '../sse/stream.ts';
+import type { EventStore } from './event-store.ts';
+import type { LegacyExchange } from './exchange.ts';
+import type { Session } from './session.ts';
+
+/** What every legacy stream needs from the handler; built once. */
+export interface StreamConfig {
+  keepAliveMs: number;
+  eventStore: EventStore | undefined;
+  /** SSE `retry` sent with the priming event (2025-11-25). */
+  retryMs: number;
+  /** Counters the handler reports. */
+  counters: { openStreams: number; resumed: number };
+}
+
+/**
+ * A logical legacy SSE stream (a POST's answer, or the session's standalone GET stream) that may
+ * outlive its HTTP connection: with an EventStore every message is stored under an event id, and a
+ * GET with `Last-Event-ID` re-attaches a new connection, replaying what the old one missed.
+ *
+ * The request stream's owner (the exchange) decides what a dropped connection means for the
+ * handler; the standalone stream simply waits for the next GET.
+ */
+export class LegacyStream implements SseOwner {
+  readonly id: string;
+  readonly session: Session;
+  readonly owner: LegacyExchange | undefined;
+  readonly #config: StreamConfig;
+  #live: SseStream | undefined;
+  #signal: AbortSignal | undefined;
+  /** The final message went out: the stream ends once it is delivered. */
+  #done = false;
+  /** The client holds an event id of this stream, so it can resume. */
+  #idSent = false;
+  #chain: Promise<void> | undefined;
+
+  constructor(session: Session, id: string, config: StreamConfig, owner?: LegacyExchange) {
+    this.session = session;
+    this.id = id;
+    this.#config = config;
+    this.owner = owner;
+  }
+
+  /** True when a dropped connection can be resumed with Last-Event-ID. */
+  get resumable(): boolean {
+    return this.#config.eventStore !== undefined && this.#idSent && !this.session.aborted;
+  }
+
+  get connected(): boolean {
+    return this.#live !== undefined;
+  }
+
+  /** Opens a new HTTP connection for this stream, replacing a live one (which is ended). */
+  connect(
+    signal: AbortSignal | undefined,
+    prime = true,
+    extraHeaders?: Record<string, string>,
+  ): Response {
+    this.#detach(true);
+    const live = new SseStream(this, this.#config.keepAliveMs);
+    this.#live = live;
+    this.#signal = signal;
+    signal?.addEventListener('abort', this);
+    this.session.enter();
+    this.#config.counters.openStreams++;
+    // 2025-11-25: a priming event gives the client an id to resume from before anything else.
+    if (prime && this.#config.eventStore && this.session.protocolVersion >= '2025-11-25') {
+      live.write(encodePriming(`${this.id}-0`, this.#config.retryMs));
+      this.#idSent = true;
+    }
+    return new Response(live.readable, {
+      status: 200,
+      headers: extraHeaders ? { ...SSE_HEADERS, ...extraHeaders } : SSE_HEADERS,
+    });
+  }
+
+  /** Replays stored events after `lastEventId` onto a new connection, then goes on live. */
+  async resume(lastEventId: string, signal: AbortSignal | undefined): Promise<Response> {
+    const store = this.#config.eventStore;
+    const replay = store ? await store.replay(this.session.id, lastEventId) : undefined;
+    // No priming on a resume: the client's last id must stay where the replay leaves it.
+    const response = this.connect(signal, false);
+    for (const event of replay?.events ?? []) this.#live?.send(event.message, event.id);
+    this.#config.counters.resumed++;
+    this.owner?.resumed();
+    if (this.#done) this.#detach(false);
+    return response;
+  }
+
+  /** Sends one message; stored first when there is an EventStore, so order is kept either way. */
+  send(message: string): void {
+    const store = this.#config.eventStore;
+    if (!store) {
+      this.#live?.send(message);
+      return;
+    }
+    if (this.#chain) {
+      this.#chain = this.#chain.then(() => this.#store(store, message));
+      return;
+    }
+    const id = store.append(this.session.id, this.id, message);
+    if (typeof id === 'string') this.#write(message, id);
+    else this.#chain = id.then((value) => this.#write(message, value));
+  }
+
+  /** Sends the final message and ends the stream once it is out. */
+  finish(message: string): void {
+    this.send(message);
+    this.#done = true;
+    if (this.#chain) void this.#chain.then(() => this.#detach(false));
+    else this.#detach(false);
+  }
+
+  /** Ends the live connection without a final message (session over, shutdown, cancel). */
+  end(): void {
+    this.#done = true;
+    this.#detach(false);
+  }
+
+  /** SseOwner: the client's connection went away. */
+  disconnected(stream: SseStream): void {
+    if (stream !== this.#live) return;
+    this.#detach(false);
+    if (!this.#done) this.owner?.streamDropped(this);
+  }
+
+  /** `request.signal` of the current connection aborted (some runtimes only report it there). */
+  handleEvent(): void {
+    const live = this.#live;
+    if (live) this.disconnected(live);
+  }
+
+  async #store(store: EventStore, message: string): Promise<void> {
+    this.#write(message, await store.append(this.session.id, this.id, message));
+  }
+
+  #write(message: string, id: string): void {
+    this.#idSent = true;
+    this.#live?.send(message, id);
+  }
+
+  #detach(replaced: boolean): void {
+    const live = this.#live;
+    if (!live) return;
+    this.#live = undefined;
+    this.#signal?.removeEventListener('abort', this);
+    this.#signal = undefined;
+    this.session.leave();
+    this.#config.counters.openStreams--;
+    if (replaced || live.open) live.close();
+  }
+}
