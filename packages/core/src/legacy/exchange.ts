@@ -68,7 +68,10 @@ export class LegacyExchange extends Scope {
 
   /** Listens to the HTTP exchange's signal: a drop goes through the policy, not straight to abort. */
   watch(signal: AbortSignal): void {
-    if (signal.aborted) return this.handleEvent();
+    if (signal.aborted) {
+      this.handleEvent();
+      return;
+    }
     this.#signal = signal;
     signal.addEventListener('abort', this);
   }

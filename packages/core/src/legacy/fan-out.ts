@@ -12,7 +12,9 @@ const EMPTY = {};
 export function fanOut(server: McpServer, sessions: SessionManager): void {
   server.onListChanged((kind) => {
     const message = notificationMessage(`notifications/${kind}/list_changed`, EMPTY);
-    sessions.forEach((session) => session.standalone?.send(message));
+    sessions.forEach((session) => {
+      session.standalone?.send(message);
+    });
   });
   server.onResourceUpdated((uri) => {
     const message = notificationMessage('notifications/resources/updated', { uri });

@@ -91,7 +91,8 @@ export class Session extends Scope implements SessionHandle, SessionInit {
       fn(this.reason ?? 'shutdown');
       return;
     }
-    (this.#onClose ??= []).push(fn);
+    this.#onClose ??= [];
+    this.#onClose.push(fn);
   }
 
   nextStreamId(): string {
