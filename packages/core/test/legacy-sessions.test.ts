@@ -1,0 +1,235 @@
+import { describe, expect, test } from 'vitest';
+import * as z from 'zod';
+import {
+  createMcpHandler,
+  McpServer,
+  MemorySessionManager,
+  type SessionEvent,
+} from '../src/index.ts';
+import { read } from './helpers.ts';
+import { legacy, notify, openSession } from './legacy-helpers.ts';
+
+function server(): McpServer {
+  const s = new McpServer({ name: 'legacy', version: '1.0.0', instructions: 'hi' });
+  s.tool(
+    'echo',
+    { description: 'echo', input: z.object({ text: z.string() }) },
+    ({ text }) => text,
+  );
+  s.tool('count', { description: 'a running sum kept in the session' }, (_args, ctx) => {
+    const state = ctx.session?.state;
+    if (!state) return 'no session';
+    const next = ((state.get('sum') as number | undefined) ?? 0) + 1;
+    if (next === 1) ctx.session?.onClose((reason) => closed.push(reason));
+    state.set('sum', next);
+    return String(next);
+  });
+  s.resource('r', 'test://r', {}, () => 'r');
+  return s;
+}
+const closed: string[] = [];
+
+describe('legacy handshake and sessions', () => {
+  test('initialize negotiates the version and mints an unguessable visible-ASCII session id', async () => {
+    const handler = createMcpHandler(server());
+    for (const [asked, got] of [
+      ['2025-03-26', '2025-03-26'],
+      ['2025-06-18', '2025-06-18'],
+      ['2025-11-25', '2025-11-25'],
+      ['2024-11-05', '2025-11-25'],
+      ['2099-01-01', '2025-11-25'],
+    ]) {
+      const response = await handler.fetch(
+        legacy('initialize', {
+          protocolVersion: asked,
+          capabilities: {},
+          clientInfo: { name: 'c', version: '1' },
+        }),
+      );
+      const session = response.headers.get('mcp-session-id');
+      const body = await response.json();
+      expect(body.result.protocolVersion, asked).toBe(got);
+      expect(body.result.serverInfo).toEqual({ name: 'legacy', version: '1.0.0' });
+      expect(body.result.instructions).toBe('hi');
+      expect(body.result.capabilities.tools).toBeDefined();
+      expect(body.result.resultType).toBeUndefined();
+      expect(session).toMatch(/^[\x21-\x7e]{32,}$/);
+    }
+    expect(handler.stats().sessions).toBe(5);
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) ids.add(await openSession(handler));
+    expect(ids.size).toBe(20);
+  });
+
+  test('requests need a live session: 400 without the header, 404 for an unknown id, 400 for a bad version header', async () => {
+    const handler = createMcpHandler(server());
+    expect((await handler.fetch(legacy('tools/list', {}))).status).toBe(400);
+    const unknown = await handler.fetch(legacy('tools/list', {}, { session: 'nope' }));
+    expect(unknown.status).toBe(404);
+    const session = await openSession(handler);
+    expect(
+      (await handler.fetch(legacy('tools/list', {}, { session, version: '1999-01-01' }))).status,
+    ).toBe(400);
+    const ok = await read(
+      await handler.fetch(legacy('tools/list', {}, { session, version: '2025-11-25' })),
+    );
+    expect(ok.message.result.tools.map((t: { name: string }) => t.name)).toEqual(['echo', 'count']);
+    expect(ok.message.result.ttlMs).toBeUndefined();
+  });
+
+  test('ping, logging/setLevel, unknown method, resource not found (-32002) in legacy shapes', async () => {
+    const handler = createMcpHandler(server());
+    const session = await openSession(handler);
+    expect(
+      (await read(await handler.fetch(legacy('ping', undefined, { session })))).message.result,
+    ).toEqual({});
+    expect(
+      (await read(await handler.fetch(legacy('logging/setLevel', { level: 'info' }, { session }))))
+        .message.result,
+    ).toEqual({});
+    expect(
+      (await read(await handler.fetch(legacy('logging/setLevel', { level: 'loud' }, { session }))))
+        .message.error.code,
+    ).toBe(-32602);
+    const unknown = await read(await handler.fetch(legacy('nope/nothing', {}, { session })));
+    expect(unknown.status).toBe(200);
+    expect(unknown.message.error.code).toBe(-32601);
+    const missing = await read(
+      await handler.fetch(legacy('resources/read', { uri: 'test://none' }, { session })),
+    );
+    expect(missing.message.error).toMatchObject({ code: -32002, data: { uri: 'test://none' } });
+  });
+
+  test('DELETE ends the session: onClose runs, the state is gone, the id answers 404', async () => {
+    const events: SessionEvent[] = [];
+    const handler = createMcpHandler(server(), { onSessionClose: (e) => events.push(e) });
+    const session = await openSession(handler);
+    const first = await read(
+      await handler.fetch(legacy('tools/call', { name: 'count' }, { session })),
+    );
+    const second = await read(
+      await handler.fetch(legacy('tools/call', { name: 'count' }, { session })),
+    );
+    expect([first.message.result.content[0].text, second.message.result.content[0].text]).toEqual([
+      '1',
+      '2',
+    ]);
+    closed.length = 0;
+    const deleted = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': session },
+      }),
+    );
+    expect(deleted.status).toBe(200);
+    expect(closed).toEqual(['session-deleted']);
+    expect(events).toMatchObject([{ sessionId: session, reason: 'session-deleted' }]);
+    expect((await handler.fetch(legacy('tools/list', {}, { session }))).status).toBe(404);
+    const again = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': session },
+      }),
+    );
+    expect(again.status).toBe(404);
+    expect(handler.stats().sessions).toBe(0);
+  });
+
+  test('the cap on live sessions answers 503 with Retry-After; closing one makes room', async () => {
+    const handler = createMcpHandler(server(), {
+      sessions: new MemorySessionManager({ maxSessions: 2 }),
+    });
+    const a = await openSession(handler);
+    await openSession(handler);
+    const full = await handler.fetch(
+      legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+    );
+    expect(full.status).toBe(503);
+    expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
+    await handler.fetch(
+      new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': a } }),
+    );
+    await openSession(handler);
+    expect(handler.stats().sessions).toBe(2);
+  });
+
+  test('the idle timeout reaps an idle session but never one with an in-flight request or an open stream', async () => {
+    const s = server();
+    let release: () => void = () => {};
+    s.tool(
+      'hold',
+      { description: 'holds until released' },
+      () => new Promise<string>((resolve) => (release = () => resolve('released'))),
+    );
+    const reaped: SessionEvent[] = [];
+    const handler = createMcpHandler(s, {
+      sessions: new MemorySessionManager({ idleTimeoutMs: 60 }),
+      onSessionClose: (e) => reaped.push(e),
+    });
+    const busy = await openSession(handler);
+    const streaming = await openSession(handler);
+    const idle = await openSession(handler);
+    const call = handler.fetch(legacy('tools/call', { name: 'hold' }, { session: busy }));
+    const stream = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': streaming },
+      }),
+    );
+    expect(stream.status).toBe(200);
+    // Wait for the idle one to be reaped (an event, not a sleep); then wait as long again.
+    await expect.poll(() => reaped.map((e) => e.sessionId), { timeout: 5000 }).toContain(idle);
+    const firstReap = reaped.length;
+    await expect.poll(() => handler.stats().reaped, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    expect(reaped[0]).toMatchObject({ sessionId: idle, reason: 'session-expired' });
+    expect((await handler.fetch(legacy('ping', undefined, { session: idle }))).status).toBe(404);
+    expect(reaped.length).toBe(firstReap);
+    release();
+    expect((await read(await call)).message.result.content[0].text).toBe('released');
+    // Once the call is over, the busy session can idle out too.
+    await expect.poll(() => reaped.map((e) => e.sessionId), { timeout: 5000 }).toContain(busy);
+    expect(reaped.map((e) => e.sessionId)).not.toContain(streaming);
+    await stream.body?.cancel();
+    await expect.poll(() => reaped.map((e) => e.sessionId), { timeout: 5000 }).toContain(streaming);
+  });
+
+  test('notifications and client responses are accepted with 202', async () => {
+    const handler = createMcpHandler(server());
+    const session = await openSession(handler);
+    expect(
+      (await handler.fetch(notify('notifications/roots/list_changed', {}, session))).status,
+    ).toBe(202);
+    const response = new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'unknown', result: {} }),
+    });
+    expect((await handler.fetch(response)).status).toBe(202);
+  });
+
+  test('sessions: false serves legacy requests without sessions', async () => {
+    const handler = createMcpHandler(server(), { sessions: false });
+    const init = await handler.fetch(
+      legacy('initialize', { protocolVersion: '2025-06-18', capabilities: {} }),
+    );
+    expect(init.headers.get('mcp-session-id')).toBeNull();
+    expect((await init.json()).result.protocolVersion).toBe('2025-06-18');
+    const call = await read(
+      await handler.fetch(
+        legacy('tools/call', { name: 'echo', arguments: { text: 'x' } }, { version: '2025-06-18' }),
+      ),
+    );
+    expect(call.message.result.content[0].text).toBe('x');
+    const getResponse = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'GET',
+        headers: { accept: 'text/event-stream' },
+      }),
+    );
+    expect(getResponse.status).toBe(405);
+  });
+});
