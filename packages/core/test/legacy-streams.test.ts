@@ -276,6 +276,6 @@ describe('both eras on one endpoint', () => {
     expect(seen?.aborted).toBe(false);
     client.abort();
     expect((await responding).status).toBe(499);
-    expect((seen?.reason as { type: string }).type).toBe('disconnect');
+    expect((seen?.reason as { type?: string } | undefined)?.type).toBe('disconnect');
   });
 });

@@ -11,9 +11,11 @@ export function requestLogger(write: (line: string) => void): (event: RequestEve
       id: event.id,
       method: event.method,
       name: event.name ?? null,
+      protocolVersion: event.protocolVersion,
       outcome: event.outcome,
       ms: event.ms,
     };
+    if (event.sessionId) line.sessionId = event.sessionId;
     if (event.reason) line.reason = event.reason;
     if (event.errorCode !== undefined) line.errorCode = event.errorCode;
     write(JSON.stringify(line));
