@@ -8,9 +8,7 @@ import { Hono } from 'hono';
  */
 export function createApp(handler: McpHandler, runtime: string): Hono {
   const app = new Hono();
-  app.get('/health', (c) =>
-    c.json({ ok: !handler.signal.aborted, runtime, inFlight: handler.inFlight }),
-  );
+  app.get('/health', (c) => c.json({ ok: !handler.signal.aborted, runtime, ...handler.stats() }));
   app.all('/mcp', mcp(handler));
   return app;
 }

@@ -5,12 +5,18 @@
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler } from '@edge-mcp/core';
-import { createExampleServer, requestLogger } from '@edge-mcp/example';
+import { createExampleServer, requestLogger, sessionLogger } from '@edge-mcp/example';
 import { createApp } from './app.ts';
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
 
 const handler = createMcpHandler(createExampleServer(), {
   allowedHosts: process.env.ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [],
-  onRequest: requestLogger((line) => process.stderr.write(`${line}\n`)),
+  onRequest: requestLogger(log),
+  onSessionOpen: sessionLogger(log, 'session-open'),
+  onSessionClose: sessionLogger(log, 'session-close'),
 });
 const app = createApp(handler, 'node');
 

@@ -18,7 +18,12 @@ describe('the example app on Node', () => {
     expect(await health.json()).toMatchObject({ ok: true, runtime: 'node' });
     const discover = await fetch(`${app.url}/mcp`, modernInit('server/discover', {}, 1));
     const body = await discover.json();
-    expect(body.result.supportedVersions).toEqual(['2026-07-28']);
+    expect(body.result.supportedVersions).toEqual([
+      '2026-07-28',
+      '2025-11-25',
+      '2025-06-18',
+      '2025-03-26',
+    ]);
     await expect(app.waitForLog((l) => l.method === 'server/discover')).resolves.toMatchObject({
       outcome: 'ok',
       name: null,
@@ -102,4 +107,83 @@ describe('the example app on Node', () => {
     const cancelled = app.log.filter((l) => l.outcome === 'cancelled' && l.reason === 'shutdown');
     expect(cancelled).toHaveLength(110);
   }, 30_000);
+
+  test('SIGTERM with 1,000 legacy sessions (some mid-call, some with open GET streams): all closed, the process exits by itself', async () => {
+    app = await startApp();
+    const url = `${app.url}/mcp`;
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const sessions: string[] = [];
+    for (let batch = 0; batch < 10; batch++) {
+      const opened = await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => {
+          const init = {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-11-25',
+              capabilities: {},
+              clientInfo: { name: `c${batch}-${i}`, version: '1' },
+            },
+          };
+          const response = await fetch(url, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(init),
+          });
+          await response.text();
+          return response.headers.get('mcp-session-id') as string;
+        }),
+      );
+      sessions.push(...opened);
+    }
+    expect(new Set(sessions).size).toBe(1000);
+    const sessionHeaders = (id: string) => ({
+      ...headers,
+      'mcp-session-id': id,
+      'mcp-protocol-version': '2025-11-25',
+    });
+    // 50 sessions mid-call, 50 with an open GET stream.
+    const calls = sessions.slice(0, 50).map((id) =>
+      fetch(url, {
+        method: 'POST',
+        headers: sessionHeaders(id),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'sleep', arguments: { ms: 60_000 } },
+        }),
+      }).then(
+        async (r) => r.status,
+        () => 0,
+      ),
+    );
+    const streams = await Promise.all(
+      sessions
+        .slice(50, 100)
+        .map((id) =>
+          fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': id } }),
+        ),
+    );
+    const ended = streams.map(async (response) => {
+      for await (const _ of sseMessages(response)) {
+        // drain until the server ends the stream
+      }
+      return true;
+    });
+    for (;;) {
+      const health = await (await fetch(`${app.url}/health`)).json();
+      if (health.inFlight === 50 && health.sessions === 1000 && health.openStreams === 50) break;
+    }
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toEqual({ code: 0, signal: null });
+    expect(await Promise.all(ended)).toEqual(Array(50).fill(true));
+    for (const status of await Promise.all(calls)) expect(status).toBe(503);
+    const shutdown = app.log.filter((l) => l.event === 'session-close' && l.reason === 'shutdown');
+    expect(shutdown).toHaveLength(1000);
+  }, 60_000);
 });

@@ -80,7 +80,10 @@ describe('the official TypeScript client (SDK 1.32.2) against edge-mcp', () => {
     const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } });
     expect(result.structuredContent).toEqual({ sum: 42 });
     const note = await client.readResource({ uri: 'notes://welcome' });
-    expect(JSON.parse(String(note.contents[0]?.text)).title).toBe('Welcome');
+    const [content] = note.contents;
+    expect(content && 'text' in content ? JSON.parse(content.text).title : undefined).toBe(
+      'Welcome',
+    );
     await client.close();
   });
 

@@ -4,5 +4,5 @@
  * serves exactly this definition.
  */
 
-export { requestLogger } from './request-log.ts';
+export { requestLogger, sessionLogger } from './request-log.ts';
 export { createExampleServer } from './server.ts';

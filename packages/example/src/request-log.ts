@@ -1,4 +1,4 @@
-import type { RequestEvent } from '@edge-mcp/core';
+import type { RequestEvent, SessionEvent } from '@edge-mcp/core';
 
 /**
  * One JSON line per finished request, for `onRequest`: what was called, how it ended, why it was
@@ -18,6 +18,25 @@ export function requestLogger(write: (line: string) => void): (event: RequestEve
     if (event.sessionId) line.sessionId = event.sessionId;
     if (event.reason) line.reason = event.reason;
     if (event.errorCode !== undefined) line.errorCode = event.errorCode;
+    write(JSON.stringify(line));
+  };
+}
+
+/** One JSON line per legacy session opened or closed, for `onSessionOpen` / `onSessionClose`. */
+export function sessionLogger(
+  write: (line: string) => void,
+  event: 'session-open' | 'session-close',
+): (session: SessionEvent) => void {
+  return (session) => {
+    const line: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      event,
+      sessionId: session.sessionId,
+      protocolVersion: session.protocolVersion,
+    };
+    if (session.reason) line.reason = session.reason;
+    if (session.clientInfo)
+      line.client = `${session.clientInfo.name}/${session.clientInfo.version}`;
     write(JSON.stringify(line));
   };
 }
