@@ -279,3 +279,22 @@ describe('both eras on one endpoint', () => {
     expect((seen?.reason as { type?: string } | undefined)?.type).toBe('disconnect');
   });
 });
+
+test('a fresh GET primes with the newest event id, so a later resume does not replay what was delivered', async () => {
+  const s = server();
+  const handler = createMcpHandler(s);
+  const session = await openSession(handler, '2025-11-25');
+  const first = new SseReader(await handler.fetch(get(session)));
+  await first.next();
+  s.notifyListChanged('tools');
+  const delivered = await first.message();
+  await first.cancel();
+  const second = new SseReader(await handler.fetch(get(session)));
+  const priming = await second.next();
+  expect(priming?.id).toBe(delivered?._eventId);
+  await second.cancel();
+  s.notifyListChanged('prompts');
+  const resumed = new SseReader(await handler.fetch(get(session, priming?.id)));
+  expect((await resumed.message())?.method).toBe('notifications/prompts/list_changed');
+  await resumed.cancel();
+});

@@ -34,6 +34,8 @@ export class LegacyStream implements SseOwner {
   /** The client holds an event id of this stream, so it can resume. */
   #idSent = false;
   #chain: Promise<void> | undefined;
+  /** Id of the newest event sent on this stream: a fresh connection primes with it, not with 0. */
+  #lastId: string | undefined;
 
   constructor(session: Session, id: string, config: StreamConfig, owner?: LegacyExchange) {
     this.session = session;
@@ -66,7 +68,7 @@ export class LegacyStream implements SseOwner {
     this.#config.counters.openStreams++;
     // 2025-11-25: a priming event gives the client an id to resume from before anything else.
     if (prime && this.#config.eventStore && this.session.protocolVersion >= '2025-11-25') {
-      live.write(encodePriming(`${this.id}-0`, this.#config.retryMs));
+      live.write(encodePriming(this.#lastId ?? `${this.id}-0`, this.#config.retryMs));
       this.#idSent = true;
     }
     return new Response(live.readable, {
@@ -137,6 +139,7 @@ export class LegacyStream implements SseOwner {
 
   #write(message: string, id: string): void {
     this.#idSent = true;
+    this.#lastId = id;
     this.#live?.send(message, id);
   }
 
