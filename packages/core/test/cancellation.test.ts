@@ -196,3 +196,12 @@ describe('shutdown ends everything', () => {
     expect((await call).status).toBe(503);
   });
 });
+
+test('close() releases what the handler attached outside itself (server listeners, the signal option)', async () => {
+  const { server } = sleepy();
+  const shutdown = new AbortController();
+  const handler = createMcpHandler(server, { signal: shutdown.signal });
+  expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(1);
+  await handler.close();
+  expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+});

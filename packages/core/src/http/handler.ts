@@ -85,6 +85,8 @@ export class HandlerCore {
   opened = 0;
   #drained: (() => void) | undefined;
   #closing: Promise<void> | undefined;
+  /** Undoes what the constructor attached outside the handler (server listeners, the signal). */
+  #detach: Array<() => void> = [];
 
   constructor(server: McpServer, options: McpHandlerOptions) {
     this.server = server;
@@ -123,9 +125,13 @@ export class HandlerCore {
       counters: { openStreams: 0, resumed: 0 },
     };
     this.sessions?.bind((session, reason) => this.#sessionClosed(session, reason));
-    if (this.sessions) fanOut(server, this.sessions);
-    if (options.signal)
-      options.signal.addEventListener('abort', () => void this.close(), { once: true });
+    if (this.sessions) this.#detach.push(fanOut(server, this.sessions));
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = () => void this.close();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#detach.push(() => signal.removeEventListener('abort', onAbort));
+    }
   }
 
   stats(): HandlerStats {
@@ -216,6 +222,8 @@ export class HandlerCore {
 
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
+    for (const undo of this.#detach) undo();
+    this.#detach = [];
     this.sessions?.closeAll('shutdown');
     this.root.abort('shutdown');
     this.#closing = new Promise<void>((resolve) => {

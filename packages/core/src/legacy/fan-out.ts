@@ -7,19 +7,23 @@ const EMPTY = {};
 /**
  * Server notifications to legacy sessions, on their standalone (GET) streams: list changes to
  * every session that has opened one, resource updates to the sessions subscribed to the URI.
- * One listener per handler, not one per session.
+ * One listener per handler, not one per session. Returns the function that removes them.
  */
-export function fanOut(server: McpServer, sessions: SessionManager): void {
-  server.onListChanged((kind) => {
+export function fanOut(server: McpServer, sessions: SessionManager): () => void {
+  const offLists = server.onListChanged((kind) => {
     const message = notificationMessage(`notifications/${kind}/list_changed`, EMPTY);
     sessions.forEach((session) => {
       session.standalone?.send(message);
     });
   });
-  server.onResourceUpdated((uri) => {
+  const offUpdates = server.onResourceUpdated((uri) => {
     const message = notificationMessage('notifications/resources/updated', { uri });
     sessions.forEach((session) => {
       if (session.isSubscribed(uri)) session.standalone?.send(message);
     });
   });
+  return () => {
+    offLists();
+    offUpdates();
+  };
 }
