@@ -5,8 +5,12 @@
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler } from '@edge-mcp/core';
-import { createExampleServer, requestLogger, sessionLogger } from '@edge-mcp/example';
-import { createApp } from './app.ts';
+import {
+  createExampleApp,
+  createExampleServer,
+  requestLogger,
+  sessionLogger,
+} from '@edge-mcp/example';
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -18,7 +22,7 @@ const handler = createMcpHandler(createExampleServer(), {
   onSessionOpen: sessionLogger(log, 'session-open'),
   onSessionClose: sessionLogger(log, 'session-close'),
 });
-const app = createApp(handler, 'node');
+const app = createExampleApp(handler, 'node');
 
 const server = await serve(
   { fetch: app.fetch, close: () => handler.close() },

@@ -98,3 +98,17 @@ describe('JSON or SSE answers', () => {
     expect(parseSse(rest).some((m) => 'result' in m)).toBe(false);
   });
 });
+
+describe('streamAfterMs', () => {
+  test('a request still running after streamAfterMs answers SSE at once with a comment; a quick one stays JSON', async () => {
+    const h = createMcpHandler(server(), { streamAfterMs: 0, keepAliveMs: 0 });
+    const quick = await call(h, 'tools/call', { name: 'quiet' });
+    expect(quick.contentType).toBe('application/json');
+    const slow = await h.fetch(modern('tools/call', { name: 'wait' }));
+    expect(slow.headers.get('content-type')).toBe('text/event-stream');
+    const reader = slow.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(': keep-alive\n\n');
+    await reader.cancel();
+    await expect.poll(() => h.inFlight).toBe(0);
+  });
+});

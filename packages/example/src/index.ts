@@ -4,5 +4,6 @@
  * serves exactly this definition.
  */
 
+export { createExampleApp } from './app.ts';
 export { requestLogger, sessionLogger } from './request-log.ts';
 export { createExampleServer } from './server.ts';

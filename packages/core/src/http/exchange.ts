@@ -1,6 +1,7 @@
 import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
+import { KEEP_ALIVE } from '../sse/encoder.ts';
 import { SSE_HEADERS, SseStream } from '../sse/stream.ts';
 import { errorResponse, JSON_HEADERS } from './responses.ts';
 
@@ -28,7 +29,16 @@ export class Exchange extends Scope {
   #finished = false;
   readonly #keepAliveMs: number;
 
-  constructor(parent: Scope, id: RequestId, method: string, keepAliveMs: number) {
+  #early: ReturnType<typeof setTimeout> | undefined;
+
+  /** `streamAfterMs`: switch to SSE if still running after that long (undefined: only on demand). */
+  constructor(
+    parent: Scope,
+    id: RequestId,
+    method: string,
+    keepAliveMs: number,
+    streamAfterMs?: number,
+  ) {
     super(parent);
     this.id = id;
     this.method = method;
@@ -37,6 +47,21 @@ export class Exchange extends Scope {
       this.#resolve = resolve;
     });
     if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
+    else if (streamAfterMs !== undefined)
+      this.#early = setTimeout(streamEarly, streamAfterMs, this);
+  }
+
+  /** Switches a still-running answer to SSE and writes a first comment, so the client gets headers
+   * and the runtime a write that fails if the client has gone (workerd learns of it no other way). */
+  streamEarly(): void {
+    this.#early = undefined;
+    if (!this.finished && !this.#sse) this.stream().write(KEEP_ALIVE);
+  }
+
+  override dispose(): void {
+    super.dispose();
+    if (this.#early !== undefined) clearTimeout(this.#early);
+    this.#early = undefined;
   }
 
   /** True once the result (or error) went out, or the exchange was aborted. */
@@ -93,4 +118,8 @@ export class Exchange extends Scope {
       this.#resolve(errorResponse(503, -32603, 'The server is shutting down', this.id));
     }
   }
+}
+
+function streamEarly(exchange: Exchange): void {
+  exchange.streamEarly();
 }

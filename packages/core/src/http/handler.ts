@@ -68,6 +68,7 @@ export class HandlerCore {
   readonly policy: HostPolicy;
   readonly maxBodyBytes: number;
   readonly keepAliveMs: number;
+  readonly streamAfterMs: number | undefined;
   readonly shutdownTimeoutMs: number;
   readonly pageSize: number;
   readonly cache: { ttlMs: number; cacheScope: 'public' | 'private' };
@@ -98,6 +99,7 @@ export class HandlerCore {
     this.policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.streamAfterMs = options.streamAfterMs;
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
     this.pageSize = options.pageSize ?? 100;
     this.cache = {
@@ -122,6 +124,7 @@ export class HandlerCore {
       eventStore: this.#eventStore,
       retryMs: options.retryMs ?? 1000,
       graceMs: options.disconnectGraceMs ?? 30_000,
+      streamAfterMs: options.streamAfterMs,
       counters: { openStreams: 0, resumed: 0 },
     };
     this.sessions?.bind((session, reason) => this.#sessionClosed(session, reason));

@@ -62,6 +62,14 @@ export interface McpHandlerOptions {
   /** Interval of SSE comment keep-alives on open streams; 0 turns them off. @default 15000 */
   keepAliveMs?: number;
   /**
+   * Answer with an SSE stream (and its keep-alives) once a request has run this long without
+   * finishing. Needed where the runtime learns of a departed client only when a write fails
+   * (workerd: a client that leaves is then noticed within `keepAliveMs`), and useful behind proxies
+   * that cut quiet connections. `undefined` streams only when the handler sends a notification.
+   * @default undefined (the Cloudflare adapter recommends 0)
+   */
+  streamAfterMs?: number;
+  /**
    * How long `close()` waits for handlers that ignore their aborted signal before it resolves anyway.
    * @default 10000
    */

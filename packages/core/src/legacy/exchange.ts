@@ -10,10 +10,16 @@ import { LegacyStream, type StreamConfig } from './stream.ts';
 export interface LegacyConfig extends StreamConfig {
   /** How long a handler whose resumable stream dropped keeps running, waiting for a resume. */
   graceMs: number;
+  /** See `McpHandlerOptions.streamAfterMs`. */
+  streamAfterMs: number | undefined;
 }
 
 function graceExpired(exchange: LegacyExchange): void {
   exchange.abort('disconnect');
+}
+
+function streamEarly(exchange: LegacyExchange): void {
+  exchange.streamEarly();
 }
 
 /**
@@ -39,6 +45,7 @@ export class LegacyExchange extends Scope {
   #grace: ReturnType<typeof setTimeout> | undefined;
   readonly #config: LegacyConfig;
   #signal: AbortSignal | undefined;
+  #early: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     parent: Scope,
@@ -60,6 +67,14 @@ export class LegacyExchange extends Scope {
       session.requests.set(id, this);
     }
     if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
+    else if (session && config.streamAfterMs !== undefined)
+      this.#early = setTimeout(streamEarly, config.streamAfterMs, this);
+  }
+
+  /** Switches a still-running answer to SSE (see `streamAfterMs`). */
+  streamEarly(): void {
+    this.#early = undefined;
+    if (!this.finished && !this.#stream) this.stream()?.comment();
   }
 
   get finished(): boolean {
@@ -140,6 +155,8 @@ export class LegacyExchange extends Scope {
   /** Leaves the tree and the session's books; called once the handler settled. */
   override dispose(): void {
     super.dispose();
+    if (this.#early !== undefined) clearTimeout(this.#early);
+    this.#early = undefined;
     this.#unwatch();
     this.resumed();
     const session = this.session;

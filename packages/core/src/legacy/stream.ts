@@ -1,4 +1,4 @@
-import { encodePriming } from '../sse/encoder.ts';
+import { encodePriming, KEEP_ALIVE } from '../sse/encoder.ts';
 import { SSE_HEADERS, type SseOwner, SseStream } from '../sse/stream.ts';
 import type { EventStore } from './event-store.ts';
 import type { LegacyExchange } from './exchange.ts';
@@ -88,6 +88,11 @@ export class LegacyStream implements SseOwner {
     this.owner?.resumed();
     if (this.#done) this.#detach(false);
     return response;
+  }
+
+  /** A comment on the live connection (not stored): flushes headers, probes the connection. */
+  comment(): void {
+    this.#live?.write(KEEP_ALIVE);
   }
 
   /** Sends one message; stored first when there is an EventStore, so order is kept either way. */

@@ -61,7 +61,13 @@ export async function handleModern(
       return errorResponse(error.status, error.code, error.message, rpc.id, error.data);
     throw error;
   }
-  const exchange = new Exchange(core.root, rpc.id, rpc.method, core.keepAliveMs);
+  const exchange = new Exchange(
+    core.root,
+    rpc.id,
+    rpc.method,
+    core.keepAliveMs,
+    core.streamAfterMs,
+  );
   exchange.follow(request.signal, 'disconnect');
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;

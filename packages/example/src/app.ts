@@ -6,7 +6,7 @@ import { Hono } from 'hono';
  * The Hono app every example serves: the MCP endpoint at `/mcp` next to the app's own routes, so
  * Hono middleware (CORS, auth, logging) can wrap the endpoint like any other route.
  */
-export function createApp(handler: McpHandler, runtime: string): Hono {
+export function createExampleApp(handler: McpHandler, runtime: string): Hono {
   const app = new Hono();
   app.get('/health', (c) => c.json({ ok: !handler.signal.aborted, runtime, ...handler.stats() }));
   app.all('/mcp', mcp(handler));
