@@ -8,7 +8,7 @@ import { Hono } from 'hono';
  */
 export function createExampleApp(handler: McpHandler, runtime: string): Hono {
   const app = new Hono();
-  app.get('/health', (c) => c.json({ ok: !handler.signal.aborted, runtime, ...handler.stats() }));
+  app.get('/health', (c) => c.json({ ok: !handler.closed, runtime, ...handler.stats() }));
   app.all('/mcp', mcp(handler));
   return app;
 }

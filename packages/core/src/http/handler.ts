@@ -39,8 +39,13 @@ export interface McpHandler {
    * and resolves once every handler settled, or after `shutdownTimeoutMs`. Later requests get 503.
    */
   close(): Promise<void>;
-  /** Aborts (reason `shutdown`) when the handler closes. */
+  /**
+   * Aborts (reason `shutdown`) when the handler closes. Created on first read; on workerd read
+   * `closed` instead (a signal made while serving one request cannot be used by another).
+   */
   readonly signal: AbortSignal;
+  /** True once `close()` was called (or the `signal` option aborted). */
+  readonly closed: boolean;
   /** In-flight requests (open listen streams included). */
   readonly inFlight: number;
   /** Live counters: sessions, open streams, reaped and resumed so far. */
@@ -339,7 +344,12 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
   return {
     fetch: (request) => core.fetch(request),
     close: () => core.close(),
-    signal: core.root.signal,
+    get signal() {
+      return core.root.signal;
+    },
+    get closed() {
+      return core.root.aborted;
+    },
     get inFlight() {
       return core.inFlight;
     },

@@ -119,7 +119,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     super.abort(reason);
     this.standalone?.end();
     for (const stream of this.#streams?.values() ?? []) stream.end();
-    for (const pending of this.#pending?.values() ?? []) pending.reject(this.signal.reason);
+    for (const pending of this.#pending?.values() ?? []) pending.reject(this.abortError);
     this.#pending?.clear();
     this.#streams?.clear();
     this.#requests?.clear();

@@ -1,18 +1,22 @@
 import { type AbortReasonType, RequestAbortedError } from './abort-reason.ts';
 
 /**
- * A node of the cancellation tree: server → (session →) request.
+ * A node of the cancellation tree: server → session → request.
  *
  * Aborting a scope aborts its whole subtree with the same typed reason. Children are held in a
  * Set and walked directly instead of each child listening on its parent's signal, so a
  * long-lived server signal never accumulates one listener per request.
  *
+ * The AbortController is created only when someone reads `signal`: an idle session or a handler
+ * that never looks at its signal costs none, and on workerd no AbortSignal made while serving one
+ * request is ever touched by another (which workerd forbids).
+ *
  * A scope is also the `handleEvent` target for an outside signal (the HTTP exchange's
  * `request.signal`, the server's `signal` option), which avoids a closure per request.
  */
 export class Scope {
-  readonly signal: AbortSignal;
-  readonly #controller: AbortController;
+  #controller: AbortController | undefined;
+  #error: RequestAbortedError | undefined;
   readonly #parent: Scope | undefined;
   readonly #children = new Set<Scope>();
   /** Reason applied when an attached outside signal aborts. */
@@ -20,23 +24,34 @@ export class Scope {
   #external: AbortSignal | undefined;
 
   constructor(parent?: Scope) {
-    this.#controller = new AbortController();
-    this.signal = this.#controller.signal;
     this.#parent = parent;
     if (parent) {
-      if (parent.signal.aborted) this.#controller.abort(parent.signal.reason);
+      if (parent.#error) this.#error = parent.#error;
       else parent.#children.add(this);
     }
   }
 
+  /** Aborts when the scope is aborted; `reason` is a `RequestAbortedError`. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#error) this.#controller.abort(this.#error);
+    }
+    return this.#controller.signal;
+  }
+
   get aborted(): boolean {
-    return this.signal.aborted;
+    return this.#error !== undefined;
   }
 
   /** The typed reason, once aborted. */
   get reason(): AbortReasonType | undefined {
-    const reason: unknown = this.signal.reason;
-    return reason instanceof RequestAbortedError ? reason.type : undefined;
+    return this.#error?.type;
+  }
+
+  /** The abort error (`signal.reason`), once aborted. */
+  get abortError(): RequestAbortedError | undefined {
+    return this.#error;
   }
 
   get size(): number {
@@ -45,8 +60,9 @@ export class Scope {
 
   /** Aborts this scope and every descendant with `type`. Idempotent: the first reason wins. */
   abort(type: AbortReasonType, error: RequestAbortedError = new RequestAbortedError(type)): void {
-    if (this.signal.aborted) return;
-    this.#controller.abort(error);
+    if (this.#error) return;
+    this.#error = error;
+    this.#controller?.abort(error);
     this.#detachExternal();
     for (const child of this.#children) child.abort(type, error);
     this.#children.clear();

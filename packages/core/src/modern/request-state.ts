@@ -10,7 +10,8 @@ import type { JsonObject } from '../protocol/jsonrpc.ts';
  * echoes it verbatim; anything altered, expired or replayed onto another request is rejected.
  */
 export class RequestStateSigner {
-  readonly #key: Promise<CryptoKey>;
+  readonly #raw: Uint8Array<ArrayBuffer>;
+  #key: CryptoKey | undefined;
   readonly #ttlMs: number;
 
   constructor(secret: string | Uint8Array | undefined, ttlMs: number) {
@@ -20,21 +21,32 @@ export class RequestStateSigner {
         : typeof secret === 'string'
           ? encoder.encode(secret)
           : secret;
-    this.#key = crypto.subtle.importKey(
+    this.#raw = raw as Uint8Array<ArrayBuffer>;
+    this.#ttlMs = ttlMs;
+  }
+
+  /**
+   * The key is imported on first use and kept as a CryptoKey, never as a pending promise: on
+   * workerd a promise started while serving one request cannot be awaited by another.
+   */
+  async #cryptoKey(): Promise<CryptoKey> {
+    this.#key ??= await crypto.subtle.importKey(
       'raw',
-      raw as Uint8Array<ArrayBuffer>,
+      this.#raw,
       { name: 'HMAC', hash: 'SHA-256' },
       false,
       ['sign', 'verify'],
     );
-    this.#ttlMs = ttlMs;
+    return this.#key;
   }
 
   async sign(binding: string, answers: JsonObject): Promise<string> {
     const payload = encoder.encode(
       JSON.stringify({ b: binding, r: answers, x: Date.now() + this.#ttlMs }),
     );
-    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#key, payload));
+    const signature = new Uint8Array(
+      await crypto.subtle.sign('HMAC', await this.#cryptoKey(), payload),
+    );
     return `${toBase64Url(payload)}.${toBase64Url(signature)}`;
   }
 
@@ -45,7 +57,7 @@ export class RequestStateSigner {
     const payload = fromBase64Url(state.slice(0, dot));
     const signature = fromBase64Url(state.slice(dot + 1));
     if (dot < 0 || !payload || !signature) throw invalidState('malformed requestState');
-    const ok = await crypto.subtle.verify('HMAC', await this.#key, signature, payload);
+    const ok = await crypto.subtle.verify('HMAC', await this.#cryptoKey(), signature, payload);
     if (!ok) throw invalidState('requestState failed verification');
     const decoded = JSON.parse(decoder.decode(payload)) as { b: string; r: JsonObject; x: number };
     if (decoded.b !== binding) throw invalidState('requestState belongs to another request');
