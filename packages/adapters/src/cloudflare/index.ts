@@ -1,0 +1,51 @@
+/**
+ * Cloudflare Workers entry: the handler built once per isolate, requests passed straight through.
+ *
+ * workerd reports a departed client only when a write to its response fails (`request.signal`,
+ * with the `enable_request_signal` compatibility flag, and the body's cancel both fire then). So
+ * a request that may run long must answer with an SSE stream early and keep writing: use
+ * `WORKERD_HANDLER_OPTIONS` (stream after 0 ms, keep-alive every 5 s), and a client that leaves is
+ * noticed within the keep-alive interval.
+ *
+ * @module
+ */
+import type { FetchHandler } from '../shared/types.ts';
+
+export type { FetchHandler } from '../shared/types.ts';
+
+/** The part of the Workers `ExecutionContext` the entry uses. */
+export interface WorkerContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** A module Worker's default export. */
+export interface WorkerEntry<Env> {
+  fetch(request: Request, env: Env, ctx: WorkerContext): Promise<Response>;
+}
+
+/**
+ * Handler options for workerd: answer SSE as soon as a request is still running (`streamAfterMs`)
+ * and write a keep-alive every `keepAliveMs`, the bound on noticing a departed client.
+ */
+export const WORKERD_HANDLER_OPTIONS = { streamAfterMs: 0, keepAliveMs: 5_000 } as const;
+
+/**
+ * A module Worker serving `build(env)`'s handler. `build` runs once per isolate, on the first
+ * request (bindings and secrets are only known then), not per request.
+ *
+ * @example
+ * ```ts
+ * export default createWorker((env: Env) =>
+ *   createMcpHandler(server, { ...WORKERD_HANDLER_OPTIONS, sessions: false, requestState: { secret: env.MCP_STATE_SECRET } }),
+ * );
+ * ```
+ */
+export function createWorker<Env>(build: (env: Env) => FetchHandler): WorkerEntry<Env> {
+  let handler: FetchHandler | undefined;
+  return {
+    async fetch(request, env) {
+      handler ??= build(env);
+      return handler.fetch(request);
+    },
+  };
+}

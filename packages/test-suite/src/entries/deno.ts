@@ -1,0 +1,18 @@
+/** The suite's app on Deno: `deno run -A src/entries/deno.ts` with PORT (and FIXTURE). */
+import { serve } from '@edge-mcp/adapters/deno';
+import { createSuiteApp, type FixtureKind } from '../fixture.ts';
+
+declare const Deno: { env: { get(name: string): string | undefined } };
+
+const { app, handler } = createSuiteApp(
+  'deno',
+  (Deno.env.get('FIXTURE') ?? 'suite') as FixtureKind,
+  {
+    disconnectGraceMs: Number(Deno.env.get('GRACE_MS') ?? 30_000),
+  },
+);
+const server = await serve(
+  { fetch: app.fetch, close: () => handler.close() },
+  { port: Number(Deno.env.get('PORT') ?? 8787), hostname: '127.0.0.1' },
+);
+console.error(`listening ${server.url}`);

@@ -1,0 +1,12 @@
+/** The suite's app on Node as a child process: `node --import tsx src/entries/node.ts` with PORT. */
+import { serve } from '@edge-mcp/adapters/node';
+import { createSuiteApp, type FixtureKind } from '../fixture.ts';
+
+const { app, handler } = createSuiteApp('node', (process.env.FIXTURE ?? 'suite') as FixtureKind, {
+  disconnectGraceMs: Number(process.env.GRACE_MS ?? 30_000),
+});
+const server = await serve(
+  { fetch: app.fetch, close: () => handler.close() },
+  { port: Number(process.env.PORT ?? 8787), hostname: '127.0.0.1' },
+);
+console.error(`listening ${server.url}`);

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Target, TargetCaps } from '../targets/types.ts';
+import { basics } from './basics.ts';
+import { disconnect } from './disconnect.ts';
+import { errors } from './errors.ts';
+import { sessions } from './sessions.ts';
+import { shutdown } from './shutdown.ts';
+
+/** The target of the running suite, set in beforeAll. */
+export interface Current {
+  target: Target;
+}
+
+/**
+ * The shared suite, written once and run against every runtime. `caps` are known up front so
+ * `test.skipIf` can name the runtime behaviour that makes a test impossible there.
+ */
+export function defineSuite(name: string, caps: TargetCaps, start: () => Promise<Target>): void {
+  describe(`shared suite on ${name}`, () => {
+    const current = {} as Current;
+    beforeAll(async () => {
+      current.target = await start();
+    });
+    afterAll(async () => {
+      await current.target?.stop();
+    });
+    basics(current);
+    errors(current);
+    disconnect(current, caps);
+    sessions(current, caps);
+    // Last: it ends the server.
+    shutdown(current, caps);
+  });
+}

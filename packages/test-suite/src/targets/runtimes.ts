@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FixtureKind } from '../fixture.ts';
+import { freePort, spawnTarget } from './spawn.ts';
+import type { Target, TargetCaps } from './types.ts';
+
+const require = createRequire(import.meta.url);
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The real deno binary (the npm package's bin is a Node wrapper that would outlive a kill). */
+function denoBinary(): string {
+  const pkg = require.resolve('deno/package.json');
+  return createRequire(pkg).resolve('@deno/linux-x64-glibc/deno');
+}
+
+function bunBinary(): string {
+  return join(dirname(require.resolve('bun/package.json')), 'bin', 'bun.exe');
+}
+
+/**
+ * Deno runs WITHOUT --unstable-no-legacy-abort on purpose: with Deno's legacy behaviour
+ * request.signal also aborts after a completed response, and the suite proves that a completed
+ * request is still not reported as a disconnect.
+ */
+export async function denoTarget(fixture: FixtureKind = 'suite'): Promise<Target> {
+  return spawnTarget({
+    name: 'deno',
+    command: denoBinary(),
+    args: ['run', '--allow-net', '--allow-env', '--allow-read', '--quiet', 'src/entries/deno.ts'],
+    cwd: ROOT,
+    env: { FIXTURE: fixture, DENO_NO_UPDATE_CHECK: '1' },
+    caps: DENO_CAPS,
+    port: await freePort(),
+  });
+}
+
+export async function bunTarget(fixture: FixtureKind = 'suite'): Promise<Target> {
+  return spawnTarget({
+    name: 'bun',
+    command: bunBinary(),
+    args: ['run', 'src/entries/bun.ts'],
+    cwd: ROOT,
+    env: { FIXTURE: fixture },
+    caps: BUN_CAPS,
+    port: await freePort(),
+  });
+}
+
+/** Keep-alive interval of the workerd target (wrangler.jsonc KEEP_ALIVE_MS). */
+export const WORKERD_KEEP_ALIVE_MS = 500;
+
+export const DENO_CAPS: TargetCaps = {
+  sessions: true,
+  shutdown: 'process',
+  disconnectBoundMs: 100,
+};
+export const BUN_CAPS: TargetCaps = { sessions: true, shutdown: 'process', disconnectBoundMs: 100 };
+/** A write to a departed client still succeeds once (TCP); the next one fails: two intervals. */
+export const WORKERD_CAPS: TargetCaps = {
+  sessions: false,
+  shutdown: false,
+  disconnectBoundMs: 2 * WORKERD_KEEP_ALIVE_MS,
+};
+
+export async function workerdTarget(fixture: FixtureKind = 'suite'): Promise<Target> {
+  const port = await freePort();
+  const inspector = await freePort();
+  return spawnTarget({
+    name: 'workerd',
+    command: process.execPath,
+    args: [
+      join(dirname(require.resolve('wrangler/package.json')), 'bin', 'wrangler.js'),
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--show-interactive-dev-session=false',
+      '--var',
+      `FIXTURE:${fixture}`,
+      '--persist-to',
+      join(ROOT, '.wrangler', `state-${port}`),
+    ],
+    cwd: ROOT,
+    env: {
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_SEND_ERROR_REPORTS: 'false',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      CI: 'true',
+    },
+    caps: WORKERD_CAPS,
+    port,
+    readyMs: 90_000,
+  });
+}

@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { LogLine, Target, TargetCaps } from './types.ts';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface SpawnOptions {
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  caps: TargetCaps;
+  port: number;
+  /** How long the server may take to answer /health. */
+  readyMs?: number;
+}
+
+/**
+ * Starts a server process in its own process group (so wrappers and their children go together),
+ * waits until `/health` answers, and returns it as a Target. Output is kept for failure messages.
+ */
+export async function spawnTarget(options: SpawnOptions): Promise<Target> {
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env, PORT: String(options.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<{ code: number | null }>((resolve) =>
+    child.once('exit', (code) => resolve({ code })),
+  );
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + (options.readyMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`${options.name} exited before it was ready:\n${output}`);
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      kill(child, 'SIGKILL');
+      throw new Error(`${options.name} was not ready in time:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    name: options.name,
+    url,
+    mcpUrl: `${url}/mcp`,
+    caps: options.caps,
+    log: async () => (await (await fetch(`${url}/__log`)).json()) as LogLine[],
+    async shutdown() {
+      kill(child, 'SIGTERM', false);
+      return exited;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      kill(child, 'SIGTERM');
+      const timer = setTimeout(() => kill(child, 'SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+    toString: () => output,
+  } as Target;
+}
+
+/** Signals the whole group, or only the server process when `group` is false (a real SIGTERM to it). */
+function kill(child: ChildProcess, signal: NodeJS.Signals, group = true): void {
+  try {
+    if (group && child.pid) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,4 @@
+import { defineSuite } from '../src/suite/define.ts';
+import { NODE_CAPS, nodeTarget } from '../src/targets/node.ts';
+
+defineSuite('node', NODE_CAPS, () => nodeTarget());
