@@ -1,4 +1,6 @@
+import { defineConformance } from '../src/conformance.ts';
 import { defineSuite } from '../src/suite/define.ts';
 import { NODE_CAPS, nodeTarget } from '../src/targets/node.ts';
 
 defineSuite('node', NODE_CAPS, () => nodeTarget());
+defineConformance('node', NODE_CAPS, () => nodeTarget('conformance'));

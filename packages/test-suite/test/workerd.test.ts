@@ -1,4 +1,6 @@
+import { defineConformance } from '../src/conformance.ts';
 import { defineSuite } from '../src/suite/define.ts';
 import { WORKERD_CAPS, workerdTarget } from '../src/targets/runtimes.ts';
 
 defineSuite('workerd', WORKERD_CAPS, () => workerdTarget());
+defineConformance('workerd', WORKERD_CAPS, () => workerdTarget('conformance'));
