@@ -4,6 +4,7 @@
  * `Request`/`Response`/`AbortSignal`/Web Streams, for every JavaScript runtime.
  */
 export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
+export { BodyTooLargeError, readBody } from './http/body.ts';
 export { createMcpHandler, type McpHandler } from './http/handler.ts';
 export type {
   HandlerStats,
@@ -16,9 +17,17 @@ export {
   type EventStore,
   MemoryEventStore,
   type MemoryEventStoreOptions,
+  parseEventId,
   type ReplayedEvents,
 } from './legacy/event-store.ts';
-export type { SessionHandle } from './legacy/session.ts';
+export {
+  Session,
+  type SessionHandle,
+  type SessionInit,
+  type SessionObserver,
+  type SessionRecord,
+} from './legacy/session.ts';
+export type { SessionClosedListener } from './legacy/session-manager.ts';
 export {
   MemorySessionManager,
   type MemorySessionManagerOptions,
@@ -30,6 +39,7 @@ export {
   abortReasonType,
   RequestAbortedError,
 } from './lifecycle/abort-reason.ts';
+export { Scope } from './lifecycle/scope.ts';
 export {
   ErrorCode,
   LEGACY_VERSIONS,

@@ -11,35 +11,56 @@ import type { Hono } from 'hono';
 /** Which server a target serves: the suite's (the example plus test hooks) or the conformance fixture. */
 export type FixtureKind = 'suite' | 'conformance';
 
-/**
- * The app every runtime serves for the shared suite: the example server plus a `touch` tool that
- * announces a tools/list change (to drive GET-stream and listen tests), mounted with the example's
- * Hono app, and `/__log` exposing the request and session log the tests assert on.
- */
-export function createSuiteApp(
-  runtime: string,
-  kind: FixtureKind,
-  options: McpHandlerOptions = {},
-): { app: Hono; handler: McpHandler } {
-  const log: Array<Record<string, unknown>> = [];
-  const server: McpServer = kind === 'conformance' ? createFixtureServer() : suiteServer();
-  const handler = createMcpHandler(server, {
-    requestState: { secret: 'edge-mcp-test-suite' },
-    ...options,
-    onRequest: (event) => log.push({ kind: 'request', ...event }),
-    onSessionOpen: (event) => log.push({ kind: 'session-open', ...event, clientInfo: undefined }),
-    onSessionClose: (event) => log.push({ kind: 'session-close', ...event, clientInfo: undefined }),
-  });
-  const app = createExampleApp(handler, runtime);
-  app.get('/__log', (c) => c.json(log));
-  return { app, handler };
+/** Where the request/session log goes; in memory by default, a Durable Object on workerd. */
+export interface LogSink {
+  push(line: Record<string, unknown>): void;
+  read(): Promise<Array<Record<string, unknown>>>;
 }
 
-function suiteServer(): McpServer {
+export function memorySink(): LogSink {
+  const lines: Array<Record<string, unknown>> = [];
+  return { push: (line) => lines.push(line), read: async () => lines };
+}
+
+/** The server of a fixture kind: the example plus a `touch` tool, or the conformance fixture. */
+export function fixtureServer(kind: FixtureKind): McpServer {
+  if (kind === 'conformance') return createFixtureServer();
   const server = createExampleServer();
   server.tool('touch', { description: 'Announces a tools/list change (test hook)' }, () => {
     server.notifyListChanged('tools');
     return 'touched';
   });
   return server;
+}
+
+/** Handler hooks that write the request and session log the suite asserts on. */
+export function logHooks(
+  sink: LogSink,
+): Pick<McpHandlerOptions, 'onRequest' | 'onSessionOpen' | 'onSessionClose'> {
+  return {
+    onRequest: (event) => sink.push({ kind: 'request', ...event }),
+    onSessionOpen: (event) => sink.push({ kind: 'session-open', ...event, clientInfo: undefined }),
+    onSessionClose: (event) =>
+      sink.push({ kind: 'session-close', ...event, clientInfo: undefined }),
+  };
+}
+
+/**
+ * The app every runtime serves for the shared suite: the fixture server mounted in the example's
+ * Hono app, plus `/__log` exposing the log.
+ */
+export function createSuiteApp(
+  runtime: string,
+  kind: FixtureKind,
+  options: McpHandlerOptions = {},
+  sink: LogSink = memorySink(),
+): { app: Hono; handler: McpHandler } {
+  const handler = createMcpHandler(fixtureServer(kind), {
+    requestState: { secret: 'edge-mcp-test-suite' },
+    ...options,
+    ...logHooks(sink),
+  });
+  const app = createExampleApp(handler, runtime);
+  app.get('/__log', async (c) => c.json(await sink.read()));
+  return { app, handler };
 }

@@ -132,7 +132,7 @@ export class HandlerCore {
       streamAfterMs: options.streamAfterMs,
       counters: { openStreams: 0, resumed: 0 },
     };
-    this.sessions?.bind((session, reason) => this.#sessionClosed(session, reason));
+    this.sessions?.bind(this.root, (session, reason) => this.#sessionClosed(session, reason));
     if (this.sessions) this.#detach.push(fanOut(server, this.sessions));
     const signal = options.signal;
     if (signal) {

@@ -126,8 +126,10 @@ function initialize(core: HandlerCore, request: Request, rpc: JsonRpcRequest): R
 
 function notification(session: Session | undefined, method: string, params: JsonObject): void {
   if (!session) return;
-  if (method === 'notifications/initialized') session.initialized = true;
-  else if (method === 'notifications/cancelled') {
+  if (method === 'notifications/initialized') {
+    session.initialized = true;
+    session.changed();
+  } else if (method === 'notifications/cancelled') {
     const id = params.requestId;
     if (typeof id === 'string' || typeof id === 'number')
       session.requests.get(id)?.abort('client-cancel');
@@ -224,6 +226,7 @@ function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): Jso
   const session = ctx.exchange.session;
   if (add) session?.subscriptions.add(params.uri);
   else session?.subscriptions.delete(params.uri);
+  session?.changed();
   return {};
 }
 
@@ -233,7 +236,10 @@ const METHODS: Record<string, Method> = {
     if (!LOG_LEVELS.includes(params.level as LogLevel))
       throw new McpError(ErrorCode.InvalidParams, `Unknown log level: ${String(params.level)}`);
     const session = ctx.exchange.session;
-    if (session) session.logLevel = params.level as LogLevel;
+    if (session) {
+      session.logLevel = params.level as LogLevel;
+      session.changed();
+    }
     return {};
   },
   'tools/list': async (core, _ctx, params) => page(core, 'tools', 'tools', params),

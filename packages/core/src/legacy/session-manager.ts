@@ -33,8 +33,11 @@ export interface SessionManager {
   readonly size: number;
   /** Sessions ended by the idle timeout so far. */
   readonly reaped: number;
-  /** The handler registers here; `closed` runs once per ended session. */
-  bind(closed: SessionClosedListener): void;
+  /**
+   * The handler registers here: `root` is the scope sessions hang under (a durable manager
+   * restoring a session needs it), `closed` runs once per ended session.
+   */
+  bind(root: Scope, closed: SessionClosedListener): void;
 }
 
 export interface MemorySessionManagerOptions {
@@ -66,7 +69,7 @@ export class MemorySessionManager implements SessionManager {
     return this.#sessions.size;
   }
 
-  bind(closed: SessionClosedListener): void {
+  bind(_root: Scope, closed: SessionClosedListener): void {
     this.#closed = closed;
   }
 

@@ -20,6 +20,51 @@ export interface PendingRequest {
   reject(error: unknown): void;
 }
 
+/**
+ * Told about what a durable session manager must store or schedule; the memory manager has none.
+ */
+export interface SessionObserver {
+  /** State worth keeping changed: log level, subscriptions, the state bag, initialized, counters. */
+  changed(session: Session): void;
+  /** The session has no in-flight request and no open stream any more. */
+  idle(session: Session): void;
+}
+
+/** Everything a session needs to go on after its process or object restarts (JSON). */
+export interface SessionRecord extends SessionInit {
+  id: string;
+  initialized: boolean;
+  logLevel: LogLevel | undefined;
+  subscriptions: string[];
+  state: Array<[string, unknown]>;
+  nextStream: number;
+  nextRequest: number;
+  lastActive: number;
+}
+
+/** The state bag; writes tell the observer so a durable manager can store them. */
+class SessionState extends Map<string, unknown> {
+  readonly #session: Session;
+  constructor(session: Session) {
+    super();
+    this.#session = session;
+  }
+  override set(key: string, value: unknown): this {
+    super.set(key, value);
+    this.#session?.changed();
+    return this;
+  }
+  override delete(key: string): boolean {
+    const had = super.delete(key);
+    if (had) this.#session.changed();
+    return had;
+  }
+  override clear(): void {
+    super.clear();
+    this.#session.changed();
+  }
+}
+
 /** The part of a session tools see through `ctx.session`. */
 export interface SessionHandle {
   readonly id: string;
@@ -51,6 +96,8 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   #streams: Map<string, LegacyStream> | undefined;
   #onClose: Array<(reason: AbortReasonType) => void> | undefined;
   standalone: LegacyStream | undefined;
+  /** Set by a durable manager to store and schedule; unset in memory. */
+  observer: SessionObserver | undefined;
   #nextStream = 1;
   #nextRequest = 1;
 
@@ -63,8 +110,43 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   }
 
   get state(): Map<string, unknown> {
-    this.#state ??= new Map();
+    this.#state ??= new SessionState(this);
     return this.#state;
+  }
+
+  /** Tells the observer that durable state changed (core calls it after each such change). */
+  changed(): void {
+    if (!this.aborted) this.observer?.changed(this);
+  }
+
+  toRecord(): SessionRecord {
+    return {
+      id: this.id,
+      protocolVersion: this.protocolVersion,
+      clientInfo: this.clientInfo,
+      clientCapabilities: this.clientCapabilities,
+      initialized: this.initialized,
+      logLevel: this.logLevel,
+      subscriptions: [...(this.#subscriptions ?? [])],
+      state: [...(this.#state ?? [])],
+      nextStream: this.#nextStream,
+      nextRequest: this.#nextRequest,
+      lastActive: this.lastActive,
+    };
+  }
+
+  /** A session rebuilt from its record (after a restart), under `parent`. */
+  static restore(parent: Scope, record: SessionRecord): Session {
+    const session = new Session(parent, record.id, record);
+    session.initialized = record.initialized;
+    session.logLevel = record.logLevel;
+    for (const uri of record.subscriptions) session.subscriptions.add(uri);
+    if (record.state.length > 0) session.#state = new SessionState(session);
+    for (const [key, value] of record.state) Map.prototype.set.call(session.#state, key, value);
+    session.#nextStream = record.nextStream;
+    session.#nextRequest = record.nextRequest;
+    session.lastActive = record.lastActive;
+    return session;
   }
   get subscriptions(): Set<string> {
     this.#subscriptions ??= new Set();
@@ -96,7 +178,10 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   }
 
   nextStreamId(): string {
-    return String(this.#nextStream++);
+    const id = String(this.#nextStream++);
+    // Event ids must stay unique after a restart, so the counter is durable state.
+    this.changed();
+    return id;
   }
   nextRequestId(): string {
     return `s${this.#nextRequest++}`;
@@ -107,7 +192,10 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   }
   leave(): void {
     this.active--;
-    if (this.active === 0) this.lastActive = Date.now();
+    if (this.active === 0) {
+      this.lastActive = Date.now();
+      this.observer?.idle(this);
+    }
   }
 
   /**

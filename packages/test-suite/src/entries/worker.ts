@@ -1,17 +1,93 @@
-/** The suite's app on workerd (wrangler dev with ../../wrangler.jsonc), modern and legacy without sessions. */
-import { createWorker, WORKERD_HANDLER_OPTIONS } from '@edge-mcp/adapters/cloudflare';
-import { createSuiteApp, type FixtureKind } from '../fixture.ts';
+/**
+ * The suite's app on workerd (wrangler dev with ../../wrangler.jsonc): 2026-07-28 in the isolate,
+ * legacy sessions in Durable Objects, and the log collected in one more object so the isolate
+ * and the session objects write to the same place.
+ */
+import {
+  createSessionWorker,
+  type DurableObjectNamespace,
+  defineSessionObject,
+  WORKERD_HANDLER_OPTIONS,
+} from '@edge-mcp/adapters/cloudflare';
+import {
+  createSuiteApp,
+  type FixtureKind,
+  fixtureServer,
+  type LogSink,
+  logHooks,
+} from '../fixture.ts';
 
 interface Env {
   FIXTURE?: string;
   KEEP_ALIVE_MS?: string;
+  IDLE_MS?: string;
+  GRACE_MS?: string;
+  MCP_SESSIONS: DurableObjectNamespace;
+  SUITE_LOG: DurableObjectNamespace;
 }
 
-export default createWorker((env: Env) => {
-  const { app } = createSuiteApp('workerd', (env.FIXTURE ?? 'suite') as FixtureKind, {
+/** The log of the whole deployment: one object, lines kept in memory. */
+export class SuiteLog {
+  readonly #lines: unknown[] = [];
+  async fetch(request: Request): Promise<Response> {
+    if (request.method === 'POST') {
+      this.#lines.push(await request.json());
+      return new Response(null, { status: 204 });
+    }
+    return Response.json(this.#lines);
+  }
+}
+
+function remoteSink(env: Env): LogSink {
+  const log = () => env.SUITE_LOG.get(env.SUITE_LOG.idFromName('log'));
+  return {
+    push: (line) => {
+      log()
+        .fetch(new Request('http://log/', { method: 'POST', body: JSON.stringify(line) }))
+        .catch(() => {});
+    },
+    read: async () =>
+      (await (await log().fetch(new Request('http://log/'))).json()) as Array<
+        Record<string, unknown>
+      >,
+  };
+}
+
+/**
+ * The isolate's own lines stay in its memory (a push from a request the client just cancelled
+ * would be cancelled with it; wrangler dev runs one isolate); reading merges the objects' lines.
+ */
+function isolateSink(env: Env): LogSink {
+  const lines: Array<Record<string, unknown>> = [];
+  const remote = remoteSink(env);
+  return {
+    push: (line) => lines.push(line),
+    read: async () => [...lines, ...(await remote.read())],
+  };
+}
+
+function handlerOptions(env: Env) {
+  return {
     ...WORKERD_HANDLER_OPTIONS,
     keepAliveMs: Number(env.KEEP_ALIVE_MS ?? WORKERD_HANDLER_OPTIONS.keepAliveMs),
-    sessions: false,
-  });
-  return app;
+    disconnectGraceMs: Number(env.GRACE_MS ?? 30_000),
+    requestState: { secret: 'edge-mcp-test-suite' },
+  };
+}
+
+export const McpSession = defineSessionObject((env: Env) => ({
+  server: fixtureServer((env.FIXTURE ?? 'suite') as FixtureKind),
+  options: { ...handlerOptions(env), ...logHooks(remoteSink(env)) },
+  idleTimeoutMs: Number(env.IDLE_MS ?? 600_000),
+}));
+
+export default createSessionWorker({
+  sessions: (env: Env) => env.MCP_SESSIONS,
+  build: (env: Env) =>
+    createSuiteApp(
+      'workerd',
+      (env.FIXTURE ?? 'suite') as FixtureKind,
+      handlerOptions(env),
+      isolateSink(env),
+    ).app,
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { TargetCaps } from '../targets/types.ts';
 import type { Current } from './define.ts';
-import { initialize, legacy, modern, SseReader, waitForLog } from './http.ts';
+import { initialize, legacy, modern, running, SseReader, waitForLog } from './http.ts';
 
 export function disconnect(current: Current, caps: TargetCaps): void {
   describe('disconnect cancels', () => {
@@ -77,11 +77,7 @@ export function disconnect(current: Current, caps: TargetCaps): void {
           }),
           signal: client.signal,
         });
-        // The call is running once the server counts it in flight.
-        for (;;) {
-          const health = await (await fetch(`${current.target.url}/health`)).json();
-          if (health.inFlight >= 1) break;
-        }
+        await running(current.target.url, call);
         client.abort();
         await call.catch(() => undefined);
         const line = await waitForLog(

@@ -169,3 +169,24 @@ export async function waitForLog<T extends Record<string, unknown>>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * Resolves once a request is running on the server: its answer has started (a streamed answer,
+ * as on workerd) or the server counts it in flight (/health, where the handler lives in-process).
+ */
+export async function running(url: string, answer: Promise<unknown>): Promise<void> {
+  let started = false;
+  const settled = answer.then(
+    () => {
+      started = true;
+    },
+    () => {
+      started = true;
+    },
+  );
+  while (!started) {
+    const health = (await (await fetch(`${url}/health`)).json()) as { inFlight: number };
+    if (health.inFlight >= 1) return;
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 25))]);
+  }
+}

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { TargetCaps } from '../targets/types.ts';
 import type { Current } from './define.ts';
-import { initialize, legacy, SseReader, waitForLog } from './http.ts';
+import { initialize, legacy, running, SseReader, waitForLog } from './http.ts';
 
 const SKIP =
   'workerd isolates share no memory between requests, so legacy sessions need Durable Objects';
@@ -57,10 +57,7 @@ export function sessions(current: Current, caps: TargetCaps): void {
             version: '2025-06-18',
           }),
         );
-        for (;;) {
-          const health = await (await fetch(`${current.target.url}/health`)).json();
-          if (health.inFlight >= 1) break;
-        }
+        await running(current.target.url, call);
         const cancelled = await fetch(mcpUrl, {
           method: 'POST',
           headers,

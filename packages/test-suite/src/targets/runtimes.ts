@@ -57,7 +57,7 @@ export const DENO_CAPS: TargetCaps = {
 export const BUN_CAPS: TargetCaps = { sessions: true, shutdown: 'process', disconnectBoundMs: 100 };
 /** A write to a departed client still succeeds once (TCP); the next one fails: two intervals. */
 export const WORKERD_CAPS: TargetCaps = {
-  sessions: false,
+  sessions: true,
   shutdown: false,
   disconnectBoundMs: 2 * WORKERD_KEEP_ALIVE_MS,
 };

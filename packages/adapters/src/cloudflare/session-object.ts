@@ -1,0 +1,104 @@
+import {
+  type AbortReasonType,
+  createMcpHandler,
+  type McpHandler,
+  type McpHandlerOptions,
+  type McpServer,
+} from '@edge-mcp/core';
+import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
+import { DurableObjectSessionManager } from './do-session-manager.ts';
+import { WORKERD_HANDLER_OPTIONS } from './worker.ts';
+import type { DurableObjectState } from './workers-types.ts';
+
+/** What a session object serves; built once per object instance. */
+export interface SessionObjectConfig {
+  server: McpServer;
+  /** Handler options (hooks, allow-lists, keep-alive); sessions and events are the object's own. */
+  options?: Omit<McpHandlerOptions, 'sessions' | 'eventStore' | 'legacy'>;
+  /** Idle timeout, enforced with the object's alarm. @default 600000 (10 min) */
+  idleTimeoutMs?: number;
+  /** Bound of the stored event log. @default 1000 events, 1 MiB */
+  events?: DurableObjectEventStoreOptions;
+}
+
+/** The class a Worker exports and binds as a Durable Object namespace. */
+export interface SessionObjectClass<Env> {
+  new (state: DurableObjectState, env: Env): SessionObject;
+}
+
+export interface SessionObject {
+  fetch(request: Request): Promise<Response>;
+  alarm(): Promise<void>;
+  /** Operator: end this object's session (reason defaults to `session-deleted`). */
+  closeSession(reason?: AbortReasonType): Promise<boolean>;
+  /** Operator: what the object holds. */
+  inspect(): Promise<{
+    session: string | undefined;
+    events: number;
+    bytes: number;
+    reaped: number;
+  }>;
+}
+
+/**
+ * A Durable Object class holding one legacy session: the same handler as everywhere, with the
+ * object's SessionManager and EventStore behind the core's seams (no second protocol
+ * implementation). Requests reach it from `createSessionWorker`, streamed both ways, so a client
+ * that leaves cancels the handler running in here as it would anywhere else.
+ *
+ * @example
+ * ```ts
+ * export const McpSession = defineSessionObject((env: Env) => ({ server: createMyServer() }));
+ * ```
+ */
+export function defineSessionObject<Env>(
+  build: (env: Env) => SessionObjectConfig,
+): SessionObjectClass<Env> {
+  return class McpSessionObject implements SessionObject {
+    readonly #handler: McpHandler;
+    readonly #manager: DurableObjectSessionManager;
+    readonly #events: DurableObjectEventStore;
+
+    constructor(state: DurableObjectState, env: Env) {
+      const config = build(env);
+      this.#manager = new DurableObjectSessionManager(state, {
+        idleTimeoutMs: config.idleTimeoutMs,
+      });
+      this.#events = new DurableObjectEventStore(state.storage.sql, config.events);
+      this.#handler = createMcpHandler(config.server, {
+        ...WORKERD_HANDLER_OPTIONS,
+        ...config.options,
+        legacy: true,
+        sessions: this.#manager,
+        eventStore: this.#events,
+      });
+    }
+
+    fetch(request: Request): Promise<Response> {
+      return this.#handler.fetch(request);
+    }
+
+    alarm(): Promise<void> {
+      return this.#manager.alarm();
+    }
+
+    async closeSession(reason: AbortReasonType = 'session-deleted'): Promise<boolean> {
+      const had = this.#manager.size > 0;
+      this.#manager.closeAll(reason);
+      return had;
+    }
+
+    async inspect(): Promise<{
+      session: string | undefined;
+      events: number;
+      bytes: number;
+      reaped: number;
+    }> {
+      let session: string | undefined;
+      this.#manager.forEach((s) => {
+        session = s.id;
+      });
+      return { session, ...this.#events.usage(), reaped: this.#manager.reaped };
+    }
+  };
+}

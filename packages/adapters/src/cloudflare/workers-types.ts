@@ -1,0 +1,49 @@
+/**
+ * The few Workers runtime types the Cloudflare adapter uses, declared here so the adapter
+ * type-checks without the full workers-types (which conflict with the DOM lib the core uses).
+ */
+
+export interface SqlCursor<T> extends Iterable<T> {
+  toArray(): T[];
+  one(): T;
+}
+
+export interface SqlStorage {
+  exec<T = Record<string, unknown>>(query: string, ...bindings: unknown[]): SqlCursor<T>;
+}
+
+export interface SyncKvStorage {
+  get<T = unknown>(key: string): T | undefined;
+  put<T>(key: string, value: T): void;
+  delete(key: string): boolean;
+}
+
+export interface DurableObjectStorage {
+  sql: SqlStorage;
+  kv: SyncKvStorage;
+  deleteAll(): Promise<void>;
+  setAlarm(scheduledTime: number | Date): Promise<void>;
+  getAlarm(): Promise<number | null>;
+  deleteAlarm(): Promise<void>;
+}
+
+export interface DurableObjectId {
+  toString(): string;
+}
+
+export interface DurableObjectState {
+  readonly id: DurableObjectId;
+  readonly storage: DurableObjectStorage;
+  blockConcurrencyWhile<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export interface DurableObjectStub {
+  fetch(request: Request): Promise<Response>;
+}
+
+export interface DurableObjectNamespace {
+  newUniqueId(): DurableObjectId;
+  idFromString(id: string): DurableObjectId;
+  idFromName(name: string): DurableObjectId;
+  get(id: DurableObjectId): DurableObjectStub;
+}
