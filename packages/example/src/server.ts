@@ -109,6 +109,43 @@ export function createExampleServer(): McpServer {
     },
   );
 
+  server.tool(
+    'tally',
+    {
+      description:
+        'Adds to a running sum kept in the session (legacy sessions; 2026-07-28 requests are stateless).',
+      input: z.object({ add: z.number() }),
+      output: z.object({ sum: z.number() }),
+    },
+    ({ add }, ctx) => {
+      const state = ctx.session?.state;
+      if (!state) {
+        return {
+          content: [{ type: 'text', text: 'tally needs a session: connect with a 2025 revision' }],
+          isError: true,
+        };
+      }
+      const sum = ((state.get('sum') as number | undefined) ?? 0) + add;
+      state.set('sum', sum);
+      return { structuredContent: { sum } };
+    },
+  );
+
+  server.tool(
+    'whoami',
+    {
+      description:
+        'What the server knows of this client: revision, client info, capabilities, session.',
+    },
+    (_args, ctx) =>
+      JSON.stringify({
+        protocolVersion: ctx.protocolVersion,
+        clientInfo: ctx.clientInfo ?? null,
+        clientCapabilities: ctx.clientCapabilities,
+        session: ctx.session?.id ?? null,
+      }),
+  );
+
   // --- valibot tools ---------------------------------------------------------------------------
   server.tool(
     'word_count',

@@ -7,6 +7,7 @@ import {
 } from '@edge-mcp/core';
 import { createExampleApp, createExampleServer } from '@edge-mcp/example';
 import type { Hono } from 'hono';
+import * as z from 'zod';
 
 /** Which server a target serves: the suite's (the example plus test hooks) or the conformance fixture. */
 export type FixtureKind = 'suite' | 'conformance';
@@ -30,6 +31,40 @@ export function fixtureServer(kind: FixtureKind): McpServer {
     server.notifyListChanged('tools');
     return 'touched';
   });
+  server.tool(
+    'poke',
+    {
+      description: 'Announces an update of a resource (test hook)',
+      input: z.object({ uri: z.string() }),
+    },
+    ({ uri }) => {
+      server.notifyResourceUpdated(uri);
+      return 'poked';
+    },
+  );
+  server.tool(
+    'say',
+    {
+      description: 'Logs one message at a level (test hook)',
+      input: z.object({ level: z.enum(['debug', 'info', 'error']) }),
+    },
+    ({ level }, ctx) => {
+      ctx.log(level, `said at ${level}`);
+      return 'said';
+    },
+  );
+  server.tool(
+    'flood',
+    {
+      description: 'Sends count progress notifications (test hook)',
+      input: z.object({ count: z.number() }),
+    },
+    ({ count }, ctx) => {
+      for (let i = 1; i <= count; i++)
+        ctx.progress(i, count, `step ${i} of a long stream that fills the event log`);
+      return `flooded ${count}`;
+    },
+  );
   return server;
 }
 

@@ -51,7 +51,8 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     ).join('');
     const session = new Session(parent, `${this.#state.id.toString()}.${token}`, init);
     this.#adopt(session);
-    this.changed(session);
+    // A new session is idle until its first request: the alarm starts counting now.
+    this.idle(session);
     return session;
   }
 

@@ -10,6 +10,9 @@ import { DurableObjectSessionManager } from './do-session-manager.ts';
 import { WORKERD_HANDLER_OPTIONS } from './worker.ts';
 import type { DurableObjectState } from './workers-types.ts';
 
+/** Base URL of operator requests to a session object (never a client's). */
+export const CONTROL = 'https://edge-mcp.internal';
+
 /** What a session object serves; built once per object instance. */
 export interface SessionObjectConfig {
   server: McpServer;
@@ -74,8 +77,21 @@ export function defineSessionObject<Env>(
       });
     }
 
-    fetch(request: Request): Promise<Response> {
+    async fetch(request: Request): Promise<Response> {
+      // Operator calls come from the Worker's own code (`sessionControl`); the session Worker only
+      // ever forwards requests for the MCP path, so a client cannot reach these.
+      if (request.url.startsWith(CONTROL)) return this.#control(request);
       return this.#handler.fetch(request);
+    }
+
+    async #control(request: Request): Promise<Response> {
+      const url = new URL(request.url);
+      if (url.pathname === '/inspect') return Response.json(await this.inspect());
+      if (url.pathname === '/close') {
+        const reason = (url.searchParams.get('reason') ?? 'session-deleted') as AbortReasonType;
+        return Response.json({ closed: await this.closeSession(reason) });
+      }
+      return new Response(null, { status: 404 });
     }
 
     alarm(): Promise<void> {

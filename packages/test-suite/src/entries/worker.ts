@@ -7,6 +7,7 @@ import {
   createSessionWorker,
   type DurableObjectNamespace,
   defineSessionObject,
+  sessionControl,
   WORKERD_HANDLER_OPTIONS,
 } from '@edge-mcp/adapters/cloudflare';
 import {
@@ -83,11 +84,17 @@ export const McpSession = defineSessionObject((env: Env) => ({
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,
-  build: (env: Env) =>
-    createSuiteApp(
-      'workerd',
-      (env.FIXTURE ?? 'suite') as FixtureKind,
-      handlerOptions(env),
-      isolateSink(env),
-    ).app,
+  build: (env: Env) => {
+    const kind = (env.FIXTURE ?? 'suite') as FixtureKind;
+    const { app } = createSuiteApp('workerd', kind, handlerOptions(env), isolateSink(env));
+    // Operator routes for the Durable Object tests (a real deployment puts these behind auth).
+    const control = sessionControl(env.MCP_SESSIONS);
+    app.get('/__inspect/:session', async (c) =>
+      c.json(await control.inspect(c.req.param('session'))),
+    );
+    app.post('/__close/:session', async (c) =>
+      c.json({ closed: await control.close(c.req.param('session'), 'shutdown') }),
+    );
+    return app;
+  },
 });

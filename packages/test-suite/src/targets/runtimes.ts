@@ -62,7 +62,17 @@ export const WORKERD_CAPS: TargetCaps = {
   disconnectBoundMs: 2 * WORKERD_KEEP_ALIVE_MS,
 };
 
-export async function workerdTarget(fixture: FixtureKind = 'suite'): Promise<Target> {
+export interface WorkerdOptions {
+  /** Durable Object storage directory; reuse it to restart onto the same sessions. */
+  persistTo?: string;
+  /** Extra `--var NAME:value` settings (IDLE_MS, GRACE_MS, KEEP_ALIVE_MS). */
+  vars?: Record<string, string>;
+}
+
+export async function workerdTarget(
+  fixture: FixtureKind = 'suite',
+  options: WorkerdOptions = {},
+): Promise<Target> {
   const port = await freePort();
   const inspector = await freePort();
   return spawnTarget({
@@ -80,8 +90,12 @@ export async function workerdTarget(fixture: FixtureKind = 'suite'): Promise<Tar
       '--show-interactive-dev-session=false',
       '--var',
       `FIXTURE:${fixture}`,
+      ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => [
+        '--var',
+        `${name}:${value}`,
+      ]),
       '--persist-to',
-      join(ROOT, '.wrangler', `state-${port}`),
+      options.persistTo ?? join(ROOT, '.wrangler', `state-${port}`),
     ],
     cwd: ROOT,
     env: {

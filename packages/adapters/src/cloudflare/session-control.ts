@@ -1,0 +1,43 @@
+import type { AbortReasonType } from '@edge-mcp/core';
+import { CONTROL } from './session-object.ts';
+import type { DurableObjectNamespace } from './workers-types.ts';
+
+const OBJECT_ID = /^[0-9a-f]{64}$/;
+
+/** What a session object reports to an operator. */
+export interface SessionInspection {
+  /** The live session's id, if the object holds one. */
+  session: string | undefined;
+  /** Stored events and their bytes (bounded by the object's `events` options). */
+  events: number;
+  bytes: number;
+  reaped: number;
+}
+
+/**
+ * Operator access to session objects from Worker code (an admin route behind your auth, a cron):
+ * end one session with a typed reason, or look at what it holds. Ending every session of a
+ * deployment needs their ids; keep them from `onSessionOpen` / `onSessionClose` (for example in
+ * a KV namespace or D1) and close each.
+ */
+export function sessionControl(namespace: DurableObjectNamespace) {
+  const stub = (sessionId: string) => {
+    const objectId = sessionId.slice(0, sessionId.indexOf('.'));
+    if (!OBJECT_ID.test(objectId)) throw new TypeError(`Not a session id: ${sessionId}`);
+    return namespace.get(namespace.idFromString(objectId));
+  };
+  return {
+    /** Ends the session (its handlers are aborted with `reason`, its storage deleted). */
+    async close(sessionId: string, reason: AbortReasonType = 'session-deleted'): Promise<boolean> {
+      const response = await stub(sessionId).fetch(
+        new Request(`${CONTROL}/close?reason=${reason}`, { method: 'POST' }),
+      );
+      return ((await response.json()) as { closed: boolean }).closed;
+    },
+    async inspect(sessionId: string): Promise<SessionInspection> {
+      return (await (
+        await stub(sessionId).fetch(new Request(`${CONTROL}/inspect`))
+      ).json()) as SessionInspection;
+    },
+  };
+}
