@@ -4,6 +4,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { safeReporter } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
 import { createRequest } from './request.ts';
 import { sendError, sendResponse } from './send.ts';
@@ -75,17 +76,4 @@ function causedByDisconnect(request: Request, error: unknown): boolean {
     request.signal.aborted &&
     (error === request.signal.reason || (error instanceof Error && error.name === 'AbortError'))
   );
-}
-
-/** Wraps `onError` (default: log) so that a throwing reporter cannot cause an unhandled rejection. */
-export function safeReporter(onError: ErrorReporter = logError): ErrorReporter {
-  return (error) => {
-    try {
-      onError(error);
-    } catch {}
-  };
-}
-
-function logError(error: unknown): void {
-  console.error('[edge-mcp]', error);
 }

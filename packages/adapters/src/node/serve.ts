@@ -6,8 +6,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
+import {
+  closeHandler,
+  DEFAULT_HOSTNAME,
+  type ListenInfo,
+  listenInfo,
+  portFromEnv,
+  safeReporter,
+} from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
-import { type NodeListenerOptions, safeReporter, toNodeListener } from './listener.ts';
+import { type NodeListenerOptions, toNodeListener } from './listener.ts';
+
+export type { ListenInfo } from '../shared/serve.ts';
 
 /** Options of {@link serve}. */
 export interface ServeOptions extends NodeListenerOptions {
@@ -47,19 +57,6 @@ export interface ServeOptions extends NodeListenerOptions {
   onListen?(info: ListenInfo): void;
 }
 
-/** Where the server listens. */
-export interface ListenInfo {
-  /**
-   * Base URL without a trailing slash, e.g. `http://127.0.0.1:8787`. Wildcard binds (`0.0.0.0`,
-   * `::`) are shown as their loopback address.
-   */
-  url: string;
-  /** The bound port (the chosen one when `port` was `0`). */
-  port: number;
-  /** The hostname the server was asked to bind. */
-  hostname: string;
-}
-
 /** A listening server, as resolved by {@link serve}. */
 export interface NodeServer extends ListenInfo {
   /** The underlying `node:http` server. */
@@ -71,8 +68,6 @@ export interface NodeServer extends ListenInfo {
   close(): Promise<void>;
 }
 
-const DEFAULT_PORT = 8787;
-const DEFAULT_HOSTNAME = '127.0.0.1';
 const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 /** Above the 60 s idle timeout of common proxies and load balancers, so they close first. */
 const KEEP_ALIVE_TIMEOUT = 65_000;
@@ -107,10 +102,10 @@ export async function serve(
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT;
 
   const hostname = options.hostname ?? (process.env.HOST || DEFAULT_HOSTNAME);
-  const port = options.port ?? (process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT);
+  const port = options.port ?? portFromEnv(process.env.PORT);
   await listen(server, port, hostname);
   const bound = (server.address() as AddressInfo).port;
-  const info: ListenInfo = { url: `http://${urlHost(hostname)}:${bound}`, port: bound, hostname };
+  const info: ListenInfo = listenInfo(hostname, bound);
 
   const signals =
     options.shutdownSignals === false ? [] : (options.shutdownSignals ?? DEFAULT_SIGNALS);
@@ -171,20 +166,4 @@ async function shutdown(
   await new Promise((resolve) => setImmediate(resolve));
   server.closeAllConnections();
   await closed;
-}
-
-/** Calls `handler.close` right away (an async function runs synchronously up to its first await). */
-async function closeHandler(handler: FetchHandler, report: ErrorReporter): Promise<void> {
-  try {
-    await handler.close?.('shutdown');
-  } catch (error) {
-    report(error);
-  }
-}
-
-/** Wildcard binds are reached through loopback; IPv6 literals need brackets in a URL. */
-function urlHost(hostname: string): string {
-  if (hostname === '0.0.0.0') return '127.0.0.1';
-  if (hostname === '::') return '[::1]';
-  return hostname.includes(':') ? `[${hostname}]` : hostname;
 }

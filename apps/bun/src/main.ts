@@ -1,0 +1,30 @@
+/**
+ * `pnpm start`: the example MCP server on Bun at http://127.0.0.1:8787/mcp.
+ * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
+ * server may be reached under (by default only loopback names pass the DNS-rebinding check).
+ */
+import { serve } from '@edge-mcp/adapters/bun';
+import { createMcpHandler } from '@edge-mcp/core';
+import {
+  createExampleApp,
+  createExampleServer,
+  requestLogger,
+  sessionLogger,
+} from '@edge-mcp/example';
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+const handler = createMcpHandler(createExampleServer(), {
+  allowedHosts: process.env.ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [],
+  onRequest: requestLogger(log),
+  onSessionOpen: sessionLogger(log, 'session-open'),
+  onSessionClose: sessionLogger(log, 'session-close'),
+});
+const app = createExampleApp(handler, 'bun');
+
+// PORT and HOST are read by the adapter (defaults 8787 and 127.0.0.1); SIGINT/SIGTERM shut down
+// gracefully, after which the process exits by itself.
+const server = await serve({ fetch: app.fetch, close: () => handler.close() });
+console.error(`edge-mcp example serving ${server.url}/mcp (health: ${server.url}/health)`);

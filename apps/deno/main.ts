@@ -1,0 +1,33 @@
+/**
+ * `pnpm start`: the example MCP server on Deno at http://127.0.0.1:8787/mcp.
+ * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
+ * server may be reached under (by default only loopback names pass the DNS-rebinding check).
+ *
+ * Run with `--unstable-no-legacy-abort` (the start script does) so that `request.signal` aborts
+ * only when a client disconnects; see the Deno section of packages/adapters/README.md.
+ */
+import { serve } from '@edge-mcp/adapters/deno';
+import { createMcpHandler } from '@edge-mcp/core';
+import {
+  createExampleApp,
+  createExampleServer,
+  requestLogger,
+  sessionLogger,
+} from '@edge-mcp/example';
+
+function log(line: string): void {
+  console.error(line);
+}
+
+const handler = createMcpHandler(createExampleServer(), {
+  allowedHosts: Deno.env.get('ALLOWED_HOSTS')?.split(',').filter(Boolean) ?? [],
+  onRequest: requestLogger(log),
+  onSessionOpen: sessionLogger(log, 'session-open'),
+  onSessionClose: sessionLogger(log, 'session-close'),
+});
+const app = createExampleApp(handler, 'deno');
+
+// PORT and HOST are read by the adapter (defaults 8787 and 127.0.0.1); SIGINT/SIGTERM shut down
+// gracefully, after which the process exits by itself.
+const server = await serve({ fetch: app.fetch, close: () => handler.close() });
+console.error(`edge-mcp example serving ${server.url}/mcp (health: ${server.url}/health)`);

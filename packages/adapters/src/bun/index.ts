@@ -1,0 +1,169 @@
+/**
+ * Bun adapter: serve a fetch handler with `Bun.serve`.
+ *
+ * Bun's own `Request` goes to the handler untouched; Bun aborts its `signal` when the client
+ * disconnects before the response is complete, and not after a completed response.
+ *
+ * @module
+ */
+import { constants } from 'node:os';
+import {
+  closeHandler,
+  DEFAULT_HOSTNAME,
+  internalErrorResponse,
+  type ListenInfo,
+  listenInfo,
+  portFromEnv,
+  respond,
+  safeReporter,
+  shutdownTriggers,
+} from '../shared/serve.ts';
+import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+import { type BunHttpServer, bunRuntime } from './types.ts';
+
+export type { ListenInfo } from '../shared/serve.ts';
+export type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+export type { BunHttpServer } from './types.ts';
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  /**
+   * TCP port; `0` picks a free one (read it from the result).
+   *
+   * @default the `PORT` environment variable, else `8787`
+   */
+  port?: number;
+  /**
+   * Interface to bind. Keep the loopback default unless the server sits behind a proxy or a
+   * firewall: MCP servers expose tools to whoever can reach them.
+   *
+   * @default the `HOST` environment variable, else `'127.0.0.1'`
+   */
+  hostname?: string;
+  /**
+   * Aborting it shuts the server down gracefully, like `close()`. An already aborted signal makes
+   * `serve()` reject without listening.
+   *
+   * @default undefined
+   */
+  signal?: AbortSignal;
+  /**
+   * Process signals that trigger a graceful shutdown (through `process.on`); a second one during
+   * shutdown exits at once with `128 + signal number`. The listeners are removed when the
+   * shutdown completes. `false` installs none.
+   *
+   * @default ['SIGINT', 'SIGTERM']
+   */
+  shutdownSignals?: NodeJS.Signals[] | false;
+  /**
+   * Called once the server listens. If it throws, the server is closed and `serve()` rejects.
+   *
+   * @default undefined (nothing is logged)
+   */
+  onListen?(info: ListenInfo): void;
+  /**
+   * Receives errors that escaped `handler.fetch` (answered with a JSON-RPC 500) and failures of
+   * `handler.close()`. Errors caused by the client disconnecting are not reported.
+   *
+   * @default logs the error with `console.error`
+   */
+  onError?: ErrorReporter;
+}
+
+/** A listening server, as resolved by {@link serve}. */
+export interface BunServer extends ListenInfo {
+  /** The underlying `Bun.Server`. */
+  readonly server: BunHttpServer;
+  /**
+   * Shuts down gracefully; see {@link serve}. Idempotent: every call (and the abort of
+   * `options.signal`, or a shutdown signal) shares one shutdown.
+   */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Serves `handler` with `Bun.serve` and resolves once the server listens (rejects if it cannot,
+ * e.g. `EADDRINUSE`).
+ *
+ * Bun's idle timeout is turned off (`idleTimeout: 0`): its default closes a connection after 10 s
+ * without a byte written, which would cut a tool call that runs longer and an event stream
+ * between keep-alives. The handler decides how long an exchange lasts.
+ *
+ * Graceful shutdown (on `close()`, on the abort of `options.signal`, or on a shutdown signal):
+ * `server.stop()` stops accepting connections and `handler.close('shutdown')` aborts in-flight
+ * handlers and ends the handler's open streams; once the handler has settled (and the streams it
+ * ended have written their last bytes) `server.stop(true)` closes the remaining connections,
+ * which also cuts streams the handler does not own. Then the signal listeners are removed, so Bun
+ * exits by itself when the application holds nothing else.
+ *
+ * @example
+ * ```ts
+ * import { serve } from '@edge-mcp/adapters/bun';
+ *
+ * const { url } = await serve(handler, { port: 3000 });
+ * ```
+ */
+export async function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<BunServer> {
+  const bun = bunRuntime();
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const report = safeReporter(options.onError);
+  const hostname = options.hostname ?? (process.env.HOST || DEFAULT_HOSTNAME);
+  const port = options.port ?? portFromEnv(process.env.PORT);
+
+  // Bun.serve binds synchronously (and throws if it cannot).
+  const server = bun.serve({
+    hostname,
+    port,
+    // Off: Bun's 10 s default would cut long tool calls and event streams (see above).
+    idleTimeout: 0,
+    fetch: (request) => respond(handler, request, report),
+    // Reached when the handler's value is not a usable Response.
+    error(error) {
+      report(error);
+      return internalErrorResponse();
+    },
+  });
+  const info = listenInfo(hostname, server.port);
+
+  const signals =
+    options.shutdownSignals === false ? [] : (options.shutdownSignals ?? DEFAULT_SIGNALS);
+  const close = shutdownTriggers(
+    () => shutdown(server, handler, report),
+    signals,
+    {
+      add(name, listener) {
+        process.on(name, listener);
+        return true;
+      },
+      remove: (name, listener) => process.off(name, listener),
+      exit: (name) => process.exit(128 + (constants.signals[name] ?? 0)),
+    },
+    signal,
+  );
+  try {
+    options.onListen?.(info);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { ...info, server, close };
+}
+
+async function shutdown(
+  server: BunHttpServer,
+  handler: FetchHandler,
+  report: ErrorReporter,
+): Promise<void> {
+  const settled = closeHandler(handler, report);
+  // Graceful: stop accepting now; resolves once the open exchanges are over.
+  const drained = server.stop().catch(report);
+  await settled;
+  // Streams the handler just ended are still writing their last bytes; let them out before
+  // cutting what is left (connections the handler does not own, stalled writes).
+  await new Promise((resolve) => setImmediate(resolve));
+  await server.stop(true).catch(report);
+  await drained;
+}

@@ -1,0 +1,199 @@
+/**
+ * Deno adapter: serve a fetch handler with `Deno.serve`.
+ *
+ * Deno's own `Request` goes to the handler untouched; its `signal` is Deno's disconnect signal.
+ *
+ * **Legacy abort.** Unless Deno runs with `--unstable-no-legacy-abort`, `Deno.serve` aborts
+ * `request.signal` not only when the client disconnects but also right after every response that
+ * was sent completely (and prints a one-time warning once something read the signal). The adapter
+ * cannot tell the two aborts apart on the signal itself, and it does not copy the request to
+ * substitute a signal of its own (that would copy every header and re-wrap the body). What makes
+ * it safe instead:
+ *
+ * - the legacy abort comes only after the last byte of the response was handed to the
+ *   connection, and `@edge-mcp/core` detaches from `request.signal` as soon as a response is
+ *   complete, so the core never treats it as a disconnect (its request log says `ok`);
+ * - the adapter itself judges "caused by a disconnect" only while the handler is still answering
+ *   (an error thrown by `handler.fetch`), never after a response exists.
+ *
+ * Handlers of your own that keep listening to `request.signal` after their response is complete
+ * would see the legacy abort, so run Deno with `--unstable-no-legacy-abort` (apps/deno does):
+ * then the signal aborts only on a disconnect, as on Node and Bun.
+ *
+ * @module
+ */
+import {
+  closeHandler,
+  DEFAULT_HOSTNAME,
+  internalErrorResponse,
+  type ListenInfo,
+  listenInfo,
+  portFromEnv,
+  respond,
+  safeReporter,
+  shutdownTriggers,
+  signalExitCode,
+} from '../shared/serve.ts';
+import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+import { type DenoHttpServer, type DenoRuntime, type DenoSignal, denoRuntime } from './types.ts';
+
+export type { ListenInfo } from '../shared/serve.ts';
+export type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+export type { DenoHttpServer, DenoNetAddr, DenoSignal } from './types.ts';
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  /**
+   * TCP port; `0` picks a free one (read it from the result).
+   *
+   * @default the `PORT` environment variable, else `8787`
+   */
+  port?: number;
+  /**
+   * Interface to bind. Keep the loopback default unless the server sits behind a proxy or a
+   * firewall: MCP servers expose tools to whoever can reach them.
+   *
+   * @default the `HOST` environment variable, else `'127.0.0.1'`
+   */
+  hostname?: string;
+  /**
+   * Aborting it shuts the server down gracefully, like `close()`. An already aborted signal makes
+   * `serve()` reject without listening.
+   *
+   * @default undefined
+   */
+  signal?: AbortSignal;
+  /**
+   * Process signals that trigger a graceful shutdown (through `Deno.addSignalListener`); a second
+   * one during shutdown exits at once with `Deno.exit(128 + signal number)`. The listeners are
+   * removed when the shutdown completes. Signals the platform does not support (on Windows all
+   * but SIGINT and SIGBREAK) are skipped. `false` installs none.
+   *
+   * @default ['SIGINT', 'SIGTERM']
+   */
+  shutdownSignals?: DenoSignal[] | false;
+  /**
+   * Called once the server listens (instead of Deno's "Listening on …" line). If it throws, the
+   * server is closed and `serve()` rejects.
+   *
+   * @default undefined (nothing is logged)
+   */
+  onListen?(info: ListenInfo): void;
+  /**
+   * Receives errors that escaped `handler.fetch` (answered with a JSON-RPC 500), errors of
+   * response bodies, and failures of `handler.close()`. Errors caused by the client disconnecting
+   * are not reported.
+   *
+   * @default logs the error with `console.error`
+   */
+  onError?: ErrorReporter;
+}
+
+/** A listening server, as resolved by {@link serve}. */
+export interface DenoServer extends ListenInfo {
+  /** The underlying `Deno.HttpServer`. */
+  readonly server: DenoHttpServer;
+  /**
+   * Shuts down gracefully; see {@link serve}. Idempotent: every call (and the abort of
+   * `options.signal`, or a shutdown signal) shares one shutdown.
+   */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SIGNALS: DenoSignal[] = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Serves `handler` with `Deno.serve` and resolves once the server listens (rejects if it cannot,
+ * e.g. `AddrInUse`). Needs `--allow-net`; `--allow-env` only to read `PORT`/`HOST` (without it the
+ * defaults apply).
+ *
+ * Graceful shutdown (on `close()`, on the abort of `options.signal`, or on a shutdown signal):
+ * `handler.close('shutdown')` first, so in-flight handlers abort and the handler's open streams
+ * end, then `server.shutdown()`, which stops accepting connections and waits for the open
+ * responses to finish. Then the signal listeners are removed, so Deno exits by itself when the
+ * application holds nothing else.
+ *
+ * @example
+ * ```ts
+ * import { serve } from '@edge-mcp/adapters/deno';
+ *
+ * const { url } = await serve(handler, { port: 3000 });
+ * ```
+ */
+export async function serve(
+  handler: FetchHandler,
+  options: ServeOptions = {},
+): Promise<DenoServer> {
+  const deno = denoRuntime();
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const report = safeReporter(options.onError);
+  const hostname = options.hostname ?? (readEnv(deno, 'HOST') || DEFAULT_HOSTNAME);
+  const port = options.port ?? portFromEnv(readEnv(deno, 'PORT'));
+
+  // Deno.serve binds synchronously (and throws if it cannot); `addr` is set on return. Its own
+  // `signal` option is not used: aborting it cuts every connection instead of a graceful stop.
+  const server = deno.serve(
+    {
+      hostname,
+      port,
+      onListen() {},
+      // Reached when the handler's value is not a usable Response, or a response body errors.
+      onError(error) {
+        report(error);
+        return internalErrorResponse();
+      },
+    },
+    (request) => respond(handler, request, report),
+  );
+  const info = listenInfo(hostname, server.addr.port);
+
+  const signals =
+    options.shutdownSignals === false ? [] : (options.shutdownSignals ?? DEFAULT_SIGNALS);
+  const close = shutdownTriggers(
+    () => shutdown(server, handler, report),
+    signals,
+    {
+      add(name, listener) {
+        try {
+          deno.addSignalListener(name, listener);
+          return true;
+        } catch {
+          return false; // not supported on this platform
+        }
+      },
+      remove: (name, listener) => deno.removeSignalListener(name, listener),
+      exit: (name) => deno.exit(signalExitCode(name)),
+    },
+    signal,
+  );
+  try {
+    options.onListen?.(info);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { ...info, server, close };
+}
+
+async function shutdown(
+  server: DenoHttpServer,
+  handler: FetchHandler,
+  report: ErrorReporter,
+): Promise<void> {
+  // The handler first: aborting its handlers and ending its streams is what lets the open
+  // responses finish, which server.shutdown() waits for (it never cuts a response itself).
+  const settled = closeHandler(handler, report);
+  const stopped = server.shutdown().catch(report);
+  await settled;
+  await stopped;
+}
+
+/** An environment variable, or `undefined` when unset or not readable (no `--allow-env`). */
+function readEnv(deno: DenoRuntime, name: string): string | undefined {
+  try {
+    return deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}

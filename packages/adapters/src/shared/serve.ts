@@ -1,0 +1,172 @@
+/**
+ * Pieces the `serve()` functions of every runtime share. Runtime-neutral: Web APIs only, so the
+ * Deno and Bun adapters can import it without pulling in `node:` modules.
+ *
+ * @module
+ */
+import type { ErrorReporter, FetchHandler } from './types.ts';
+
+/** Where a server listens, as passed to `onListen` and included in the result of `serve()`. */
+export interface ListenInfo {
+  /**
+   * Base URL without a trailing slash, e.g. `http://127.0.0.1:8787`. Wildcard binds (`0.0.0.0`,
+   * `::`) are shown as their loopback address.
+   */
+  url: string;
+  /** The bound port (the chosen one when `port` was `0`). */
+  port: number;
+  /** The hostname the server was asked to bind. */
+  hostname: string;
+}
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOSTNAME = '127.0.0.1';
+
+/** JSON-RPC body for errors the adapters answer themselves (no request id is known there). */
+const INTERNAL_ERROR = '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
+
+/** A fresh 500 response with a JSON-RPC "Internal error" body. */
+export function internalErrorResponse(): Response {
+  return new Response(INTERNAL_ERROR, {
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/**
+ * Runs `handler.fetch` on the runtime's own `Request` (passed through untouched, so its `signal`
+ * is the runtime's disconnect signal). A handler that throws gets a JSON-RPC 500; the error is
+ * reported unless the client's departure caused it. Never rejects.
+ */
+export async function respond(
+  handler: FetchHandler,
+  request: Request,
+  report: ErrorReporter,
+): Promise<Response> {
+  try {
+    return await handler.fetch(request);
+  } catch (error) {
+    if (!causedByDisconnect(request, error)) report(error);
+    return internalErrorResponse();
+  }
+}
+
+/**
+ * Whether `error` is the abort of `request.signal`. Only asked while the handler is still
+ * answering, i.e. before any response exists, so a runtime that also aborts the signal after a
+ * completed response (Deno's legacy mode) cannot be mistaken for a disconnect here.
+ */
+function causedByDisconnect(request: Request, error: unknown): boolean {
+  return (
+    request.signal.aborted &&
+    (error === request.signal.reason || (error instanceof Error && error.name === 'AbortError'))
+  );
+}
+
+/** Wraps `onError` (default: log) so that a throwing reporter cannot cause an unhandled rejection. */
+export function safeReporter(onError: ErrorReporter = logError): ErrorReporter {
+  return (error) => {
+    try {
+      onError(error);
+    } catch {}
+  };
+}
+
+function logError(error: unknown): void {
+  console.error('[edge-mcp]', error);
+}
+
+/**
+ * Calls `handler.close('shutdown')` right away (an async function runs synchronously up to its
+ * first await) and reports, rather than throws, its failure.
+ */
+export async function closeHandler(handler: FetchHandler, report: ErrorReporter): Promise<void> {
+  try {
+    await handler.close?.('shutdown');
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** The `PORT` value of the environment, else the default. */
+export function portFromEnv(value: string | undefined): number {
+  return value ? Number(value) : DEFAULT_PORT;
+}
+
+/** Wildcard binds are reached through loopback; IPv6 literals need brackets in a URL. */
+export function urlHost(hostname: string): string {
+  if (hostname === '0.0.0.0') return '127.0.0.1';
+  if (hostname === '::') return '[::1]';
+  return hostname.includes(':') ? `[${hostname}]` : hostname;
+}
+
+/** `ListenInfo` for a bound port. */
+export function listenInfo(hostname: string, port: number): ListenInfo {
+  return { url: `http://${urlHost(hostname)}:${port}`, port, hostname };
+}
+
+/** How an adapter installs process-signal listeners on its runtime. */
+export interface SignalHooks<S extends string> {
+  /** Installs `listener` for `name`; returns `false` when the platform does not support it. */
+  add(name: S, listener: () => void): boolean;
+  remove(name: S, listener: () => void): void;
+  /** Exits the process at once because `name` arrived again during the shutdown. */
+  exit(name: S): void;
+}
+
+/**
+ * Wires the triggers of a graceful shutdown: `close()`, the abort of `signal` and the first of
+ * `signals`. They share one run of `shutdown`; a second signal during it calls `hooks.exit`. The
+ * listeners are removed once `shutdown` has settled, so they do not keep the process alive.
+ * Returns the idempotent `close()`.
+ */
+export function shutdownTriggers<S extends string>(
+  shutdown: () => Promise<void>,
+  signals: readonly S[],
+  hooks: SignalHooks<S>,
+  signal: AbortSignal | undefined,
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  const installed: Array<[S, () => void]> = [];
+  const detach = (): void => {
+    for (const [name, listener] of installed) hooks.remove(name, listener);
+    installed.length = 0;
+    signal?.removeEventListener('abort', onAbort);
+  };
+  const close = (): Promise<void> => {
+    closing ??= shutdown().finally(detach);
+    return closing;
+  };
+  function onAbort(): void {
+    void close();
+  }
+  for (const name of signals) {
+    const listener = (): void => {
+      // A second signal means the user does not want to wait for the shutdown.
+      if (closing !== undefined) hooks.exit(name);
+      else void close();
+    };
+    if (hooks.add(name, listener)) installed.push([name, listener]);
+  }
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return close;
+}
+
+/**
+ * Linux numbers of the signals worth shutting down on, for the `128 + n` exit code of a forced
+ * exit (SIGBREAK is Windows' Ctrl+Break). Unknown names give `128`.
+ */
+const SIGNAL_NUMBERS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGUSR1: 10,
+  SIGUSR2: 12,
+  SIGTERM: 15,
+  SIGBREAK: 21,
+};
+
+/** `128 + signal number`, the exit code shells report for a process killed by `name`. */
+export function signalExitCode(name: string): number {
+  return 128 + (SIGNAL_NUMBERS[name] ?? 0);
+}

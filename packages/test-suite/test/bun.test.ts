@@ -1,0 +1,6 @@
+import { defineConformance } from '../src/conformance.ts';
+import { defineSuite } from '../src/suite/define.ts';
+import { BUN_CAPS, bunTarget } from '../src/targets/runtimes.ts';
+
+defineSuite('bun', BUN_CAPS, () => bunTarget());
+defineConformance('bun', BUN_CAPS, () => bunTarget('conformance'));

@@ -1,0 +1,6 @@
+import { defineConformance } from '../src/conformance.ts';
+import { defineSuite } from '../src/suite/define.ts';
+import { DENO_CAPS, denoTarget } from '../src/targets/runtimes.ts';
+
+defineSuite('deno', DENO_CAPS, () => denoTarget());
+defineConformance('deno', DENO_CAPS, () => denoTarget('conformance'));
