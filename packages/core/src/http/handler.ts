@@ -1,34 +1,24 @@
-import { handleBatch } from '../legacy/batch.ts';
-import { handleLegacy } from '../legacy/dispatch.ts';
 import { type EventStore, MemoryEventStore } from '../legacy/event-store.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut } from '../legacy/fan-out.ts';
-import { handleDelete, handleGet } from '../legacy/get-delete.ts';
 import type { Session } from '../legacy/session.ts';
 import { MemorySessionManager, type SessionManager } from '../legacy/session-manager.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
-import { handleModern } from '../modern/dispatch.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
-import { ErrorCode, HEADER, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
+import { ErrorCode, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/constants.ts';
 import {
-  classify,
   errorMessage,
-  isObject,
   type JsonObject,
   type RequestId,
 } from '../protocol/jsonrpc.ts';
 import type { McpServer } from '../server/server.ts';
-import { BodyTooLargeError, readBody } from './body.ts';
 import {
-  acceptsBoth,
-  checkHost,
   type HostPolicy,
   hostPolicy,
-  isJsonContentType,
 } from './guards.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
-import { accepted, errorResponse, methodNotAllowed } from './responses.ts';
+import { route } from './route.ts';
 
 export interface McpHandler {
   /** The endpoint: `request.signal` is the cancellation token of the HTTP exchange. */
@@ -246,95 +236,8 @@ export class HandlerCore {
     return this.#closing;
   }
 
-  async fetch(request: Request): Promise<Response> {
-    if (this.root.aborted)
-      return errorResponse(503, -32603, 'The server is shutting down', undefined, undefined, {
-        'retry-after': '1',
-      });
-    const refused = checkHost(request, this.policy);
-    if (refused) return errorResponse(403, -32600, refused);
-    const method = request.method;
-    if (method === 'GET')
-      return this.legacyEnabled ? handleGet(this, request) : methodNotAllowed(this.allow);
-    if (method === 'DELETE')
-      return this.legacyEnabled ? handleDelete(this, request) : methodNotAllowed(this.allow);
-    if (method !== 'POST') return methodNotAllowed(this.allow);
-    if (!isJsonContentType(request.headers.get('content-type')))
-      return errorResponse(415, -32600, 'Content-Type must be application/json');
-    if (!acceptsBoth(request.headers.get('accept')))
-      return errorResponse(
-        406,
-        -32600,
-        'Accept must list both application/json and text/event-stream',
-      );
-    let text: string;
-    try {
-      text = await readBody(request, this.maxBodyBytes);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return errorResponse(413, -32600, error.message);
-      return errorResponse(400, -32700, 'Could not read the request body');
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
-    }
-    const modernHeader = request.headers.get(HEADER.protocolVersion)?.trim() === MODERN_VERSION;
-    if (Array.isArray(value)) {
-      if (this.legacyEnabled && !modernHeader) return handleBatch(this, request, value);
-      return errorResponse(
-        400,
-        ErrorCode.InvalidRequest,
-        'Batches are not supported by this protocol revision',
-      );
-    }
-    const message = classify(value);
-    if (!message)
-      return errorResponse(
-        400,
-        ErrorCode.InvalidRequest,
-        'The body is not a JSON-RPC 2.0 request or notification',
-      );
-    const params = message.kind === 'response' ? undefined : message.message.params;
-    const meta = isObject(params?._meta) ? params._meta : undefined;
-    // Modern: the request says so in `_meta` (or, having forgotten `_meta`, in the header).
-    if ((meta && META.protocolVersion in meta) || modernHeader || !this.legacyEnabled) {
-      if (message.kind === 'response')
-        return errorResponse(
-          400,
-          ErrorCode.InvalidRequest,
-          'Clients must not send JSON-RPC responses',
-        );
-      // The modern era defines no client notifications over HTTP; accept and ignore them.
-      if (message.kind === 'notification') return accepted();
-      if (!meta && !modernHeader)
-        return this.#modernOnly(request, message.message.id, message.message);
-      return handleModern(this, request, message.message, meta ?? {});
-    }
-    return handleLegacy(this, request, message);
-  }
-
-  /** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */
-  #modernOnly(
-    request: Request,
-    id: RequestId,
-    rpc: { method: string; params?: JsonObject },
-  ): Response {
-    const requested =
-      rpc.method === 'initialize'
-        ? rpc.params?.protocolVersion
-        : (request.headers.get(HEADER.protocolVersion) ?? '2025-03-26');
-    return errorResponse(
-      400,
-      ErrorCode.UnsupportedProtocolVersion,
-      'Unsupported protocol version: this server speaks 2026-07-28',
-      id,
-      {
-        supported: this.supported,
-        requested,
-      },
-    );
+  fetch(request: Request): Promise<Response> {
+    return route(this, request);
   }
 }
 
