@@ -7,16 +7,9 @@ import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { ErrorCode, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/constants.ts';
-import {
-  errorMessage,
-  type JsonObject,
-  type RequestId,
-} from '../protocol/jsonrpc.ts';
+import { errorMessage, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
 import type { McpServer } from '../server/server.ts';
-import {
-  type HostPolicy,
-  hostPolicy,
-} from './guards.ts';
+import { type HostPolicy, hostPolicy } from './guards.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
 import { route } from './route.ts';
 
