@@ -1,4 +1,4 @@
-import { McpServer, } from '@edge-mcp/core';
+import { McpServer } from '@edge-mcp/core';
 import * as z from 'zod';
 import { inputTools, schemaTools } from './fixture-input-tools.ts';
 import { nameSchema, PNG, pause, text, WAV } from './fixture-parts.ts';
