@@ -19,6 +19,7 @@ import {
 
 export interface Env {
   MCP_SESSIONS: DurableObjectNamespace;
+  SESSION_REGISTRY: DurableObjectNamespace;
   /** Comma-separated host names besides loopback, e.g. the workers.dev name of the deployment. */
   ALLOWED_HOSTS?: string;
   /** HMAC key of input-required requestState; set it (wrangler secret put) so every isolate shares it. */
@@ -52,7 +53,11 @@ export const McpSession = defineSessionObject((env: Env) => ({
     onSessionClose: sessionLogger(log, 'session-close'),
   },
   idleTimeoutMs: Number(env.IDLE_TIMEOUT_MS ?? 600_000),
+  registry: env.SESSION_REGISTRY,
 }));
+
+/** Live sessions of the deployment: `sessionControl(env.MCP_SESSIONS, env.SESSION_REGISTRY).closeAll()`. */
+export { SessionRegistry } from '@edge-mcp/adapters/cloudflare';
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,

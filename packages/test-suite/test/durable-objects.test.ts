@@ -154,6 +154,34 @@ describe('Durable Object sessions (workerd through wrangler dev)', () => {
     }
   }, 120_000);
 
+  test('the operator can end every session of the deployment', async () => {
+    const target = await workerdTarget('suite');
+    try {
+      const sessions = await Promise.all(
+        [1, 2, 3].map(
+          async () => (await initialize(target.mcpUrl, '2025-06-18')).session as string,
+        ),
+      );
+      await rpc(target, sessions[0] as string, 'ping');
+      expect(await (await fetch(`${target.url}/__close-all`, { method: 'POST' })).json()).toEqual({
+        closed: 3,
+      });
+      for (const session of sessions) expect((await rpc(target, session, 'ping')).status).toBe(404);
+      for (const session of sessions) {
+        await waitForLog(
+          target.log,
+          (l) => l.kind === 'session-close' && l.sessionId === session && l.reason === 'shutdown',
+        );
+      }
+      // The registry forgot them: a second sweep ends nothing.
+      expect(await (await fetch(`${target.url}/__close-all`, { method: 'POST' })).json()).toEqual({
+        closed: 0,
+      });
+    } finally {
+      await target.stop();
+    }
+  }, 120_000);
+
   test('storage stays within its bound under a long stream; the operator can close a session', async () => {
     const target = await workerdTarget('suite');
     try {

@@ -19,6 +19,7 @@ export {
   type SessionObjectClass,
   type SessionObjectConfig,
 } from './session-object.ts';
+export { SessionRegistry } from './session-registry.ts';
 export { createSessionWorker, type SessionWorkerOptions } from './session-worker.ts';
 export {
   createWorker,

@@ -1,5 +1,6 @@
 import type { AbortReasonType } from '@edge-mcp/core';
 import { CONTROL } from './session-object.ts';
+import { listSessions, report } from './session-registry.ts';
 import type { DurableObjectNamespace } from './workers-types.ts';
 
 const OBJECT_ID = /^[0-9a-f]{64}$/;
@@ -16,11 +17,14 @@ export interface SessionInspection {
 
 /**
  * Operator access to session objects from Worker code (an admin route behind your auth, a cron):
- * end one session with a typed reason, or look at what it holds. Ending every session of a
- * deployment needs their ids; keep them from `onSessionOpen` / `onSessionClose` (for example in
- * a KV namespace or D1) and close each.
+ * end one session with a typed reason, end every session of the deployment (needs the
+ * `SessionRegistry` bound and passed to `defineSessionObject` as `registry`), or look at what a
+ * session holds.
  */
-export function sessionControl(namespace: DurableObjectNamespace) {
+export function sessionControl(
+  namespace: DurableObjectNamespace,
+  registry?: DurableObjectNamespace,
+) {
   const stub = (sessionId: string) => {
     const objectId = sessionId.slice(0, sessionId.indexOf('.'));
     if (!OBJECT_ID.test(objectId)) throw new TypeError(`Not a session id: ${sessionId}`);
@@ -33,6 +37,15 @@ export function sessionControl(namespace: DurableObjectNamespace) {
         new Request(`${CONTROL}/close?reason=${reason}`, { method: 'POST' }),
       );
       return ((await response.json()) as { closed: boolean }).closed;
+    },
+    /** Ends every live session of the deployment; resolves with how many were ended. */
+    async closeAll(reason: AbortReasonType = 'shutdown'): Promise<number> {
+      if (!registry) throw new TypeError('closeAll needs the SessionRegistry namespace');
+      const ids = await listSessions(registry);
+      const closed = await Promise.all(ids.map((id) => this.close(id, reason).catch(() => false)));
+      // Entries whose object had already ended (a lost report) are dropped too.
+      await Promise.all(ids.map((id) => report(registry, 'close', id)));
+      return closed.filter(Boolean).length;
     },
     async inspect(sessionId: string): Promise<SessionInspection> {
       return (await (

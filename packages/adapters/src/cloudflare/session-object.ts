@@ -7,8 +7,9 @@ import {
 } from '@edge-mcp/core';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 import { DurableObjectSessionManager } from './do-session-manager.ts';
+import { report } from './session-registry.ts';
 import { WORKERD_HANDLER_OPTIONS } from './worker.ts';
-import type { DurableObjectState } from './workers-types.ts';
+import type { DurableObjectNamespace, DurableObjectState } from './workers-types.ts';
 
 /** Base URL of operator requests to a session object (never a client's). */
 export const CONTROL = 'https://edge-mcp.internal';
@@ -22,6 +23,8 @@ export interface SessionObjectConfig {
   idleTimeoutMs?: number;
   /** Bound of the stored event log. @default 1000 events, 1 MiB */
   events?: DurableObjectEventStoreOptions;
+  /** The `SessionRegistry` namespace, to record live sessions so they can all be ended. */
+  registry?: DurableObjectNamespace;
 }
 
 /** The class a Worker exports and binds as a Durable Object namespace. */
@@ -64,13 +67,24 @@ export function defineSessionObject<Env>(
 
     constructor(state: DurableObjectState, env: Env) {
       const config = build(env);
+      const registry = config.registry;
+      const options = config.options ?? {};
       this.#manager = new DurableObjectSessionManager(state, {
         idleTimeoutMs: config.idleTimeoutMs,
       });
       this.#events = new DurableObjectEventStore(state.storage.sql, config.events);
       this.#handler = createMcpHandler(config.server, {
         ...WORKERD_HANDLER_OPTIONS,
-        ...config.options,
+        ...options,
+        // Sessions are recorded in the deployment's registry (when there is one) as they open and close.
+        onSessionOpen: (event) => {
+          if (registry) void report(registry, 'open', event.sessionId);
+          options.onSessionOpen?.(event);
+        },
+        onSessionClose: (event) => {
+          if (registry) void report(registry, 'close', event.sessionId);
+          options.onSessionClose?.(event);
+        },
         legacy: true,
         sessions: this.#manager,
         eventStore: this.#events,

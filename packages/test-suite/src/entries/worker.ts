@@ -24,6 +24,7 @@ interface Env {
   IDLE_MS?: string;
   GRACE_MS?: string;
   MCP_SESSIONS: DurableObjectNamespace;
+  SESSION_REGISTRY: DurableObjectNamespace;
   SUITE_LOG: DurableObjectNamespace;
 }
 
@@ -80,7 +81,10 @@ export const McpSession = defineSessionObject((env: Env) => ({
   server: fixtureServer((env.FIXTURE ?? 'suite') as FixtureKind),
   options: { ...handlerOptions(env), ...logHooks(remoteSink(env)) },
   idleTimeoutMs: Number(env.IDLE_MS ?? 600_000),
+  registry: env.SESSION_REGISTRY,
 }));
+
+export { SessionRegistry } from '@edge-mcp/adapters/cloudflare';
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,
@@ -88,7 +92,8 @@ export default createSessionWorker({
     const kind = (env.FIXTURE ?? 'suite') as FixtureKind;
     const { app } = createSuiteApp('workerd', kind, handlerOptions(env), isolateSink(env));
     // Operator routes for the Durable Object tests (a real deployment puts these behind auth).
-    const control = sessionControl(env.MCP_SESSIONS);
+    const control = sessionControl(env.MCP_SESSIONS, env.SESSION_REGISTRY);
+    app.post('/__close-all', async (c) => c.json({ closed: await control.closeAll('shutdown') }));
     app.get('/__inspect/:session', async (c) =>
       c.json(await control.inspect(c.req.param('session'))),
     );
