@@ -18,7 +18,8 @@ export class Scope {
   #controller: AbortController | undefined;
   #error: RequestAbortedError | undefined;
   readonly #parent: Scope | undefined;
-  readonly #children = new Set<Scope>();
+  /** Created on the first child: a request scope (a leaf) never allocates one. */
+  #children: Set<Scope> | undefined;
   /** Reason applied when an attached outside signal aborts. */
   #externalReason: AbortReasonType = 'disconnect';
   #external: AbortSignal | undefined;
@@ -27,7 +28,10 @@ export class Scope {
     this.#parent = parent;
     if (parent) {
       if (parent.#error) this.#error = parent.#error;
-      else parent.#children.add(this);
+      else {
+        parent.#children ??= new Set();
+        parent.#children.add(this);
+      }
     }
   }
 
@@ -55,7 +59,7 @@ export class Scope {
   }
 
   get size(): number {
-    return this.#children.size;
+    return this.#children?.size ?? 0;
   }
 
   /** Aborts this scope and every descendant with `type`. Idempotent: the first reason wins. */
@@ -64,8 +68,9 @@ export class Scope {
     this.#error = error;
     this.#controller?.abort(error);
     this.#detachExternal();
-    for (const child of this.#children) child.abort(type, error);
-    this.#children.clear();
+    const children = this.#children;
+    this.#children = undefined;
+    for (const child of children ?? []) child.abort(type, error);
   }
 
   /** Aborts with `reason` when `signal` aborts; released by `dispose()`. */
@@ -85,7 +90,8 @@ export class Scope {
 
   /** Leaves the tree: the parent forgets this scope and outside listeners are removed. */
   dispose(): void {
-    if (this.#parent) this.#parent.#children.delete(this);
+    const parent = this.#parent;
+    if (parent !== undefined && parent.#children !== undefined) parent.#children.delete(this);
     this.#detachExternal();
   }
 
