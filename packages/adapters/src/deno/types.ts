@@ -1,10 +1,10 @@
 /**
  * The part of the `Deno` namespace the Deno adapter uses, typed structurally.
  *
- * There is no Deno types package to depend on, and a `declare global` here would both leak a
- * `Deno` global into the Node-typed rest of this package and clash with Deno's own declarations
- * under `deno check`. So the adapter reads `globalThis.Deno` once, through {@link denoRuntime},
- * and these interfaces describe only what it calls (as of Deno 2.x).
+ * There is no Deno types package to depend on, and ambient `declare global` typings here would
+ * leak a fake `Deno` global into the Node-typed rest of this package and merge (or collide) with
+ * Deno's own declarations under `deno check`. So the adapter reads `globalThis.Deno` once, through
+ * {@link denoRuntime}, and these interfaces describe only what it calls (as of Deno 2.x).
  *
  * @module
  */

@@ -137,14 +137,18 @@ export function shutdownTriggers<S extends string>(
     closing ??= shutdown().finally(detach);
     return closing;
   };
+  // Rejections reach whoever awaits close(); a trigger nobody awaits must not leave one unhandled.
+  const start = (): void => {
+    close().catch(() => {});
+  };
   function onAbort(): void {
-    void close();
+    start();
   }
   for (const name of signals) {
     const listener = (): void => {
       // A second signal means the user does not want to wait for the shutdown.
       if (closing !== undefined) hooks.exit(name);
-      else void close();
+      else start();
     };
     if (hooks.add(name, listener)) installed.push([name, listener]);
   }

@@ -1,0 +1,96 @@
+/**
+ * The tests every child-process runtime adapter (Deno, Bun) must pass, run against
+ * test/fixtures/runtime-server.ts. No sleeps: the tests wait for the fixture's output lines and
+ * for exit events, each under a timeout guard.
+ */
+import { expect, test } from 'vitest';
+import { within } from './helpers.ts';
+import { openStream, rawGet, readAll, startChild } from './runtime-child.ts';
+
+export interface RuntimeUnderTest {
+  /** The real runtime binary. */
+  command: string;
+  /** Arguments before the fixture path (e.g. `run`, permission flags). */
+  args: string[];
+}
+
+export function runtimeSuite(runtime: RuntimeUnderTest): void {
+  const start = (mode: 'graceful' | 'hang' = 'graceful') =>
+    startChild(runtime.command, runtime.args, mode);
+
+  test('listens on PORT/HOST from the environment and serves a JSON round trip', async () => {
+    const { url } = start();
+    const base = await url();
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const response = await within(
+      fetch(`${base}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { text: 'héllo' } }),
+      }),
+      'the echo response',
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      method: 'POST',
+      body: { jsonrpc: '2.0', id: 1, method: 'ping', params: { text: 'héllo' } },
+    });
+  });
+
+  test('a handler that throws gets a JSON-RPC 500 and is reported', async () => {
+    const { url, line } = start();
+    const response = await within(fetch(`${await url()}/throw`), 'the error response');
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: 'Internal error' },
+    });
+    await within(line('error handler failed'), 'the error report');
+  });
+
+  test('a client disconnect aborts request.signal; completed responses do not', async () => {
+    const { url, line, lines } = start();
+    const base = await url();
+    // Two complete exchanges first: a plain body and a streamed one, both read to the end.
+    const quick = await within(fetch(`${base}/quick?id=q1`), 'the quick response');
+    expect(await quick.text()).toBe('quick q1');
+    const streamed = await within(fetch(`${base}/quick-stream?id=q2`), 'the streamed response');
+    expect(await streamed.text()).toBe('one two three');
+
+    // Then a client that leaves while its handler is still waiting.
+    const socket = rawGet(base, '/wait?id=gone');
+    await within(line('start gone'), 'the waiting handler to start');
+    socket.destroy();
+    await within(line('abort gone'), 'request.signal to abort on the disconnect');
+
+    // The completed exchanges ended long before the disconnect was even noticed; an abort of
+    // their signals (Deno's legacy behaviour) would have been printed by now.
+    expect(lines).toContain('start q1');
+    expect(lines).toContain('start q2');
+    expect(lines).not.toContain('abort q1');
+    expect(lines).not.toContain('abort q2');
+  });
+
+  test('SIGTERM with an open event stream: close() ends it and the process exits with 0', async () => {
+    const { child, exited, url, lines } = start();
+    const reader = await openStream(await url());
+
+    child.kill('SIGTERM');
+    expect(await within(exited, 'the child to exit', 10_000)).toEqual({ code: 0, signal: null });
+    expect(lines).toContain('closing shutdown');
+    // The stream got its last event and a clean end, not a cut connection.
+    expect(await within(readAll(reader), 'the end of the stream')).toBe('data: bye\n\n');
+  });
+
+  test('a second SIGINT during a stuck shutdown exits at once with 130', async () => {
+    const { child, exited, url, line } = start('hang');
+    await openStream(await url());
+
+    child.kill('SIGINT');
+    await within(line('closing shutdown'), 'the shutdown to start');
+    child.kill('SIGINT');
+    expect(await within(exited, 'the child to exit', 10_000)).toEqual({ code: 130, signal: null });
+  });
+}

@@ -1,0 +1,168 @@
+import { describe, expect, test } from 'vitest';
+import {
+  listenInfo,
+  respond,
+  type SignalHooks,
+  shutdownTriggers,
+  signalExitCode,
+} from '../src/shared/serve.ts';
+import { deferred } from './helpers.ts';
+
+/** Signal hooks that record what the adapter installs and let the test deliver signals. */
+function fakeSignals(unsupported: string[] = []) {
+  const listeners = new Map<string, Set<() => void>>();
+  const exits: string[] = [];
+  const hooks: SignalHooks<string> = {
+    add(name, listener) {
+      if (unsupported.includes(name)) return false;
+      if (!listeners.has(name)) listeners.set(name, new Set());
+      listeners.get(name)?.add(listener);
+      return true;
+    },
+    remove(name, listener) {
+      listeners.get(name)?.delete(listener);
+    },
+    exit(name) {
+      exits.push(name);
+    },
+  };
+  const send = (name: string): void => {
+    for (const listener of listeners.get(name) ?? []) listener();
+  };
+  const count = (): number => [...listeners.values()].reduce((n, set) => n + set.size, 0);
+  return { hooks, send, count, exits };
+}
+
+describe('shutdownTriggers', () => {
+  test('close(), the abort signal and a process signal share one shutdown', async () => {
+    const gate = deferred();
+    let runs = 0;
+    const signals = fakeSignals();
+    const controller = new AbortController();
+    const close = shutdownTriggers(
+      () => {
+        runs++;
+        return gate.promise;
+      },
+      ['SIGINT', 'SIGTERM'],
+      signals.hooks,
+      controller.signal,
+    );
+    expect(signals.count()).toBe(2);
+
+    const first = close();
+    controller.abort();
+    expect(close()).toBe(first);
+    expect(runs).toBe(1);
+
+    gate.resolve();
+    await first;
+    // Nothing is left that could keep the process alive or trigger a second run.
+    expect(signals.count()).toBe(0);
+    signals.send('SIGTERM');
+    expect(runs).toBe(1);
+    expect(signals.exits).toEqual([]);
+  });
+
+  test('a second signal during the shutdown exits; the first only starts it', async () => {
+    const gate = deferred();
+    const signals = fakeSignals();
+    const close = shutdownTriggers(() => gate.promise, ['SIGINT'], signals.hooks, undefined);
+    signals.send('SIGINT');
+    expect(signals.exits).toEqual([]);
+    signals.send('SIGINT');
+    expect(signals.exits).toEqual(['SIGINT']);
+    gate.resolve();
+    await close();
+  });
+
+  test('the abort of the signal option starts the shutdown; listeners go even if it fails', async () => {
+    const signals = fakeSignals(['SIGTERM']);
+    const controller = new AbortController();
+    const failed = deferred();
+    const close = shutdownTriggers(
+      () => failed.promise,
+      ['SIGINT', 'SIGTERM'],
+      signals.hooks,
+      controller.signal,
+    );
+    expect(signals.count()).toBe(1); // SIGTERM unsupported: skipped
+    controller.abort();
+    failed.reject(new Error('boom'));
+    await expect(close()).rejects.toThrow('boom');
+    expect(signals.count()).toBe(0);
+  });
+});
+
+describe('respond', () => {
+  const request = (signal?: AbortSignal) => new Request('http://127.0.0.1/mcp', { signal });
+
+  test('passes the request itself through and returns the handler response', async () => {
+    const req = request();
+    let seen: Request | undefined;
+    const response = await respond(
+      {
+        fetch: (r) => {
+          seen = r;
+          return new Response('ok');
+        },
+      },
+      req,
+      () => {},
+    );
+    expect(seen).toBe(req);
+    expect(await response.text()).toBe('ok');
+  });
+
+  test('a throwing handler gets a JSON-RPC 500 and is reported', async () => {
+    const reported: unknown[] = [];
+    const failure = new Error('nope');
+    const response = await respond(
+      {
+        fetch: () => {
+          throw failure;
+        },
+      },
+      request(),
+      (error) => reported.push(error),
+    );
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: 'Internal error' },
+    });
+    expect(reported).toEqual([failure]);
+  });
+
+  test('an abort caused by the disconnect is not reported', async () => {
+    const controller = new AbortController();
+    const reported: unknown[] = [];
+    const req = request(controller.signal);
+    const response = await respond(
+      {
+        fetch: (r) =>
+          new Promise((_, reject) => {
+            r.signal.addEventListener('abort', () => reject(r.signal.reason));
+            controller.abort();
+          }),
+      },
+      req,
+      (error) => reported.push(error),
+    );
+    expect(response.status).toBe(500);
+    expect(reported).toEqual([]);
+  });
+});
+
+test('listenInfo and signalExitCode', () => {
+  expect(listenInfo('127.0.0.1', 8787)).toEqual({
+    url: 'http://127.0.0.1:8787',
+    port: 8787,
+    hostname: '127.0.0.1',
+  });
+  expect(listenInfo('0.0.0.0', 1).url).toBe('http://127.0.0.1:1');
+  expect(listenInfo('::', 1).url).toBe('http://[::1]:1');
+  expect(listenInfo('::1', 1).url).toBe('http://[::1]:1');
+  expect(signalExitCode('SIGINT')).toBe(130);
+  expect(signalExitCode('SIGTERM')).toBe(143);
+});
