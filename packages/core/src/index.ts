@@ -6,12 +6,14 @@
 export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
 export { BodyTooLargeError, readBody } from './http/body.ts';
 export { createMcpHandler, type McpHandler } from './http/handler.ts';
+export type { IncomingRequest } from './http/incoming.ts';
 export type {
   HandlerStats,
   McpHandlerOptions,
   RequestEvent,
   SessionEvent,
 } from './http/options.ts';
+export { type Answer, Reply } from './http/responses.ts';
 export { ClientCapabilityError } from './legacy/context.ts';
 export {
   type EventStore,

@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { safeReporter } from '../shared/serve.ts';
-import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+import type { ErrorReporter, FetchHandler, PlainReply } from '../shared/types.ts';
+import { NodeIncoming } from './incoming.ts';
 import { createRequest } from './request.ts';
 import { sendError, sendResponse } from './send.ts';
 
@@ -53,6 +54,8 @@ async function handle(
   res: ServerResponse,
   report: ErrorReporter,
 ): Promise<void> {
+  if (handler.handle)
+    return handleLight(handler as Required<Pick<FetchHandler, 'handle'>>, req, res, report);
   let request: Request;
   try {
     request = createRequest(req, res);
@@ -71,7 +74,49 @@ async function handle(
   await sendResponse(res, response, report);
 }
 
-function causedByDisconnect(request: Request, error: unknown): boolean {
+/**
+ * The fast path for handlers with `handle()`: a light request in, and a complete answer written
+ * as it is (status, headers, text); only streamed answers go through the Web stream pipe.
+ */
+async function handleLight(
+  handler: Required<Pick<FetchHandler, 'handle'>>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  report: ErrorReporter,
+): Promise<void> {
+  let request: NodeIncoming;
+  try {
+    request = new NodeIncoming(req, res);
+  } catch {
+    sendError(res, 400);
+    return;
+  }
+  let answer: Response | PlainReply;
+  try {
+    answer = await handler.handle(request);
+  } catch (error) {
+    if (!causedByDisconnect(request, error)) report(error);
+    sendError(res, 500);
+    return;
+  }
+  if (answer instanceof Response) {
+    await sendResponse(res, answer, report);
+    return;
+  }
+  if (res.destroyed) return;
+  try {
+    const body = answer.body;
+    // A Content-Length instead of chunked encoding: the whole body is known.
+    res.setHeader('content-length', body === null ? 0 : Buffer.byteLength(body));
+    res.writeHead(answer.status, answer.headers);
+    res.end(body ?? undefined);
+  } catch (error) {
+    report(error);
+    sendError(res, 500);
+  }
+}
+
+function causedByDisconnect(request: { signal: AbortSignal }, error: unknown): boolean {
   return (
     request.signal.aborted &&
     (error === request.signal.reason || (error instanceof Error && error.name === 'AbortError'))

@@ -80,7 +80,7 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-function requestUrl(req: IncomingMessage): string {
+export function requestUrl(req: IncomingMessage): string {
   const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = req.headers.host ?? (req.headers[':authority'] as string | undefined);
   const authority = host === undefined || host === '' ? localAuthority(req) : host;

@@ -20,6 +20,28 @@ export interface FetchHandler {
    * Called by the adapters' graceful shutdown with the reason `'shutdown'`.
    */
   close?(reason?: unknown): Promise<void>;
+  /**
+   * Optional fast entry (the core handler has it): takes a lighter request object and gives a
+   * complete answer as plain data, which the Node adapter writes without building a `Response`.
+   */
+  handle?(request: LightRequest): Promise<Response | PlainReply>;
+}
+
+/** What `handle()` reads of a request (a subset of `Request`). */
+export interface LightRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  readonly signal: AbortSignal;
+  readonly body: ReadableStream<Uint8Array> | null;
+  readText?(limit: number): Promise<string>;
+}
+
+/** A complete answer as plain data. */
+export interface PlainReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
 }
 
 /** Receives errors that escaped the handler or broke a response while it was being written. */

@@ -1,3 +1,5 @@
+import type { IncomingRequest } from './incoming.ts';
+
 /** The body was larger than the limit (answered 413). */
 export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError';
@@ -14,7 +16,8 @@ const decoder = new TextDecoder();
  * Reads the body as text, enforcing `limit` while reading: a declared Content-Length over the
  * limit is refused before any byte is read, and a stream that grows past it is cancelled at once.
  */
-export async function readBody(request: Request, limit: number): Promise<string> {
+export async function readBody(request: IncomingRequest, limit: number): Promise<string> {
+  if (request.readText) return request.readText(limit);
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
   const body = request.body;

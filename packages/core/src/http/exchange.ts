@@ -3,7 +3,7 @@ import { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import { KEEP_ALIVE } from '../sse/encoder.ts';
 import { SSE_HEADERS, SseStream } from '../sse/stream.ts';
-import { errorResponse, JSON_HEADERS } from './responses.ts';
+import { type Answer, emptyReply, errorResponse, JSON_HEADERS, Reply } from './responses.ts';
 
 /**
  * One JSON-RPC request over one HTTP exchange: a leaf of the cancellation tree that also owns
@@ -23,8 +23,8 @@ export class Exchange extends Scope {
   errorCode: number | undefined;
   /** Final message written to an open stream when it is shut down (listen results). */
   farewell: string | undefined;
-  readonly response: Promise<Response>;
-  #resolve!: (response: Response) => void;
+  readonly response: Promise<Answer>;
+  #resolve!: (response: Answer) => void;
   #sse: SseStream | undefined;
   #finished = false;
   readonly #keepAliveMs: number;
@@ -43,7 +43,7 @@ export class Exchange extends Scope {
     this.id = id;
     this.method = method;
     this.#keepAliveMs = keepAliveMs;
-    this.response = new Promise<Response>((resolve) => {
+    this.response = new Promise<Answer>((resolve) => {
       this.#resolve = resolve;
     });
     if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
@@ -97,7 +97,7 @@ export class Exchange extends Scope {
       this.#sse.send(json);
       this.#sse.close();
     } else {
-      this.#resolve(new Response(json, { status, headers: JSON_HEADERS }));
+      this.#resolve(new Reply(status, json, JSON_HEADERS));
     }
   }
 
@@ -113,7 +113,7 @@ export class Exchange extends Scope {
       if (type === 'shutdown' && this.farewell !== undefined) this.#sse.send(this.farewell);
       this.#sse.close();
     } else if (type === 'disconnect') {
-      this.#resolve(new Response(null, { status: 499 }));
+      this.#resolve(emptyReply(499));
     } else {
       this.#resolve(errorResponse(503, -32603, 'The server is shutting down', this.id));
     }

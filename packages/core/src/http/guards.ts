@@ -1,3 +1,5 @@
+import type { IncomingRequest } from './incoming.ts';
+
 /**
  * DNS-rebinding protection: the Host (as the request URL carries it) and any Origin must be
  * allowed. By default only loopback names are: a server reachable under another name must list it.
@@ -20,7 +22,7 @@ export function hostPolicy(
 }
 
 /** Returns an error message when the request must be refused with 403. */
-export function checkHost(request: Request, policy: HostPolicy): string | undefined {
+export function checkHost(request: IncomingRequest, policy: HostPolicy): string | undefined {
   if (policy.hosts !== '*') {
     const authority = authorityOf(request.url);
     const host = hostnameOf(authority);

@@ -10,12 +10,20 @@ import { ErrorCode, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/constant
 import { errorMessage, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
 import type { McpServer } from '../server/server.ts';
 import { type HostPolicy, hostPolicy } from './guards.ts';
+import type { IncomingRequest } from './incoming.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
+import { type Answer, toResponse } from './responses.ts';
 import { route } from './route.ts';
 
 export interface McpHandler {
   /** The endpoint: `request.signal` is the cancellation token of the HTTP exchange. */
   fetch(request: Request): Promise<Response>;
+  /**
+   * The same endpoint for adapters that write answers themselves: takes any `IncomingRequest`
+   * (a `Request` is one) and gives complete answers as a `Reply` (status, headers, text) instead
+   * of a `Response`; streamed answers stay `Response`s.
+   */
+  handle(request: IncomingRequest): Promise<Answer>;
   /**
    * Shutdown: ends every session (their `onClose` hooks run), aborts every in-flight handler with
    * reason `shutdown`, ends every open stream (listen streams get their completing result first)
@@ -136,7 +144,7 @@ export class HandlerCore {
     };
   }
 
-  sessionOpened(session: Session, request: Request): void {
+  sessionOpened(session: Session, request: IncomingRequest): void {
     this.opened++;
     this.#emit(this.#options.onSessionOpen, {
       sessionId: session.id,
@@ -229,7 +237,13 @@ export class HandlerCore {
     return this.#closing;
   }
 
-  fetch(request: Request): Promise<Response> {
+  /** The Web entry: every answer as a `Response`. */
+  async fetch(request: IncomingRequest): Promise<Response> {
+    return toResponse(await route(this, request));
+  }
+
+  /** The adapters' entry: a complete answer stays a `Reply` (plain data) for a direct write. */
+  handle(request: IncomingRequest): Promise<Answer> {
     return route(this, request);
   }
 }
@@ -239,6 +253,7 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
   const core = new HandlerCore(server, options);
   return {
     fetch: (request) => core.fetch(request),
+    handle: (request) => core.handle(request),
     close: () => core.close(),
     get signal() {
       return core.root.signal;

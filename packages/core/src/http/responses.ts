@@ -4,11 +4,38 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
 };
 
-export function jsonResponse(body: string, status = 200, extra?: Record<string, string>): Response {
-  return new Response(body, {
-    status,
-    headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS,
-  });
+/**
+ * A complete answer kept as plain data (status, headers, text) until the boundary: `fetch()`
+ * turns it into a `Response`, while an adapter that calls `handle()` (Node) writes it to the
+ * socket directly, with no Web `Response` built or read on the hot path.
+ */
+export class Reply {
+  readonly status: number;
+  readonly body: string | null;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, body: string | null, headers: Readonly<Record<string, string>>) {
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+
+  toResponse(): Response {
+    return new Response(this.body, { status: this.status, headers: this.headers });
+  }
+}
+
+/** What the endpoint answers: a complete `Reply`, or a `Response` whose body streams (SSE). */
+export type Answer = Reply | Response;
+
+const NO_HEADERS: Readonly<Record<string, string>> = {};
+
+export function toResponse(answer: Answer): Response {
+  return answer instanceof Reply ? answer.toResponse() : answer;
+}
+
+export function jsonResponse(body: string, status = 200, extra?: Record<string, string>): Reply {
+  return new Reply(status, body, extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS);
 }
 
 /** A JSON-RPC error answer; `id` omitted when the request's id could not be read. */
@@ -19,7 +46,7 @@ export function errorResponse(
   id?: RequestId,
   data?: unknown,
   extra?: Record<string, string>,
-): Response {
+): Reply {
   return jsonResponse(
     errorMessage(id, data === undefined ? { code, message } : { code, message, data }),
     status,
@@ -27,10 +54,14 @@ export function errorResponse(
   );
 }
 
-export function accepted(): Response {
-  return new Response(null, { status: 202 });
+export function emptyReply(status: number): Reply {
+  return new Reply(status, null, NO_HEADERS);
 }
 
-export function methodNotAllowed(allow: string): Response {
+export function accepted(): Reply {
+  return emptyReply(202);
+}
+
+export function methodNotAllowed(allow: string): Reply {
   return errorResponse(405, -32000, 'Method not allowed', undefined, undefined, { allow });
 }

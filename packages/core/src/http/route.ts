@@ -7,14 +7,15 @@ import { classify, isObject, type JsonObject, type RequestId } from '../protocol
 import { BodyTooLargeError, readBody } from './body.ts';
 import { acceptsBoth, checkHost, isJsonContentType } from './guards.ts';
 import type { HandlerCore } from './handler.ts';
-import { accepted, errorResponse, methodNotAllowed } from './responses.ts';
+import type { IncomingRequest } from './incoming.ts';
+import { type Answer, accepted, errorResponse, methodNotAllowed, type Reply } from './responses.ts';
 
 /**
  * One HTTP request to the endpoint: the guards every request passes (shutdown, Host/Origin,
  * method, content type, Accept, body size, JSON), then the era: a request carrying the modern
  * `_meta` (or header) is 2026-07-28; anything else is a legacy message, answered by its session.
  */
-export async function route(core: HandlerCore, request: Request): Promise<Response> {
+export async function route(core: HandlerCore, request: IncomingRequest): Promise<Answer> {
   if (core.root.aborted)
     return errorResponse(503, -32603, 'The server is shutting down', undefined, undefined, {
       'retry-after': '1',
@@ -86,10 +87,10 @@ export async function route(core: HandlerCore, request: Request): Promise<Respon
 /** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */
 function modernOnly(
   core: HandlerCore,
-  request: Request,
+  request: IncomingRequest,
   id: RequestId,
   rpc: { method: string; params?: JsonObject },
-): Response {
+): Reply {
   const requested =
     rpc.method === 'initialize'
       ? rpc.params?.protocolVersion

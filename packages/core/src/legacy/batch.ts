@@ -1,5 +1,6 @@
 import type { HandlerCore } from '../http/handler.ts';
-import { accepted, errorResponse, JSON_HEADERS } from '../http/responses.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import { type Answer, accepted, errorResponse, jsonResponse, Reply } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
 import { encodeEvent } from '../sse/encoder.ts';
@@ -13,11 +14,11 @@ import { handleLegacy, sessionOf } from './dispatch.ts';
  */
 export async function handleBatch(
   core: HandlerCore,
-  request: Request,
+  request: IncomingRequest,
   values: unknown[],
-): Promise<Response> {
+): Promise<Answer> {
   const session = sessionOf(core, request);
-  if (session instanceof Response) return session;
+  if (session instanceof Reply) return session;
   const version =
     session?.protocolVersion ?? request.headers.get('mcp-protocol-version')?.trim() ?? '2025-03-26';
   if (version !== '2025-03-26')
@@ -27,7 +28,7 @@ export async function handleBatch(
       'Batches are only allowed in protocol revision 2025-03-26',
     );
   if (values.length === 0) return errorResponse(400, ErrorCode.InvalidRequest, 'Empty batch');
-  const answers: Array<Promise<Response> | Response | string> = [];
+  const answers: Array<Promise<Answer> | Answer | string> = [];
   for (const value of values) {
     const message = classify(value);
     if (!message)
@@ -51,28 +52,23 @@ export async function handleBatch(
   }
   if (answers.length === 0) return accepted();
   const responses = await Promise.all(answers);
-  if (
-    responses.every(
-      (r) =>
-        typeof r === 'string' || !r.headers.get('content-type')?.startsWith('text/event-stream'),
-    )
-  ) {
-    const bodies = await Promise.all(responses.map((r) => (typeof r === 'string' ? r : r.text())));
-    return new Response(`[${bodies.filter((b) => b !== '').join(',')}]`, { headers: JSON_HEADERS });
+  // Streams come as Responses (SSE); everything complete is a string or a Reply.
+  if (responses.every((r) => !(r instanceof Response))) {
+    const bodies = responses.map((r) => (typeof r === 'string' ? r : (r.body ?? '')));
+    return jsonResponse(`[${bodies.filter((b) => b !== '').join(',')}]`);
   }
   return new Response(merge(responses), { headers: SSE_HEADERS });
 }
 
 /** Interleaves several answers into one SSE body; cancelling it cancels every part. */
-function merge(parts: Array<Response | string>): ReadableStream<Uint8Array> {
+function merge(parts: Array<Answer | string>): ReadableStream<Uint8Array> {
   // JSON answers become one event each; SSE answers are passed through frame by frame.
   const readers = parts.map((part) =>
-    typeof part === 'string' ||
-    part.headers.get('content-type')?.startsWith('text/event-stream') !== true
-      ? typeof part === 'string'
-        ? part
-        : part.text()
-      : part.body?.getReader(),
+    typeof part === 'string'
+      ? part
+      : part instanceof Response
+        ? part.body?.getReader()
+        : (part.body ?? ''),
   );
   return new ReadableStream<Uint8Array>({
     async start(controller) {

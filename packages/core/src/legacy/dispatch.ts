@@ -1,6 +1,7 @@
 import { McpError, methodNotFound } from '../errors.ts';
 import type { HandlerCore } from '../http/handler.ts';
-import { accepted, errorResponse, jsonResponse } from '../http/responses.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import { type Answer, accepted, errorResponse, jsonResponse, Reply } from '../http/responses.ts';
 import {
   ErrorCode,
   HEADER,
@@ -33,7 +34,10 @@ import { SessionLimitError } from './session-manager.ts';
 type Method = (core: HandlerCore, ctx: LegacyContext, params: JsonObject) => Promise<JsonObject>;
 
 /** The session a legacy request names, or the Response that refuses it. */
-export function sessionOf(core: HandlerCore, request: Request): Session | Response | undefined {
+export function sessionOf(
+  core: HandlerCore,
+  request: IncomingRequest,
+): Session | Reply | undefined {
   const manager = core.sessions;
   if (!manager) return undefined;
   const id = request.headers.get(HEADER.sessionId);
@@ -62,13 +66,13 @@ export function sessionOf(core: HandlerCore, request: Request): Session | Respon
  */
 export function handleLegacy(
   core: HandlerCore,
-  request: Request,
+  request: IncomingRequest,
   message: JsonRpcMessage,
-): Response | Promise<Response> {
+): Answer | Promise<Answer> {
   if (message.kind === 'request' && message.message.method === 'initialize')
     return initialize(core, request, message.message);
   const session = sessionOf(core, request);
-  if (session instanceof Response) return session;
+  if (session instanceof Reply) return session;
   switch (message.kind) {
     case 'notification':
       notification(session, message.message.method, message.message.params ?? {});
@@ -81,7 +85,7 @@ export function handleLegacy(
   }
 }
 
-function initialize(core: HandlerCore, request: Request, rpc: JsonRpcRequest): Response {
+function initialize(core: HandlerCore, request: IncomingRequest, rpc: JsonRpcRequest): Reply {
   const params = rpc.params ?? {};
   if (typeof params.protocolVersion !== 'string') {
     return errorResponse(
@@ -153,10 +157,10 @@ function respond(
 
 function dispatch(
   core: HandlerCore,
-  request: Request,
+  request: IncomingRequest,
   session: Session | undefined,
   rpc: JsonRpcRequest,
-): Promise<Response> {
+): Promise<Answer> {
   const version =
     session?.protocolVersion ??
     (request.headers.get(HEADER.protocolVersion)?.trim() || '2025-03-26');

@@ -1,4 +1,4 @@
-import { errorResponse, JSON_HEADERS } from '../http/responses.ts';
+import { type Answer, emptyReply, errorResponse, JSON_HEADERS, Reply } from '../http/responses.ts';
 import { type AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { errorMessage, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
@@ -38,8 +38,8 @@ export class LegacyExchange extends Scope {
   readonly started: number = performance.now();
   name: string | undefined;
   errorCode: number | undefined;
-  readonly response: Promise<Response>;
-  #resolve!: (response: Response) => void;
+  readonly response: Promise<Answer>;
+  #resolve!: (response: Answer) => void;
   #stream: LegacyStream | undefined;
   #finished = false;
   #grace: ReturnType<typeof setTimeout> | undefined;
@@ -59,7 +59,7 @@ export class LegacyExchange extends Scope {
     this.id = id;
     this.method = method;
     this.#config = config;
-    this.response = new Promise<Response>((resolve) => {
+    this.response = new Promise<Answer>((resolve) => {
       this.#resolve = resolve;
     });
     if (session) {
@@ -125,7 +125,7 @@ export class LegacyExchange extends Scope {
     if (this.finished) return;
     this.#finished = true;
     if (this.#stream) this.#stream.finish(json);
-    else this.#resolve(new Response(json, { status, headers: JSON_HEADERS }));
+    else this.#resolve(new Reply(status, json, JSON_HEADERS));
   }
 
   /** Called by the stream when its connection dropped before the final message. */
@@ -181,7 +181,7 @@ export class LegacyExchange extends Scope {
     }
     switch (type) {
       case 'disconnect':
-        this.#resolve(new Response(null, { status: 499 }));
+        this.#resolve(emptyReply(499));
         break;
       case 'client-cancel':
         // The client asked for no answer; an SSE stream that ends at once is a well-formed "nothing".

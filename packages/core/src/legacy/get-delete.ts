@@ -1,5 +1,12 @@
 import type { HandlerCore } from '../http/handler.ts';
-import { errorResponse, methodNotAllowed } from '../http/responses.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import {
+  type Answer,
+  emptyReply,
+  errorResponse,
+  methodNotAllowed,
+  Reply,
+} from '../http/responses.ts';
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
 import { sessionOf } from './dispatch.ts';
 import { parseEventId } from './event-store.ts';
@@ -15,14 +22,14 @@ export const STANDALONE = '0';
  * A new GET replaces a standalone stream that is still open rather than being refused with 409:
  * a proxy that silently dropped the old connection would otherwise lock the client out for good.
  */
-export async function handleGet(core: HandlerCore, request: Request): Promise<Response> {
+export async function handleGet(core: HandlerCore, request: IncomingRequest): Promise<Answer> {
   if (!core.sessions) return methodNotAllowed(core.allow);
   const accept = request.headers.get('accept');
   if (accept === null || !/text\/event-stream|text\/\*|\*\/\*/i.test(accept)) {
     return errorResponse(406, ErrorCode.InvalidRequest, 'Accept must include text/event-stream');
   }
   const session = sessionOf(core, request);
-  if (session instanceof Response) return session;
+  if (session instanceof Reply) return session;
   if (!session) return methodNotAllowed(core.allow);
   const lastEventId = request.headers.get(HEADER.lastEventId);
   if (lastEventId !== null) {
@@ -45,7 +52,7 @@ export async function handleGet(core: HandlerCore, request: Request): Promise<Re
 }
 
 /** DELETE: ends the session (reason `session-deleted`); its id answers 404 from then on. */
-export function handleDelete(core: HandlerCore, request: Request): Response {
+export function handleDelete(core: HandlerCore, request: IncomingRequest): Answer {
   if (!core.sessions) return methodNotAllowed(core.allow);
   const id = request.headers.get(HEADER.sessionId);
   if (id === null)
@@ -56,5 +63,5 @@ export function handleDelete(core: HandlerCore, request: Request): Response {
     );
   if (!core.sessions.close(id, 'session-deleted'))
     return errorResponse(404, -32001, 'Session not found');
-  return new Response(null, { status: 200 });
+  return emptyReply(200);
 }

@@ -1,7 +1,8 @@
 import { McpError, methodNotFound } from '../errors.ts';
 import { Exchange } from '../http/exchange.ts';
 import type { HandlerCore } from '../http/handler.ts';
-import { errorResponse } from '../http/responses.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import { type Answer, errorResponse } from '../http/responses.ts';
 import { ErrorCode, META, MODERN_VERSION } from '../protocol/constants.ts';
 import {
   errorMessage,
@@ -43,10 +44,10 @@ const INPUT_TARGET: Record<string, 'name' | 'uri'> = {
  */
 export async function handleModern(
   core: HandlerCore,
-  request: Request,
+  request: IncomingRequest,
   rpc: JsonRpcRequest,
   meta: JsonObject,
-): Promise<Response> {
+): Promise<Answer> {
   const params = rpc.params ?? {};
   let method: Method | undefined;
   try {

@@ -3,6 +3,8 @@ import { ErrorCode, HEADER, LOG_LEVELS, META, MODERN_VERSION } from '../protocol
 import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
 import type { ToolEntry } from '../server/server.ts';
 
+type HeaderReader = { get(name: string): string | null };
+
 /**
  * Checks of a 2026-07-28 request before dispatch, in the order the spec and the conformance
  * suite expect, each failure HTTP 400: `_meta` protocol version missing (-32602, what a modern
@@ -10,7 +12,7 @@ import type { ToolEntry } from '../server/server.ts';
  * served (-32022), client capabilities missing or log level unknown (-32602).
  */
 export function validateModernMeta(
-  headers: Headers,
+  headers: HeaderReader,
   meta: JsonObject,
   supported: readonly string[],
 ): void {
@@ -40,7 +42,7 @@ export function validateModernMeta(
 }
 
 /** `Mcp-Method`, `Mcp-Name`: present and equal to the body. */
-export function validateMethodHeaders(headers: Headers, message: JsonRpcRequest): void {
+export function validateMethodHeaders(headers: HeaderReader, message: JsonRpcRequest): void {
   const method = headerValue(headers, HEADER.method);
   if (method === undefined) throw mismatch('The Mcp-Method header is required');
   if (method !== message.method)
@@ -59,7 +61,7 @@ export function validateMethodHeaders(headers: Headers, message: JsonRpcRequest)
 }
 
 /** `Mcp-Param-*` headers of a tool with `x-mcp-header` arguments. */
-export function validateParamHeaders(headers: Headers, tool: ToolEntry, args: unknown): void {
+export function validateParamHeaders(headers: HeaderReader, tool: ToolEntry, args: unknown): void {
   const values = isObject(args) ? args : {};
   for (const param of tool.paramHeaders) {
     const value = values[param.property];
@@ -85,7 +87,7 @@ const SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-
 const SAFE = /^[\x20-\x7e\t]*$/;
 
 /** A request-metadata header, trimmed and Base64-sentinel decoded; rejects invalid characters. */
-function headerValue(headers: Headers, name: string): string | undefined {
+function headerValue(headers: HeaderReader, name: string): string | undefined {
   const raw = headers.get(name);
   if (raw === null) return undefined;
   const value = raw.trim();

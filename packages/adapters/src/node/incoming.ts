@@ -1,0 +1,109 @@
+/**
+ * A light request for handlers with a `handle()` entry (the core's): the fields the core reads,
+ * straight from `IncomingMessage`, with no Web `Request`, `Headers` or body stream built unless
+ * something asks for them.
+ *
+ * @module
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { BodyTooLargeError } from '@edge-mcp/core';
+import type { LightRequest } from '../shared/types.ts';
+import { clientDisconnected } from './abort.ts';
+import { createBodyStream, discardBody } from './body.ts';
+import { requestUrl } from './request.ts';
+
+/** Header lookups read Node's already lower-cased, already joined header object. */
+class NodeHeaderReader {
+  readonly #headers: IncomingHttpHeaders;
+  constructor(headers: IncomingHttpHeaders) {
+    this.#headers = headers;
+  }
+  get(name: string): string | null {
+    const value = this.#headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+}
+
+const incomings = new WeakMap<ServerResponse, NodeIncoming>();
+
+/** Shared `close` listener (`this` is the response): a close before the end is a disconnect. */
+function onResponseClose(this: ServerResponse): void {
+  if (!this.writableFinished) incomings.get(this)?.disconnected();
+  discardBody(this.req);
+}
+
+export class NodeIncoming implements LightRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: NodeHeaderReader;
+  readonly #req: IncomingMessage;
+  #controller: AbortController | undefined;
+  #gone = false;
+
+  /** @throws TypeError for a request that cannot be represented (invalid Host); answer 400. */
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.url = requestUrl(req);
+    this.method = req.method ?? 'GET';
+    this.headers = new NodeHeaderReader(req.headers);
+    this.#req = req;
+    incomings.set(res, this);
+    res.on('close', onResponseClose);
+    if (res.destroyed && !res.writableFinished) this.#gone = true;
+  }
+
+  /** Aborts when the client disconnects before the response is complete (created on first read). */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort(clientDisconnected());
+    }
+    return this.#controller.signal;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.method === 'GET' || this.method === 'HEAD' ? null : createBodyStream(this.#req);
+  }
+
+  disconnected(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#controller?.abort(clientDisconnected());
+  }
+
+  /** The whole body, refusing more than `limit` bytes while reading (the rest is discarded). */
+  readText(limit: number): Promise<string> {
+    const req = this.#req;
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = (error?: Error) => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        if (error) {
+          // Stop buffering; whatever still arrives is drained when the exchange closes.
+          req.resume();
+          reject(error);
+        } else
+          resolve(
+            chunks.length === 1
+              ? (chunks[0] as Buffer).toString('utf8')
+              : Buffer.concat(chunks, size).toString('utf8'),
+          );
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) done(new BodyTooLargeError(limit));
+        else chunks.push(chunk);
+      };
+      const onEnd = () => done();
+      const onError = (error: Error) => done(error);
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+    });
+  }
+}
