@@ -39,6 +39,7 @@ export class NodeIncoming implements LightRequest {
   readonly headers: NodeHeaderReader;
   readonly #req: IncomingMessage;
   #controller: AbortController | undefined;
+  #watcher: { handleEvent(): void } | undefined;
   #gone = false;
 
   /** @throws TypeError for a request that cannot be represented (invalid Host); answer 400. */
@@ -65,10 +66,19 @@ export class NodeIncoming implements LightRequest {
     return this.method === 'GET' || this.method === 'HEAD' ? null : createBodyStream(this.#req);
   }
 
+  /** Told once when the client leaves (the core's scope); no AbortSignal needed for it. */
+  watch(listener: { handleEvent(): void } | undefined): void {
+    this.#watcher = listener;
+    if (listener && this.#gone) listener.handleEvent();
+  }
+
   disconnected(): void {
     if (this.#gone) return;
     this.#gone = true;
     this.#controller?.abort(clientDisconnected());
+    const watcher = this.#watcher;
+    this.#watcher = undefined;
+    watcher?.handleEvent();
   }
 
   /** The whole body, refusing more than `limit` bytes while reading (the rest is discarded). */

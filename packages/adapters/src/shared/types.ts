@@ -35,6 +35,7 @@ export interface LightRequest {
   readonly signal: AbortSignal;
   readonly body: ReadableStream<Uint8Array> | null;
   readText?(limit: number): Promise<string>;
+  watch?(listener: { handleEvent(): void } | undefined): void;
 }
 
 /** A complete answer as plain data. */

@@ -15,4 +15,14 @@ export interface IncomingRequest {
    * reading by throwing `BodyTooLargeError`.
    */
   readText?(limit: number): Promise<string>;
+  /**
+   * Optional: call `listener.handleEvent()` once when the client disconnects (or at once if it
+   * already has); `undefined` stops. When present the core uses it instead of `signal`, which
+   * spares an AbortSignal and its listener per request.
+   */
+  watch?(listener: DisconnectListener | undefined): void;
+}
+
+export interface DisconnectListener {
+  handleEvent(): void;
 }

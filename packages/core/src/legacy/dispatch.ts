@@ -171,7 +171,7 @@ function dispatch(
     rpc.method,
     core.legacy,
   );
-  exchange.watch(request.signal);
+  exchange.watch(request);
   const params = rpc.params ?? {};
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;

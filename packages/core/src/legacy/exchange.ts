@@ -1,3 +1,4 @@
+import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, emptyReply, errorResponse, JSON_HEADERS, Reply } from '../http/responses.ts';
 import { type AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
@@ -45,6 +46,7 @@ export class LegacyExchange extends Scope {
   #grace: ReturnType<typeof setTimeout> | undefined;
   readonly #config: LegacyConfig;
   #signal: AbortSignal | undefined;
+  #request: IncomingRequest | undefined;
   #early: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -81,8 +83,14 @@ export class LegacyExchange extends Scope {
     return this.#finished || this.aborted;
   }
 
-  /** Listens to the HTTP exchange's signal: a drop goes through the policy, not straight to abort. */
-  watch(signal: AbortSignal): void {
+  /** Watches the HTTP exchange: a drop goes through the policy, not straight to abort. */
+  watch(request: IncomingRequest): void {
+    this.#request = request;
+    if (request.watch) {
+      request.watch(this);
+      return;
+    }
+    const signal = request.signal;
     if (signal.aborted) {
       this.handleEvent();
       return;
@@ -106,9 +114,10 @@ export class LegacyExchange extends Scope {
     const stream = new LegacyStream(this.session, this.session.nextStreamId(), this.#config, this);
     this.#stream = stream;
     this.session.streams.set(stream.id, stream);
-    this.#resolve(stream.connect(this.#signal));
+    const request = this.#request;
     // The stream watches the connection from now on.
     this.#unwatch();
+    this.#resolve(stream.connect(request?.signal));
     return stream;
   }
 
@@ -171,6 +180,8 @@ export class LegacyExchange extends Scope {
   #unwatch(): void {
     this.#signal?.removeEventListener('abort', this);
     this.#signal = undefined;
+    this.#request?.watch?.(undefined);
+    this.#request = undefined;
   }
 
   #settleAborted(type: AbortReasonType): void {

@@ -23,6 +23,7 @@ export class Scope {
   /** Reason applied when an attached outside signal aborts. */
   #externalReason: AbortReasonType = 'disconnect';
   #external: AbortSignal | undefined;
+  #watched: { watch?(listener: Scope | undefined): void } | undefined;
 
   constructor(parent?: Scope) {
     this.#parent = parent;
@@ -84,6 +85,21 @@ export class Scope {
     signal.addEventListener('abort', this);
   }
 
+  /**
+   * Aborts with `disconnect` when the request's client leaves: through `request.watch` when the
+   * adapter offers it (no AbortSignal needed), else through `request.signal`.
+   */
+  followRequest(request: {
+    readonly signal: AbortSignal;
+    watch?(listener: Scope | undefined): void;
+  }): void {
+    if (request.watch) {
+      this.#externalReason = 'disconnect';
+      this.#watched = request;
+      request.watch(this);
+    } else this.follow(request.signal, 'disconnect');
+  }
+
   handleEvent(): void {
     this.abort(this.#externalReason);
   }
@@ -96,6 +112,10 @@ export class Scope {
   }
 
   #detachExternal(): void {
+    if (this.#watched) {
+      this.#watched.watch?.(undefined);
+      this.#watched = undefined;
+    }
     if (this.#external) {
       this.#external.removeEventListener('abort', this);
       this.#external = undefined;

@@ -69,7 +69,7 @@ export async function handleModern(
     core.keepAliveMs,
     core.streamAfterMs,
   );
-  exchange.follow(request.signal, 'disconnect');
+  exchange.followRequest(request);
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const ctx = new ModernContext(exchange, meta);
