@@ -1,0 +1,34 @@
+/**
+ * The benchmark's edge-mcp server: `echo {text}`, `add {a,b}` and `sleep {ms}` (honours its
+ * signal). Web APIs only, so the Node, Deno and Bun entries share it.
+ */
+import { McpServer } from '@edge-mcp/core';
+import * as z from 'zod';
+
+export const SERVER_INFO = { name: 'bench', version: '1.0.0' };
+
+/** `onAbort(requestId)` runs when a `sleep` handler sees its signal abort. */
+export function createEdgeServer(onAbort: (requestId: string) => void): McpServer {
+  const server = new McpServer(SERVER_INFO);
+  server.tool('echo', { input: z.object({ text: z.string() }) }, ({ text }) => text);
+  server.tool('add', { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) =>
+    String(a + b),
+  );
+  server.tool('sleep', { input: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
+    ctx.progress(0, ms);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      ctx.signal.addEventListener(
+        'abort',
+        () => {
+          onAbort(String(ctx.requestId));
+          clearTimeout(timer);
+          reject(ctx.signal.reason);
+        },
+        { once: true },
+      );
+    });
+    return `slept ${ms} ms`;
+  });
+  return server;
+}

@@ -1,0 +1,17 @@
+/**
+ * Target: edge-mcp on the Node adapter (`serve()`), both eras on one endpoint. SIGTERM shuts it
+ * down gracefully (the adapter's default), which also closes the side channel, so the process
+ * exits by itself. MAX_SESSIONS raises the session cap for the 10,000-session measures.
+ */
+import { serve } from '@edge-mcp/adapters/node';
+import { createMcpHandler, type McpHandler, MemorySessionManager } from '@edge-mcp/core';
+import { createEdgeServer } from './edge-tools.ts';
+import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
+
+let handler: McpHandler | undefined;
+const side = nodeSideChannel(() => handler?.stats());
+handler = createMcpHandler(createEdgeServer(side.abort), {
+  sessions: new MemorySessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
+});
+await serve(handler, { port: PORT, hostname: HOST });
+await serveSideChannel(side, handler.signal);

@@ -1,0 +1,77 @@
+/**
+ * Target: `@modelcontextprotocol/server` 2.4 on Node through `@hono/node-server` (the SDK's own
+ * `@modelcontextprotocol/node` is not installed; Hono's adapter is the usual fetch-on-Node glue).
+ *
+ * - MODE=handler: `createMcpHandler(factory)`: 2026-07-28 with a server built per request, and
+ *   its stateless legacy fallback (no sessions: GET/DELETE answer 405).
+ * - MODE=session: legacy sessions the v1 way, which v2 still ships:
+ *   `WebStandardStreamableHTTPServerTransport` with a session id generator, one server per session.
+ */
+import { randomUUID } from 'node:crypto';
+import { serve } from '@hono/node-server';
+import {
+  createMcpHandler,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
+
+function build(): McpServer {
+  const server = new McpServer({ name: 'bench', version: '1.0.0' });
+  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+  server.registerTool(
+    'add',
+    { inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    (args) => ({
+      content: [{ type: 'text', text: String(args.a + args.b) }],
+    }),
+  );
+  server.registerTool(
+    'sleep',
+    { inputSchema: z.object({ ms: z.number() }) },
+    async ({ ms }, ctx) => {
+      const signal = ctx.mcpReq.signal;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, ms);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
+      });
+      return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+    },
+  );
+  return server;
+}
+
+const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+
+async function session(request: Request): Promise<Response> {
+  const id = request.headers.get('mcp-session-id');
+  const existing = id === null ? undefined : sessions.get(id);
+  if (existing) return existing.handleRequest(request);
+  const body = (await request.json()) as { method?: string };
+  if (id !== null || body?.method !== 'initialize') return new Response(null, { status: 400 });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (sessionId) => {
+      sessions.set(sessionId, transport);
+    },
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  await build().connect(transport);
+  return transport.handleRequest(request, { parsedBody: body });
+}
+
+const handler = createMcpHandler(() => build());
+const fetch = MODE === 'session' ? session : (request: Request) => handler.fetch(request);
+await new Promise<void>((resolve) => {
+  serve({ fetch, port: PORT, hostname: HOST }, () => resolve());
+});
+await serveSideChannel(nodeSideChannel(() => ({ sessions: sessions.size })));

@@ -1,0 +1,51 @@
+/**
+ * Small HTTP client helpers for setup and side-channel calls. Each request uses its own
+ * connection (`agent: false`), so the client never holds an idle keep-alive socket that could
+ * delay a server's exit.
+ */
+import { type IncomingHttpHeaders, request } from 'node:http';
+
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export function httpRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+export async function getJson<T>(url: string): Promise<T> {
+  const answer = await httpRequest(url);
+  if (answer.status !== 200) throw new Error(`GET ${url}: ${answer.status} ${answer.body}`);
+  return JSON.parse(answer.body) as T;
+}
+
+/** The JSON-RPC message of a JSON or SSE answer (the last `data:` line of a stream). */
+export function jsonRpcOf(answer: HttpAnswer): { result?: unknown; error?: unknown } | undefined {
+  const text = answer.body.trim();
+  if (text.startsWith('{')) return JSON.parse(text);
+  const data = text
+    .split('\n')
+    .filter((line) => line.startsWith('data:') && line.length > 6)
+    .at(-1);
+  return data === undefined ? undefined : JSON.parse(data.slice(5));
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,141 @@
+/**
+ * Disconnect → handler abort latency, over real sockets, on one clock (this process's
+ * `performance.now()`):
+ *
+ * 1. the client keeps the target's side channel `/events` open; the `sleep` tool writes a line
+ *    with its request id there the moment its signal aborts;
+ * 2. the client POSTs a 2026-07-28 `sleep` call with a progress token, so the answer streams;
+ * 3. on the first progress bytes it destroys the socket (t0), and waits for the id's line (t1).
+ *
+ * t1 − t0 is an upper bound of the real latency: it includes the side channel's own loopback
+ * hop (tens of µs). The same method runs on Node, Deno and Bun. The first 10 drops are a warm-up
+ * and not counted.
+ */
+import { request } from 'node:http';
+import { modernHeaders, modernSleepBody } from '../lib/mcp.ts';
+import { type RunningTarget, startTarget, type TargetSpec } from '../lib/spawn.ts';
+
+export interface DisconnectRow {
+  runtime: string;
+  drops: number;
+  failures: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const TIMEOUT_MS = 5000;
+/** Drops before the measured ones (first calls compile the code paths); not counted. */
+const WARM_UP = 10;
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Subscribes to the target's abort events; `wait(id)` resolves with the arrival time. */
+async function abortEvents(server: RunningTarget) {
+  const waiters = new Map<string, (at: number) => void>();
+  let buffered = '';
+  let onReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    onReady = resolve;
+  });
+  const req = request(`${server.sideUrl}/events`, { agent: false });
+  req.on('response', (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      const at = performance.now();
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line === 'ready') onReady();
+        waiters.get(line)?.(at);
+        waiters.delete(line);
+      }
+    });
+  });
+  req.on('error', () => {});
+  req.end();
+  await ready;
+  return {
+    wait(id: string): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(id);
+          reject(new Error(`no abort of ${id} within ${TIMEOUT_MS} ms`));
+        }, TIMEOUT_MS);
+        waiters.set(id, (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        });
+      });
+    },
+    close: () => req.destroy(),
+  };
+}
+
+function dropOnce(
+  server: RunningTarget,
+  events: Awaited<ReturnType<typeof abortEvents>>,
+  id: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(server.mcpUrl, {
+      method: 'POST',
+      agent: false,
+      headers: modernHeaders('sleep'),
+    });
+    req.on('response', (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`sleep answered ${res.statusCode}`));
+        req.destroy();
+        return;
+      }
+      res.once('data', () => {
+        const aborted = events.wait(id);
+        const dropped = performance.now();
+        req.destroy();
+        aborted.then((at) => resolve(at - dropped), reject);
+      });
+    });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.end(modernSleepBody(id, 30_000));
+  });
+}
+
+export async function runDisconnect(
+  runtime: string,
+  spec: TargetSpec,
+  drops: number,
+): Promise<DisconnectRow> {
+  const server = await startTarget(spec);
+  try {
+    const events = await abortEvents(server);
+    for (let i = 0; i < WARM_UP; i++) await dropOnce(server, events, `w${i}`).catch(() => {});
+    const samples: number[] = [];
+    let failures = 0;
+    for (let i = 0; i < drops; i++) {
+      try {
+        samples.push(await dropOnce(server, events, `d${i}`));
+      } catch {
+        failures++;
+      }
+    }
+    events.close();
+    samples.sort((a, b) => a - b);
+    return {
+      runtime,
+      drops,
+      failures,
+      p50Ms: percentile(samples, 50),
+      p99Ms: percentile(samples, 99),
+      maxMs: samples.at(-1) ?? Number.NaN,
+    };
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Shutdown with sessions and in-flight calls: a fresh edge-mcp Node process (default options,
+ * SIGTERM handled by the adapter) gets `sessions` legacy sessions and `inFlight` `sleep` calls
+ * (60 s, JSON pending, one per session); once the server counts them all in flight, the client
+ * sends SIGTERM to its pid and times until the process has exited (the child's `exit` event).
+ */
+import { request } from 'node:http';
+import type { Config } from '../config.ts';
+import { getJson, sleep } from '../lib/http.ts';
+import { load } from '../lib/load.ts';
+import { initializeShape, legacyHeaders, legacySleepBody, openSession } from '../lib/mcp.ts';
+import { startTarget, type TargetSpec } from '../lib/spawn.ts';
+import { LEGACY } from '../targets.ts';
+
+export interface ShutdownRow {
+  sessions: number;
+  inFlight: number;
+  /** SIGTERM → process exit. */
+  exitMs: number;
+  exitCode: number | null;
+  exitSignal: string | null;
+  /** How the in-flight calls ended: status code (or 'reset') → count. */
+  callOutcomes: Record<string, number>;
+}
+
+export async function runShutdown(spec: TargetSpec, config: Config): Promise<ShutdownRow> {
+  const server = await startTarget(spec);
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < config.inFlight; i++) {
+      const id = await openSession(server.mcpUrl, LEGACY);
+      if (!id) throw new Error('no session id');
+      ids.push(id);
+    }
+    const rest = config.shutdownSessions - ids.length;
+    if (rest > 0) {
+      const run = await load({
+        url: server.mcpUrl,
+        shape: initializeShape(LEGACY),
+        connections: config.connections,
+        amount: rest,
+      });
+      if (run.failed > 0) throw new Error(`${run.failed} initialize requests failed`);
+    }
+    const outcomes: Record<string, number> = {};
+    const calls = ids.map(
+      (id, n) =>
+        new Promise<void>((resolve) => {
+          const count = (key: string) => {
+            outcomes[key] = (outcomes[key] ?? 0) + 1;
+            resolve();
+          };
+          const req = request(server.mcpUrl, {
+            method: 'POST',
+            agent: false,
+            headers: legacyHeaders(LEGACY, id),
+          });
+          req.on('response', (res) => {
+            res.resume();
+            res.on('end', () => count(String(res.statusCode)));
+            res.on('error', () => count('reset'));
+          });
+          req.on('error', () => count('reset'));
+          req.end(legacySleepBody(n + 1, 60_000));
+        }),
+    );
+    const stats = async () =>
+      getJson<{ inFlight: number; sessions: number }>(`${server.sideUrl}/stats`);
+    for (let tries = 0; (await stats()).inFlight < ids.length; tries++) {
+      if (tries > 200) throw new Error('the calls never were all in flight');
+      await sleep(25);
+    }
+    const { sessions, inFlight } = await stats();
+    const sent = performance.now();
+    process.kill(server.pid, 'SIGTERM');
+    const exit = await server.exited;
+    const exitMs = performance.now() - sent;
+    await Promise.all(calls);
+    return {
+      sessions,
+      inFlight,
+      exitMs,
+      exitCode: exit.code,
+      exitSignal: exit.signal,
+      callOutcomes: outcomes,
+    };
+  } finally {
+    await server.stop();
+  }
+}

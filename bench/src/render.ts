@@ -1,0 +1,16 @@
+/**
+ * `pnpm --filter @edge-mcp/bench render [file]`: redraws the chart, the README's Results section
+ * and the tables from a results JSON (default results/latest.json) without measuring again.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESULTS_DIR } from './lib/paths.ts';
+import { judge } from './report/goals.ts';
+import { type Report, writeOutputs } from './report/write.ts';
+
+const file = process.argv[2] ?? join(RESULTS_DIR, 'latest.json');
+const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+report.goals = judge(report.results);
+// Early runs stored Deno's whole `--version` line.
+report.versions.deno = report.versions.deno.replace(/^deno /, '').split(' (')[0] ?? '';
+console.log(`\n${writeOutputs(report, file, (line) => console.error(line))}\n`);
