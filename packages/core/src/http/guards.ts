@@ -46,8 +46,19 @@ export function checkHost(request: IncomingRequest, policy: HostPolicy): string 
 }
 
 /** `Accept` must admit both JSON and SSE (wildcards count). */
+/** Clients send the same Accept on every request: the last verdict is reused. */
+let lastAccept: string | undefined;
+let lastVerdict = false;
+
 export function acceptsBoth(accept: string | null): boolean {
   if (accept === null) return false;
+  if (accept === lastAccept) return lastVerdict;
+  lastVerdict = parseAccept(accept);
+  lastAccept = accept;
+  return lastVerdict;
+}
+
+function parseAccept(accept: string): boolean {
   const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
   const any = types.includes('*/*');
   return (
@@ -57,7 +68,10 @@ export function acceptsBoth(accept: string | null): boolean {
 }
 
 export function isJsonContentType(value: string | null): boolean {
-  return value !== null && value.split(';')[0]?.trim().toLowerCase() === 'application/json';
+  if (value === null) return false;
+  // The common exact value first; then parameters (charset) and case.
+  if (value === 'application/json') return true;
+  return value.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
 /** `host[:port]` of an absolute URL, lower-cased, without building a URL object per request. */

@@ -6,7 +6,7 @@ import { MemorySessionManager, type SessionManager } from '../legacy/session-man
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
-import { ErrorCode, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/constants.ts';
+import { ErrorCode, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
 import { errorMessage, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
 import type { McpServer } from '../server/server.ts';
 import { type HostPolicy, hostPolicy } from './guards.ts';
@@ -76,6 +76,8 @@ export class HandlerCore {
   readonly allow: string;
   /** `_meta` serverInfo of every modern result, `serverInfo` of initialize (no instructions). */
   readonly serverInfo: JsonObject;
+  /** `"_meta":{serverInfo}` serialized once, spliced into modern results. */
+  readonly serverInfoMeta: string;
   readonly #options: McpHandlerOptions;
   readonly #eventStore: EventStore | undefined;
   inFlight = 0;
@@ -104,6 +106,7 @@ export class HandlerCore {
     };
     const { instructions: _, ...info } = server.info;
     this.serverInfo = info;
+    this.serverInfoMeta = `"_meta":${JSON.stringify({ [META.serverInfo]: info })}`;
     this.legacyEnabled = options.legacy !== false;
     this.supported = this.legacyEnabled ? [MODERN_VERSION, ...LEGACY_VERSIONS] : [MODERN_VERSION];
     this.sessions =

@@ -94,10 +94,15 @@ async function execute(
     const result = await method(core, ctx, params);
     if (result === undefined) return;
     result.resultType ??= 'complete';
-    result._meta = isObject(result._meta)
-      ? { ...result._meta, [META.serverInfo]: core.serverInfo }
-      : { [META.serverInfo]: core.serverInfo };
-    exchange.reply(resultMessage(exchange.id, result));
+    if (isObject(result._meta)) {
+      result._meta = { ...result._meta, [META.serverInfo]: core.serverInfo };
+      exchange.reply(resultMessage(exchange.id, result));
+    } else {
+      // The usual case: splice the `_meta` serialized once per handler instead of building it per result.
+      const json = JSON.stringify(result);
+      const body = `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}${core.serverInfoMeta}}`;
+      exchange.reply(`{"jsonrpc":"2.0","id":${JSON.stringify(exchange.id)},"result":${body}}`);
+    }
   } catch (error) {
     // A cancelled request gets nothing more; its handler's rejection is the expected way out.
     if (exchange.aborted) return;
