@@ -149,6 +149,7 @@ export class HandlerCore {
 
   sessionOpened(session: Session, request: IncomingRequest): void {
     this.opened++;
+    if (!this.#options.onSessionOpen) return;
     this.#emit(this.#options.onSessionOpen, {
       sessionId: session.id,
       protocolVersion: session.protocolVersion,

@@ -119,13 +119,28 @@ function initialize(core: HandlerCore, request: IncomingRequest, rpc: JsonRpcReq
     core.sessionOpened(session, request);
     headers[HEADER.sessionId] = session.id;
   }
-  const result: JsonObject = {
-    protocolVersion,
-    capabilities: core.server.capabilities(),
-    serverInfo: core.serverInfo,
-  };
-  if (core.server.info.instructions) result.instructions = core.server.info.instructions;
-  return jsonResponse(resultMessage(rpc.id, result), 200, headers);
+  // Everything but the version is the same for every client: serialized once per capability set.
+  const body = `{"protocolVersion":${JSON.stringify(protocolVersion)},${initializeTail(core)}`;
+  return jsonResponse(
+    `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${body}}`,
+    200,
+    headers,
+  );
+}
+
+const tails = new WeakMap<object, string>();
+
+/** `"capabilities":…,"serverInfo":…[,"instructions":…]}` for the server's current capabilities. */
+function initializeTail(core: HandlerCore): string {
+  const capabilities = core.server.capabilities();
+  let tail = tails.get(capabilities);
+  if (tail === undefined) {
+    const rest: JsonObject = { capabilities, serverInfo: core.serverInfo };
+    if (core.server.info.instructions) rest.instructions = core.server.info.instructions;
+    tail = JSON.stringify(rest).slice(1);
+    tails.set(capabilities, tail);
+  }
+  return tail;
 }
 
 function notification(session: Session | undefined, method: string, params: JsonObject): void {
