@@ -19,12 +19,15 @@ import {
   resultMessage,
 } from '../protocol/jsonrpc.ts';
 import {
+  advertises,
   callTool,
   complete,
   findTool,
   getPrompt,
-  listPage,
+  type ListKind,
+  listResult,
   readResource,
+  rpcError,
 } from '../server/features.ts';
 import { LegacyContext } from './context.ts';
 import { LegacyExchange } from './exchange.ts';
@@ -200,43 +203,18 @@ async function execute(core: HandlerCore, ctx: LegacyContext, params: JsonObject
   const exchange = ctx.exchange;
   try {
     const method = METHODS[exchange.method];
-    if (!method || !advertised(core, exchange.method)) throw methodNotFound(exchange.method);
+    if (!method || !advertises(core.server, exchange.method)) throw methodNotFound(exchange.method);
     exchange.reply(resultMessage(exchange.id, await method(core, ctx, params)));
   } catch (error) {
     if (exchange.aborted) return;
-    const known = error instanceof McpError;
-    exchange.errorCode = known ? error.code : ErrorCode.InternalError;
-    const body = known
-      ? {
-          code: error.code,
-          message: error.message,
-          ...(error.data === undefined ? {} : { data: error.data }),
-        }
-      : {
-          code: ErrorCode.InternalError,
-          message: error instanceof Error ? error.message : 'Internal error',
-        };
+    const body = rpcError(error);
+    exchange.errorCode = body.code;
     exchange.reply(errorMessage(exchange.id, body));
   }
 }
 
-function advertised(core: HandlerCore, method: string): boolean {
-  const caps = core.server.capabilities();
-  const feature = method.split('/')[0];
-  if (feature === 'tools' || feature === 'resources' || feature === 'prompts')
-    return feature in caps;
-  if (feature === 'completion') return 'completions' in caps;
-  return true;
-}
-
-function page(
-  core: HandlerCore,
-  kind: 'tools' | 'resources' | 'templates' | 'prompts',
-  field: string,
-  params: JsonObject,
-): JsonObject {
-  const { items, nextCursor } = listPage(core.server.list(kind), params.cursor, core.pageSize);
-  return nextCursor === undefined ? { [field]: items } : { [field]: items, nextCursor };
+function page(core: HandlerCore, kind: ListKind, field: string, params: JsonObject): JsonObject {
+  return listResult(core.server, kind, field, params.cursor, core.pageSize);
 }
 
 function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): JsonObject {

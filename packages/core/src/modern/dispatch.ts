@@ -12,13 +12,16 @@ import {
   resultMessage,
 } from '../protocol/jsonrpc.ts';
 import {
+  advertises,
   callTool,
   complete,
   findTool,
   getPrompt,
   InputRequired,
-  listPage,
+  type ListKind,
+  listResult,
   readResource,
+  rpcError,
 } from '../server/features.ts';
 import { ModernContext } from './context.ts';
 import { bindingOf } from './request-state.ts';
@@ -54,7 +57,7 @@ export async function handleModern(
     validateModernMeta(request.headers, meta, core.supported);
     validateMethodHeaders(request.headers, rpc);
     method = METHODS[rpc.method];
-    if (!method || !advertised(core, rpc.method)) throw methodNotFound(rpc.method);
+    if (!method || !advertises(core.server, rpc.method)) throw methodNotFound(rpc.method);
     if (rpc.method === 'tools/call')
       validateParamHeaders(request.headers, findTool(core.server, params), params.arguments);
   } catch (error) {
@@ -119,19 +122,9 @@ async function execute(
       );
       return;
     }
-    const known = error instanceof McpError;
-    exchange.errorCode = known ? error.code : ErrorCode.InternalError;
-    const body = known
-      ? {
-          code: error.code,
-          message: error.message,
-          ...(error.data === undefined ? {} : { data: error.data }),
-        }
-      : {
-          code: ErrorCode.InternalError,
-          message: error instanceof Error ? error.message : 'Internal error',
-        };
-    exchange.reply(errorMessage(exchange.id, body), known ? error.status : 200);
+    const body = rpcError(error);
+    exchange.errorCode = body.code;
+    exchange.reply(errorMessage(exchange.id, body), error instanceof McpError ? error.status : 200);
   }
 }
 
@@ -169,25 +162,8 @@ function cached(core: HandlerCore, result: JsonObject): JsonObject {
   return result;
 }
 
-function page(
-  core: HandlerCore,
-  kind: 'tools' | 'resources' | 'templates' | 'prompts',
-  field: string,
-  params: JsonObject,
-): JsonObject {
-  const { items, nextCursor } = listPage(core.server.list(kind), params.cursor, core.pageSize);
-  const result: JsonObject = { [field]: items };
-  if (nextCursor !== undefined) result.nextCursor = nextCursor;
-  return cached(core, result);
-}
-
-function advertised(core: HandlerCore, method: string): boolean {
-  const caps = core.server.capabilities();
-  const feature = method.split('/')[0];
-  if (feature === 'tools' || feature === 'resources' || feature === 'prompts')
-    return feature in caps;
-  if (feature === 'completion') return 'completions' in caps;
-  return true;
+function page(core: HandlerCore, kind: ListKind, field: string, params: JsonObject): JsonObject {
+  return cached(core, listResult(core.server, kind, field, params.cursor, core.pageSize));
 }
 
 const METHODS: Record<string, Method> = {

@@ -190,3 +190,40 @@ function toBase64(bytes: Uint8Array): string {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
+
+/** Whether the server advertises the feature a method belongs to (else: method not found). */
+export function advertises(server: McpServer, method: string): boolean {
+  const caps = server.capabilities();
+  const feature = method.slice(0, method.indexOf('/'));
+  if (feature === 'tools' || feature === 'resources' || feature === 'prompts')
+    return feature in caps;
+  if (feature === 'completion') return 'completions' in caps;
+  return true;
+}
+
+export type ListKind = 'tools' | 'resources' | 'templates' | 'prompts';
+
+/** One page of a list method's result, `{ [field]: items, nextCursor? }`. */
+export function listResult(
+  server: McpServer,
+  kind: ListKind,
+  field: string,
+  cursor: unknown,
+  pageSize: number,
+): JsonObject {
+  const { items, nextCursor } = listPage(server.list(kind), cursor, pageSize);
+  return nextCursor === undefined ? { [field]: items } : { [field]: items, nextCursor };
+}
+
+/** The JSON-RPC error object for what a handler threw (anything not an McpError is -32603). */
+export function rpcError(error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof McpError) {
+    return error.data === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, data: error.data };
+  }
+  return {
+    code: ErrorCode.InternalError,
+    message: error instanceof Error ? error.message : 'Internal error',
+  };
+}
