@@ -24,7 +24,7 @@ import {
   complete,
   findTool,
   getPrompt,
-  type ListKind,
+  type ListName,
   listResult,
   readResource,
   rpcError,
@@ -213,7 +213,7 @@ async function execute(core: HandlerCore, ctx: LegacyContext, params: JsonObject
   }
 }
 
-function page(core: HandlerCore, kind: ListKind, field: string, params: JsonObject): JsonObject {
+function page(core: HandlerCore, kind: ListName, field: string, params: JsonObject): JsonObject {
   return listResult(core.server, kind, field, params.cursor, core.pageSize);
 }
 

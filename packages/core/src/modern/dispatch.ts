@@ -18,7 +18,7 @@ import {
   findTool,
   getPrompt,
   InputRequired,
-  type ListKind,
+  type ListName,
   listResult,
   readResource,
   rpcError,
@@ -162,7 +162,7 @@ function cached(core: HandlerCore, result: JsonObject): JsonObject {
   return result;
 }
 
-function page(core: HandlerCore, kind: ListKind, field: string, params: JsonObject): JsonObject {
+function page(core: HandlerCore, kind: ListName, field: string, params: JsonObject): JsonObject {
   return cached(core, listResult(core.server, kind, field, params.cursor, core.pageSize));
 }
 

@@ -201,7 +201,7 @@ export function advertises(server: McpServer, method: string): boolean {
   return true;
 }
 
-export type ListKind = 'tools' | 'resources' | 'templates' | 'prompts';
+export type ListName = 'tools' | 'resources' | 'templates' | 'prompts';
 
 /** One page of a list method's result, `{ [field]: items, nextCursor? }`. */
 export function listResult(
