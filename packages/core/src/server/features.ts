@@ -206,7 +206,7 @@ export type ListName = 'tools' | 'resources' | 'templates' | 'prompts';
 /** One page of a list method's result, `{ [field]: items, nextCursor? }`. */
 export function listResult(
   server: McpServer,
-  kind: ListKind,
+  kind: ListName,
   field: string,
   cursor: unknown,
   pageSize: number,
