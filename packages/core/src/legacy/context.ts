@@ -1,6 +1,12 @@
-import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
-import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
-import { type RequestContext, requiredCapability } from '../server/context.ts';
+import type { LogLevel } from '../protocol/constants.ts';
+import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
+import {
+  atLeast,
+  logNotification,
+  progressNotification,
+  type RequestContext,
+  requiredCapability,
+} from '../server/context.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
 import type { LegacyExchange } from './exchange.ts';
 import type { Session, SessionHandle } from './session.ts';
@@ -57,18 +63,14 @@ export class LegacyContext implements RequestContext {
     const token = this.meta.progressToken;
     if (token === undefined || progress <= this.#lastProgress) return;
     this.#lastProgress = progress;
-    const params: JsonObject = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    this.exchange.notify(notificationMessage('notifications/progress', params));
+    this.exchange.notify(progressNotification(token, progress, total, message));
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
     // Until the client sets a level with logging/setLevel, every message goes out.
     const wanted = this.#session?.logLevel;
-    if (wanted !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(wanted)) return;
-    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-    this.exchange.notify(notificationMessage('notifications/message', params));
+    if (wanted !== undefined && !atLeast(level, wanted)) return;
+    this.exchange.notify(logNotification(level, data, logger));
   }
 
   async input<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, JsonObject>> {

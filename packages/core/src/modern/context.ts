@@ -1,14 +1,14 @@
 import { McpError } from '../errors.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { ErrorCode, type LogLevel, META, MODERN_VERSION } from '../protocol/constants.ts';
+import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
 import {
-  ErrorCode,
-  LOG_LEVELS,
-  type LogLevel,
-  META,
-  MODERN_VERSION,
-} from '../protocol/constants.ts';
-import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
-import { type RequestContext, requiredCapability } from '../server/context.ts';
+  atLeast,
+  logNotification,
+  progressNotification,
+  type RequestContext,
+  requiredCapability,
+} from '../server/context.ts';
 import { InputRequired } from '../server/features.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
 
@@ -50,18 +50,14 @@ export class ModernContext implements RequestContext {
     const token = this.meta.progressToken;
     if (token === undefined || progress <= this.#lastProgress) return;
     this.#lastProgress = progress;
-    const params: JsonObject = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    this.exchange.notify(notificationMessage('notifications/progress', params));
+    this.exchange.notify(progressNotification(token, progress, total, message));
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
     // No level in _meta means no log messages at all for this request (2026-07-28).
     const wanted = this.meta[META.logLevel] as LogLevel | undefined;
-    if (wanted === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(wanted)) return;
-    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-    this.exchange.notify(notificationMessage('notifications/message', params));
+    if (wanted === undefined || !atLeast(level, wanted)) return;
+    this.exchange.notify(logNotification(level, data, logger));
   }
 
   async input<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, JsonObject>> {

@@ -1,6 +1,6 @@
 import type { SessionHandle } from '../legacy/session.ts';
-import type { LogLevel } from '../protocol/constants.ts';
-import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
+import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
+import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from './types.ts';
 
 /**
@@ -63,4 +63,30 @@ export function requiredCapability(
     case 'roots/list':
       return caps.roots ? undefined : { roots: {} };
   }
+}
+
+/** `notifications/progress` as sent on a request's stream. */
+export function progressNotification(
+  token: unknown,
+  progress: number,
+  total?: number,
+  message?: string,
+): string {
+  const params: JsonObject = { progressToken: token, progress };
+  if (total !== undefined) params.total = total;
+  if (message !== undefined) params.message = message;
+  return notificationMessage('notifications/progress', params);
+}
+
+/** `notifications/message` as sent on a request's stream. */
+export function logNotification(level: LogLevel, data: unknown, logger?: string): string {
+  return notificationMessage(
+    'notifications/message',
+    logger === undefined ? { level, data } : { level, logger, data },
+  );
+}
+
+/** Whether `level` is at or above the `wanted` minimum. */
+export function atLeast(level: LogLevel, wanted: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(wanted);
 }
