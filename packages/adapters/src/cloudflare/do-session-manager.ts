@@ -27,6 +27,10 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
   #closed: SessionClosedListener | undefined;
   #session: Session | undefined;
   #loaded = false;
+  /** When the scheduled alarm fires, if one is; the alarm re-checks, so a later one is never needed. */
+  #alarmAt: number | undefined;
+  /** `lastActive` as last stored: it is rewritten only when it moved by a tenth of the timeout. */
+  #storedActive = 0;
   reaped = 0;
 
   constructor(state: DurableObjectState, options: { idleTimeoutMs?: number } = {}) {
@@ -80,27 +84,42 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
 
   /** SessionObserver: store the record (synchronous SQLite-backed KV, so no write is lost). */
   changed(session: Session): void {
-    if (session === this.#session) this.#state.storage.kv.put(RECORD, session.toRecord());
+    if (session !== this.#session) return;
+    this.#state.storage.kv.put(RECORD, session.toRecord());
+    this.#storedActive = session.lastActive;
   }
 
-  /** SessionObserver: schedule the idle check. */
+  /**
+   * SessionObserver: the session went idle. No storage write per request: the alarm is set only
+   * when none is pending (it re-checks `lastActive` when it fires), and `lastActive` is stored
+   * only when it moved by a tenth of the timeout, so after a restart it is at most that stale.
+   */
   idle(session: Session): void {
     if (session !== this.#session) return;
-    this.changed(session);
-    this.#state.storage.setAlarm(session.lastActive + this.#idleMs).catch(() => {});
+    if (session.lastActive - this.#storedActive >= this.#idleMs / 10) this.changed(session);
+    if (this.#alarmAt === undefined) this.#schedule(session.lastActive + this.#idleMs);
   }
 
   /** The object's alarm: reap the session if it is still idle, or check again later. */
   async alarm(): Promise<void> {
+    this.#alarmAt = undefined;
     const session = this.#current();
+    // Busy: the next `idle()` schedules again.
     if (!session || session.active > 0) return;
     const due = session.lastActive + this.#idleMs;
     if (Date.now() >= due) {
       this.reaped++;
       this.#end(session, 'session-expired');
     } else {
-      await this.#state.storage.setAlarm(due);
+      this.#schedule(due);
     }
+  }
+
+  #schedule(at: number): void {
+    this.#alarmAt = at;
+    this.#state.storage.setAlarm(at).catch(() => {
+      this.#alarmAt = undefined;
+    });
   }
 
   /** The live session, restored from storage on the first call after a (re)start. */
@@ -108,7 +127,10 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     if (!this.#loaded) {
       this.#loaded = true;
       const record = this.#state.storage.kv.get<SessionRecord>(RECORD);
-      if (record && this.#root) this.#adopt(Session.restore(this.#root, record));
+      if (record && this.#root) {
+        this.#adopt(Session.restore(this.#root, record));
+        this.#storedActive = record.lastActive;
+      }
     }
     return this.#session;
   }
@@ -127,6 +149,7 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     // Listeners first (the handler drops the session's events), then nothing of it is left.
     this.#closed?.(session, reason);
     this.#state.storage.kv.delete(RECORD);
+    this.#alarmAt = undefined;
     this.#state.storage.deleteAlarm().catch(() => {});
     this.#state.storage.deleteAll().catch(() => {});
   }

@@ -75,9 +75,8 @@ function merge(parts: Array<Answer | string>): ReadableStream<Uint8Array> {
       await Promise.all(
         readers.map(async (part) => {
           if (part === undefined) return;
-          if (typeof part === 'string' || part instanceof Promise) {
-            const text = await part;
-            if (text !== '') controller.enqueue(encodeEvent(text));
+          if (typeof part === 'string') {
+            if (part !== '') controller.enqueue(encodeEvent(part));
             return;
           }
           for (;;) {
@@ -93,8 +92,7 @@ function merge(parts: Array<Answer | string>): ReadableStream<Uint8Array> {
     },
     cancel(reason) {
       for (const part of readers) {
-        if (part && typeof part !== 'string' && !(part instanceof Promise))
-          part.cancel(reason).catch(() => {});
+        if (part && typeof part !== 'string') part.cancel(reason).catch(() => {});
       }
     },
   });

@@ -39,12 +39,18 @@ export interface MemoryEventStoreOptions {
   maxEventsPerSession?: number;
 }
 
+interface StoredEvent {
+  stream: string;
+  seq: number;
+  message: string;
+}
+
 interface SessionLog {
   /** Next sequence number per stream (the priming event takes 0). */
   next: Map<string, number>;
-  streams: string[];
-  seqs: number[];
-  messages: string[];
+  /** Events from `start` on are live; older slots are dropped in one go once they pile up. */
+  events: StoredEvent[];
+  start: number;
 }
 
 /** A bounded in-memory EventStore, the default for Node, Deno and Bun. */
@@ -59,18 +65,20 @@ export class MemoryEventStore implements EventStore {
   append(sessionId: string, streamId: string, message: string): string {
     let log = this.#logs.get(sessionId);
     if (!log) {
-      log = { next: new Map(), streams: [], seqs: [], messages: [] };
+      log = { next: new Map(), events: [], start: 0 };
       this.#logs.set(sessionId, log);
     }
     const seq = log.next.get(streamId) ?? 1;
     log.next.set(streamId, seq + 1);
-    log.streams.push(streamId);
-    log.seqs.push(seq);
-    log.messages.push(message);
-    if (log.messages.length > this.#max) {
-      log.streams.shift();
-      log.seqs.shift();
-      log.messages.shift();
+    log.events.push({ stream: streamId, seq, message });
+    // The oldest goes first; the array is compacted only when as many dead slots as live events
+    // have piled up, so an append stays O(1) however long the stream runs.
+    if (log.events.length - log.start > this.#max) {
+      log.start++;
+      if (log.start >= this.#max) {
+        log.events = log.events.slice(log.start);
+        log.start = 0;
+      }
     }
     return `${streamId}-${seq}`;
   }
@@ -81,10 +89,10 @@ export class MemoryEventStore implements EventStore {
     const events: ReplayedEvents['events'] = [];
     const log = this.#logs.get(sessionId);
     if (log) {
-      for (let i = 0; i < log.messages.length; i++) {
-        const seq = log.seqs[i] as number;
-        if (log.streams[i] === parsed.streamId && seq > parsed.seq) {
-          events.push({ id: `${parsed.streamId}-${seq}`, message: log.messages[i] as string });
+      for (let i = log.start; i < log.events.length; i++) {
+        const event = log.events[i] as StoredEvent;
+        if (event.stream === parsed.streamId && event.seq > parsed.seq) {
+          events.push({ id: `${parsed.streamId}-${event.seq}`, message: event.message });
         }
       }
     }
@@ -97,6 +105,7 @@ export class MemoryEventStore implements EventStore {
 
   /** Events held for a session (for probes and tests). */
   size(sessionId: string): number {
-    return this.#logs.get(sessionId)?.messages.length ?? 0;
+    const log = this.#logs.get(sessionId);
+    return log ? log.events.length - log.start : 0;
   }
 }

@@ -1,8 +1,8 @@
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, emptyReply, errorResponse, JSON_HEADERS, Reply } from '../http/responses.ts';
-import { type AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
+import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
-import { errorMessage, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
+import type { RequestId } from '../protocol/jsonrpc.ts';
 import { SSE_HEADERS } from '../sse/stream.ts';
 import type { Session } from './session.ts';
 import { LegacyStream, type StreamConfig } from './stream.ts';
@@ -208,10 +208,3 @@ export class LegacyExchange extends Scope {
     }
   }
 }
-
-/** Serialized error for a request the server refuses to run. */
-export function refusal(id: RequestId, code: number, message: string, data?: JsonObject): string {
-  return errorMessage(id, data === undefined ? { code, message } : { code, message, data });
-}
-
-export { RequestAbortedError };

@@ -59,10 +59,6 @@ export class Scope {
     return this.#error;
   }
 
-  get size(): number {
-    return this.#children?.size ?? 0;
-  }
-
   /** Aborts this scope and every descendant with `type`. Idempotent: the first reason wins. */
   abort(type: AbortReasonType, error: RequestAbortedError = new RequestAbortedError(type)): void {
     if (this.#error) return;

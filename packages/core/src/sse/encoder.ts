@@ -18,7 +18,3 @@ export function encodePriming(id: string, retryMs?: number): Uint8Array {
     retryMs === undefined ? `id: ${id}\ndata: \n\n` : `id: ${id}\nretry: ${retryMs}\ndata: \n\n`,
   );
 }
-
-export function assertSafeId(id: string): void {
-  if (/[\r\n]/.test(id)) throw new TypeError('An SSE event id must not contain CR or LF');
-}
