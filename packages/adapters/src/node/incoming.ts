@@ -33,6 +33,62 @@ function onResponseClose(this: ServerResponse): void {
   discardBody(this.req);
 }
 
+/** A body being read whole: its state on one object, its listeners shared by every request. */
+class TextRead {
+  readonly chunks: Buffer[] = [];
+  size = 0;
+  readonly limit: number;
+  readonly resolve: (text: string) => void;
+  readonly reject: (error: unknown) => void;
+  constructor(limit: number, resolve: (text: string) => void, reject: (error: unknown) => void) {
+    this.limit = limit;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
+}
+
+const textReads = new WeakMap<IncomingMessage, TextRead>();
+
+/** Detaches the shared listeners and hands back the read, once. */
+function finishText(req: IncomingMessage): TextRead | undefined {
+  const read = textReads.get(req);
+  if (read === undefined) return undefined;
+  textReads.delete(req);
+  req.off('data', onTextData).off('end', onTextEnd).off('error', onTextError);
+  return read;
+}
+
+function failText(req: IncomingMessage, error: Error): void {
+  const read = finishText(req);
+  if (read === undefined) return;
+  // Stop buffering; whatever still arrives is drained when the exchange closes.
+  req.resume();
+  read.reject(error);
+}
+
+function onTextData(this: IncomingMessage, chunk: Buffer): void {
+  const read = textReads.get(this);
+  if (read === undefined) return;
+  read.size += chunk.length;
+  if (read.size > read.limit) failText(this, new BodyTooLargeError(read.limit));
+  else read.chunks.push(chunk);
+}
+
+function onTextEnd(this: IncomingMessage): void {
+  const read = finishText(this);
+  if (read === undefined) return;
+  const { chunks } = read;
+  read.resolve(
+    chunks.length === 1
+      ? (chunks[0] as Buffer).toString('utf8')
+      : Buffer.concat(chunks, read.size).toString('utf8'),
+  );
+}
+
+function onTextError(this: IncomingMessage, error: Error): void {
+  failText(this, error);
+}
+
 export class NodeIncoming implements LightRequest {
   readonly method: string;
   readonly url: string;
@@ -87,33 +143,8 @@ export class NodeIncoming implements LightRequest {
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
     return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = (error?: Error) => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onError);
-        if (error) {
-          // Stop buffering; whatever still arrives is drained when the exchange closes.
-          req.resume();
-          reject(error);
-        } else
-          resolve(
-            chunks.length === 1
-              ? (chunks[0] as Buffer).toString('utf8')
-              : Buffer.concat(chunks, size).toString('utf8'),
-          );
-      };
-      const onData = (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > limit) done(new BodyTooLargeError(limit));
-        else chunks.push(chunk);
-      };
-      const onEnd = () => done();
-      const onError = (error: Error) => done(error);
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onError);
+      textReads.set(req, new TextRead(limit, resolve, reject));
+      req.on('data', onTextData).on('end', onTextEnd).on('error', onTextError);
     });
   }
 }

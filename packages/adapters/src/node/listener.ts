@@ -106,14 +106,28 @@ async function handleLight(
   if (res.destroyed) return;
   try {
     const body = answer.body;
-    // A Content-Length instead of chunked encoding: the whole body is known.
-    res.setHeader('content-length', body === null ? 0 : Buffer.byteLength(body));
-    res.writeHead(answer.status, answer.headers);
+    res.writeHead(answer.status, withLength(answer.headers, body));
     res.end(body ?? undefined);
   } catch (error) {
     report(error);
     sendError(res, 500);
   }
+}
+
+/**
+ * The reply's headers plus a Content-Length (the whole body is known, so no chunked encoding), in
+ * one object: `writeHead()` takes it as it is, while a `setHeader()` before it would make Node
+ * merge the two header sets one `setHeader()` call at a time.
+ */
+function withLength(
+  headers: Readonly<Record<string, string>>,
+  body: string | null,
+): Record<string, string | number> {
+  const all: Record<string, string | number> = {
+    'content-length': body === null ? 0 : Buffer.byteLength(body),
+  };
+  for (const name in headers) all[name] = headers[name] as string;
+  return all;
 }
 
 function causedByDisconnect(request: { signal: AbortSignal }, error: unknown): boolean {

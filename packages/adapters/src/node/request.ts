@@ -80,11 +80,17 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/** Clients send the same Host on every request: the last one that passed is not tested again. */
+let lastValidHost: string | undefined;
+
 export function requestUrl(req: IncomingMessage): string {
   const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const host = req.headers.host ?? (req.headers[':authority'] as string | undefined);
   const authority = host === undefined || host === '' ? localAuthority(req) : host;
-  if (!HOST_PATTERN.test(authority)) throw new TypeError(`Invalid Host header: ${authority}`);
+  if (authority !== lastValidHost) {
+    if (!HOST_PATTERN.test(authority)) throw new TypeError(`Invalid Host header: ${authority}`);
+    lastValidHost = authority;
+  }
   const target = req.url ?? '/';
   // Concatenate rather than resolve: resolving would read a target such as "//evil/x" as a host.
   return `${protocol}://${authority}${target.charCodeAt(0) === SLASH ? target : originForm(target)}`;

@@ -7,6 +7,8 @@ import type { IncomingRequest } from './incoming.ts';
 export interface HostPolicy {
   hosts: ReadonlySet<string> | '*';
   origins: ReadonlySet<string> | '*';
+  /** The last request URL whose host passed (the check is then skipped for the same URL). */
+  lastAllowedUrl?: string | undefined;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -23,12 +25,14 @@ export function hostPolicy(
 
 /** Returns an error message when the request must be refused with 403. */
 export function checkHost(request: IncomingRequest, policy: HostPolicy): string | undefined {
-  if (policy.hosts !== '*') {
+  if (policy.hosts !== '*' && request.url !== policy.lastAllowedUrl) {
     const authority = authorityOf(request.url);
     const host = hostnameOf(authority);
     if (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(authority)) {
       return `Host not allowed: ${authority}`;
     }
+    // Clients reach one endpoint under one name: the next request usually has the same URL.
+    policy.lastAllowedUrl = request.url;
   }
   const origin = request.headers.get('origin');
   if (origin !== null && policy.origins !== '*') {
