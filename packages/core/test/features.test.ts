@@ -2,7 +2,7 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
-import { createMcpHandler, McpServer, ResourceNotFoundError } from '../src/index.ts';
+import { createMcpHandler, McpServer, ResourceNotFoundError, type Schema } from '../src/index.ts';
 import { call, modern, parseSse } from './helpers.ts';
 
 function server(): McpServer {
@@ -133,6 +133,47 @@ describe('server features over 2026-07-28', () => {
     });
     const bad = await call(handler, 'tools/call', { name: 'liar' });
     expect(bad.message.error.code).toBe(-32603);
+  });
+
+  test('asynchronous validators and thenable handlers are awaited, their failures mapped', async () => {
+    // A Standard Schema whose validation is asynchronous (a remote check, say).
+    const positive = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: async (value: unknown) => {
+          const n = (value as { n?: unknown }).n;
+          return typeof n === 'number' && n > 0
+            ? { value: { n } }
+            : { issues: [{ message: 'n must be positive', path: ['n'] }] };
+        },
+        jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+      },
+    } as unknown as Schema<{ n: number }>;
+    const s = new McpServer({ name: 'async', version: '1' });
+    s.tool(
+      'double',
+      { input: positive },
+      ({ n }) =>
+        ({
+          // A thenable that is not a native Promise.
+          // biome-ignore lint/suspicious/noThenProperty: the point of the test
+          then: (resolve: (value: string) => void) => resolve(String(n * 2)),
+        }) as unknown as string,
+    );
+    s.tool('fails', { input: positive }, async () => {
+      throw new Error('later');
+    });
+    const h = createMcpHandler(s);
+    const ok = await call(h, 'tools/call', { name: 'double', arguments: { n: 21 } });
+    expect(ok.message.result.content).toEqual([{ type: 'text', text: '42' }]);
+    const invalid = await call(h, 'tools/call', { name: 'double', arguments: { n: -1 } });
+    expect(invalid.message.error).toMatchObject({ code: -32602 });
+    expect(invalid.message.error.message).toMatch(
+      /Invalid arguments for tool double: n: n must be positive/,
+    );
+    const failed = await call(h, 'tools/call', { name: 'fails', arguments: { n: 1 } });
+    expect(failed.message.result).toMatchObject({ isError: true, content: [{ text: 'later' }] });
   });
 
   test('resources: list, read text and binary, templates, not found is -32602', async () => {

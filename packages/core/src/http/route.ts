@@ -79,9 +79,10 @@ export async function route(core: HandlerCore, request: IncomingRequest): Promis
     if (message.kind === 'notification') return accepted();
     if (!meta && !modernHeader)
       return modernOnly(core, request, message.message.id, message.message);
-    return handleModern(core, request, message.message, meta ?? {});
+    // `return await` settles in one microtask hop; returning the promise itself would take three.
+    return await handleModern(core, request, message.message, meta ?? {});
   }
-  return handleLegacy(core, request, message);
+  return await handleLegacy(core, request, message);
 }
 
 /** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */

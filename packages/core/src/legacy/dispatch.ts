@@ -18,9 +18,9 @@ import {
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
+import { callTool } from '../server/call-tool.ts';
 import {
   advertises,
-  callTool,
   complete,
   findTool,
   getPrompt,
@@ -34,7 +34,12 @@ import { LegacyExchange } from './exchange.ts';
 import type { Session } from './session.ts';
 import { SessionLimitError } from './session-manager.ts';
 
-type Method = (core: HandlerCore, ctx: LegacyContext, params: JsonObject) => Promise<JsonObject>;
+/** A method's result, or a promise of it when it has something to wait for. */
+type Method = (
+  core: HandlerCore,
+  ctx: LegacyContext,
+  params: JsonObject,
+) => JsonObject | Promise<JsonObject>;
 
 /** The session a legacy request names, or the Response that refuses it. */
 export function sessionOf(
@@ -228,7 +233,7 @@ function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): Jso
 }
 
 const METHODS: Record<string, Method> = {
-  ping: async () => ({}),
+  ping: () => ({}),
   'logging/setLevel': async (_core, ctx, params) => {
     if (!LOG_LEVELS.includes(params.level as LogLevel))
       throw new McpError(ErrorCode.InvalidParams, `Unknown log level: ${String(params.level)}`);
@@ -239,12 +244,12 @@ const METHODS: Record<string, Method> = {
     }
     return {};
   },
-  'tools/list': async (core, _ctx, params) => page(core, 'tools', 'tools', params),
-  'resources/list': async (core, _ctx, params) => page(core, 'resources', 'resources', params),
-  'resources/templates/list': async (core, _ctx, params) =>
+  'tools/list': (core, _ctx, params) => page(core, 'tools', 'tools', params),
+  'resources/list': (core, _ctx, params) => page(core, 'resources', 'resources', params),
+  'resources/templates/list': (core, _ctx, params) =>
     page(core, 'templates', 'resourceTemplates', params),
-  'prompts/list': async (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
-  'tools/call': async (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
+  'prompts/list': (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
+  'tools/call': (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
   'resources/read': async (core, ctx, params) =>
     readResource(core.server, params.uri, ctx, ErrorCode.ResourceNotFound),
   'resources/subscribe': async (_core, ctx, params) => subscription(ctx, params, true),

@@ -11,9 +11,9 @@ import {
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
+import { callTool } from '../server/call-tool.ts';
 import {
   advertises,
-  callTool,
   complete,
   findTool,
   getPrompt,
@@ -28,11 +28,12 @@ import { bindingOf } from './request-state.ts';
 import { listen } from './subscriptions.ts';
 import { validateMethodHeaders, validateModernMeta, validateParamHeaders } from './validate.ts';
 
+/** A method's result, or a promise of it when it has something to wait for. */
 type Method = (
   core: HandlerCore,
   ctx: ModernContext,
   params: JsonObject,
-) => Promise<JsonObject | undefined>;
+) => JsonObject | undefined | Promise<JsonObject | undefined>;
 
 /** Methods that may answer with an input-required result, and what names their target. */
 const INPUT_TARGET: Record<string, 'name' | 'uri'> = {
@@ -45,12 +46,12 @@ const INPUT_TARGET: Record<string, 'name' | 'uri'> = {
  * Serves one 2026-07-28 request: validation, then the method, answered as JSON or SSE by the
  * exchange. Returns once the response (or its stream) is ready; the handler may still be running.
  */
-export async function handleModern(
+export function handleModern(
   core: HandlerCore,
   request: IncomingRequest,
   rpc: JsonRpcRequest,
   meta: JsonObject,
-): Promise<Answer> {
+): Answer | Promise<Answer> {
   const params = rpc.params ?? {};
   let method: Method | undefined;
   try {
@@ -92,7 +93,9 @@ async function execute(
     const key = INPUT_TARGET[ctx.method];
     if (key !== undefined) {
       ctx.mayAskInput = true;
-      await collectAnswers(core, ctx, params, key);
+      // Most calls carry no earlier answers: nothing to verify, nothing to wait for.
+      if (params.inputResponses !== undefined || params.requestState !== undefined)
+        await collectAnswers(core, ctx, params, key);
     }
     const result = await method(core, ctx, params);
     if (result === undefined) return;
@@ -175,12 +178,12 @@ const METHODS: Record<string, Method> = {
     if (core.server.info.instructions) result.instructions = core.server.info.instructions;
     return cached(core, result);
   },
-  'tools/list': async (core, _ctx, params) => page(core, 'tools', 'tools', params),
-  'resources/list': async (core, _ctx, params) => page(core, 'resources', 'resources', params),
-  'resources/templates/list': async (core, _ctx, params) =>
+  'tools/list': (core, _ctx, params) => page(core, 'tools', 'tools', params),
+  'resources/list': (core, _ctx, params) => page(core, 'resources', 'resources', params),
+  'resources/templates/list': (core, _ctx, params) =>
     page(core, 'templates', 'resourceTemplates', params),
-  'prompts/list': async (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
-  'tools/call': async (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
+  'prompts/list': (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
+  'tools/call': (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
   'resources/read': async (core, ctx, params) =>
     cached(core, await readResource(core.server, params.uri, ctx, ErrorCode.InvalidParams)),
   'prompts/get': async (core, ctx, params) => getPrompt(core.server, params, ctx),

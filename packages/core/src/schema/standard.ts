@@ -50,19 +50,32 @@ export function compileSchema(
   return { json, validate };
 }
 
-/** Runs a compiled validator; throws -32602 with the validation messages on failure. */
-export async function parseWith(
+/**
+ * Runs a compiled validator on the arguments of a tool or prompt; throws -32602 with the
+ * validation messages on failure. Synchronous validators (zod, valibot) answer without a promise,
+ * so none is made for them.
+ */
+export function parseWith(
   schema: CompiledSchema,
   value: unknown,
-  what: string,
-): Promise<unknown> {
+  kind: 'tool' | 'prompt',
+  name: string,
+): unknown | Promise<unknown> {
   if (!schema.validate) return value;
-  let result = schema.validate(value) as
+  const result = schema.validate(value) as
     | StandardSchemaV1.Result<unknown>
     | Promise<StandardSchemaV1.Result<unknown>>;
-  if (result instanceof Promise) result = await result;
+  if (result instanceof Promise) return result.then((settled) => parsed(settled, kind, name));
+  return parsed(result, kind, name);
+}
+
+function parsed(
+  result: StandardSchemaV1.Result<unknown>,
+  kind: 'tool' | 'prompt',
+  name: string,
+): unknown {
   if (result.issues)
-    throw invalidParams(`${what}: ${formatIssues(result.issues)}`, {
+    throw invalidParams(`Invalid arguments for ${kind} ${name}: ${formatIssues(result.issues)}`, {
       issues: plainIssues(result.issues),
     });
   return result.value;

@@ -1,10 +1,10 @@
 import { invalidParams, McpError, ResourceNotFoundError } from '../errors.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.ts';
-import { formatIssues, parseWith } from '../schema/standard.ts';
+import { parseWith } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import type { McpServer, ToolEntry } from './server.ts';
-import type { PromptResult, ResourceResult, ToolResult } from './types.ts';
+import type { PromptResult, ResourceResult } from './types.ts';
 
 /**
  * The era-neutral server features: what tools/call, resources/read, prompts/get, completion and
@@ -27,49 +27,6 @@ export function findTool(server: McpServer, params: JsonObject): ToolEntry {
   return tool;
 }
 
-export async function callTool(
-  tool: ToolEntry,
-  params: JsonObject,
-  ctx: RequestContext,
-): Promise<JsonObject> {
-  const raw = params.arguments ?? {};
-  const args = await parseWith(tool.input, raw, `Invalid arguments for tool ${tool.name}`);
-  let value: ToolResult;
-  try {
-    value = await tool.handler(args, ctx);
-  } catch (error) {
-    // Protocol-level outcomes pass through; anything else is a tool execution error the model can read.
-    if (error instanceof McpError || error instanceof InputRequired || ctx.signal.aborted)
-      throw error;
-    return {
-      content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
-      isError: true,
-    };
-  }
-  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  const result: JsonObject = { ...value };
-  if (tool.output && !value.isError) {
-    if (value.structuredContent === undefined)
-      throw internal(`tool ${tool.name} returned no structuredContent`);
-    const check = tool.output.validate
-      ? await tool.output.validate(value.structuredContent)
-      : undefined;
-    const issues = (check as { issues?: [] } | undefined)?.issues;
-    if (issues)
-      throw internal(
-        `tool ${tool.name} returned invalid structuredContent: ${formatIssues(issues)}`,
-      );
-  }
-  if (!result.content) {
-    result.content =
-      value.structuredContent === undefined
-        ? []
-        : [{ type: 'text', text: JSON.stringify(value.structuredContent) }];
-  }
-  return result;
-}
-
-/** Reads a resource or template; `notFound` is -32002 (legacy) or -32602 (modern). */
 export async function readResource(
   server: McpServer,
   uri: unknown,
@@ -111,11 +68,7 @@ export async function getPrompt(
   const name = params.name;
   const prompt = typeof name === 'string' ? server.prompts.get(name) : undefined;
   if (!prompt) throw invalidParams(`Unknown prompt: ${String(name)}`);
-  const args = await parseWith(
-    prompt.args,
-    params.arguments ?? {},
-    `Invalid arguments for prompt ${prompt.name}`,
-  );
+  const args = await parseWith(prompt.args, params.arguments ?? {}, 'prompt', prompt.name);
   const value: PromptResult = await prompt.handler(args, ctx);
   if (typeof value === 'string')
     return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
@@ -175,7 +128,7 @@ export function listPage(
     : { items: items.slice(offset) };
 }
 
-function internal(message: string): McpError {
+export function internal(message: string): McpError {
   return new McpError(ErrorCode.InternalError, message);
 }
 

@@ -1,0 +1,91 @@
+import { McpError } from '../errors.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import { formatIssues, parseWith } from '../schema/standard.ts';
+import type { RequestContext } from './context.ts';
+import { InputRequired, internal } from './features.ts';
+import type { ToolEntry } from './server.ts';
+import type { ToolResult } from './types.ts';
+
+/**
+ * `tools/call` without the wire shape of either era. A synchronous validator and handler give a
+ * synchronous result: promises (and their microtask hops) are only made where something awaits.
+ * Protocol errors are thrown (synchronously or as a rejection); any other failure of the handler
+ * becomes a tool execution error the model can read.
+ */
+export function callTool(
+  tool: ToolEntry,
+  params: JsonObject,
+  ctx: RequestContext,
+): JsonObject | Promise<JsonObject> {
+  const args = parseWith(tool.input, params.arguments ?? {}, 'tool', tool.name);
+  if (args instanceof Promise) return args.then((valid) => runTool(tool, valid, ctx));
+  return runTool(tool, args, ctx);
+}
+
+function runTool(
+  tool: ToolEntry,
+  args: unknown,
+  ctx: RequestContext,
+): JsonObject | Promise<JsonObject> {
+  let value: ToolResult | Promise<ToolResult>;
+  try {
+    value = tool.handler(args, ctx);
+  } catch (error) {
+    return toolFailure(error, ctx);
+  }
+  if (isThenable(value))
+    return Promise.resolve(value).then(
+      (settled) => toolResult(tool, settled),
+      (error: unknown) => toolFailure(error, ctx),
+    );
+  return toolResult(tool, value);
+}
+
+function toolFailure(error: unknown, ctx: RequestContext): JsonObject {
+  if (error instanceof McpError || error instanceof InputRequired || ctx.signal.aborted)
+    throw error;
+  return {
+    content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
+    isError: true,
+  };
+}
+
+function toolResult(tool: ToolEntry, value: ToolResult): JsonObject | Promise<JsonObject> {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  const result: JsonObject = { ...value };
+  if (tool.output && !value.isError) {
+    if (value.structuredContent === undefined)
+      throw internal(`tool ${tool.name} returned no structuredContent`);
+    const check = tool.output.validate?.(value.structuredContent);
+    if (isThenable(check))
+      return Promise.resolve(check).then((settled) => checkedResult(tool, result, settled));
+    return checkedResult(tool, result, check);
+  }
+  return withContent(result);
+}
+
+function checkedResult(tool: ToolEntry, result: JsonObject, check: unknown): JsonObject {
+  const issues = (check as { issues?: [] } | undefined)?.issues;
+  if (issues)
+    throw internal(`tool ${tool.name} returned invalid structuredContent: ${formatIssues(issues)}`);
+  return withContent(result);
+}
+
+/** A structured-only result also gets its JSON as text content, for clients that read only text. */
+function withContent(result: JsonObject): JsonObject {
+  if (!result.content) {
+    result.content =
+      result.structuredContent === undefined
+        ? []
+        : [{ type: 'text', text: JSON.stringify(result.structuredContent) }];
+  }
+  return result;
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
