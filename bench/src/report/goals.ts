@@ -83,7 +83,7 @@ export function judge(results: Results): Goal[] {
       'B',
       '<=',
       2048,
-      `RSS delta over ${edgeSessions?.sessions ?? 'n/a'} sessions, after GC`,
+      `RSS delta over ${edgeSessions?.sessions ?? 'n/a'} sessions after as many as a warm-up, after GC (warm-up batch: ${fixed(edgeSessions?.warmUpRssBytesPerSession)} B)`,
     ),
     goal(
       'sessions created per second vs SDK v1',

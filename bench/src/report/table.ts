@@ -58,7 +58,7 @@ export function renderTables(env: Environment, results: Results, goals: Goal[]):
   }
   if (results.sessions.length > 0) {
     parts.push(
-      '**Idle legacy sessions** (Node; initialize/s while creating them; memory delta after GC)',
+      '**Idle legacy sessions** (Node; initialize/s over a timed run; memory delta after GC over the second batch)',
       table(
         [
           'target',
