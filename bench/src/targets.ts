@@ -65,15 +65,10 @@ export const THROUGHPUT: ProcessTarget[] = [
     runtime: 'node',
     spec: node('node-edge-hono.ts'),
     scenarios: [
-      scenario(
-        'node/edge-mcp-hono/modern',
-        'edge-mcp modern via @hono/node-server',
-        'edge-mcp',
-        'modern',
-      ),
+      scenario('node/edge-mcp-hono/modern', 'edge-mcp modern in a Hono app', 'edge-mcp', 'modern'),
       scenario(
         'node/edge-mcp-hono/legacy-session',
-        'edge-mcp legacy via @hono/node-server',
+        'edge-mcp legacy in a Hono app',
         'edge-mcp',
         'legacy',
         true,

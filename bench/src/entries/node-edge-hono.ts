@@ -1,19 +1,22 @@
 /**
- * Diagnostic target: the same edge-mcp handler on Node through `@hono/node-server` instead of the
- * edge-mcp Node adapter (Hono's adapter passes lightweight Request/Response objects and writes
- * string bodies directly), to separate the adapter's cost from the core's.
+ * Target: edge-mcp mounted in a Hono app (`app.all('/mcp', mcp(handler))`, next to another
+ * route), served by the edge-mcp Node adapter: the way the README and `pnpm start` use it.
  */
-
-import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
-import { serve } from '@hono/node-server';
+import { mcp } from '@edge-mcp/adapters/hono';
+import { serve } from '@edge-mcp/adapters/node';
+import { createMcpHandler, type McpHandler, MemorySessionManager } from '@edge-mcp/core';
+import { Hono } from 'hono';
 import { createEdgeServer } from './edge-tools.ts';
 import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 let handler: McpHandler | undefined;
 const side = nodeSideChannel(() => handler?.stats());
-handler = createMcpHandler(createEdgeServer(side.abort));
-const { fetch } = handler;
-await new Promise<void>((resolve) => {
-  serve({ fetch, port: PORT, hostname: HOST }, () => resolve());
+const mcpHandler = createMcpHandler(createEdgeServer(side.abort), {
+  sessions: new MemorySessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
 });
-await serveSideChannel(side);
+handler = mcpHandler;
+const app = new Hono();
+app.get('/health', (c) => c.json({ ok: !mcpHandler.closed }));
+app.all('/mcp', mcp(mcpHandler));
+await serve({ fetch: app.fetch, close: () => mcpHandler.close() }, { port: PORT, hostname: HOST });
+await serveSideChannel(side, mcpHandler.signal);

@@ -4,7 +4,8 @@
  * @module
  */
 import type { Context, Handler } from 'hono';
-import type { FetchHandler } from '../shared/types.ts';
+import { lightResponse } from '../shared/light-response.ts';
+import { type FetchHandler, lightIncomingOf } from '../shared/types.ts';
 
 export type { FetchHandler } from '../shared/types.ts';
 
@@ -20,5 +21,12 @@ export type { FetchHandler } from '../shared/types.ts';
  * ```
  */
 export function mcp(handler: FetchHandler): Handler {
-  return (c: Context) => handler.fetch(c.req.raw);
+  return (c: Context) => {
+    const raw = c.req.raw;
+    // Served by the Node adapter, the Request is lazy and carries the light request: the core's
+    // fast entry then answers without a Request or Response being built.
+    const light = handler.handle ? lightIncomingOf(raw) : undefined;
+    if (light === undefined) return handler.fetch(raw);
+    return (handler as Required<Pick<FetchHandler, 'handle'>>).handle(light).then(lightResponse);
+  };
 }

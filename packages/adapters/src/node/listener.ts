@@ -4,11 +4,12 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LightResponse } from '../shared/light-response.ts';
 import { safeReporter } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, PlainReply } from '../shared/types.ts';
 import { NodeIncoming } from './incoming.ts';
-import { createRequest } from './request.ts';
-import { sendError, sendResponse } from './send.ts';
+import { LazyRequest } from './lazy-request.ts';
+import { sendError, sendResponse, toNodeHeaders } from './send.ts';
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
@@ -54,59 +55,36 @@ async function handle(
   res: ServerResponse,
   report: ErrorReporter,
 ): Promise<void> {
-  if (handler.handle)
-    return handleLight(handler as Required<Pick<FetchHandler, 'handle'>>, req, res, report);
-  let request: Request;
+  let incoming: NodeIncoming;
   try {
-    request = createRequest(req, res);
-  } catch {
-    sendError(res, 400);
-    return;
-  }
-  let response: Response;
-  try {
-    response = await handler.fetch(request);
-  } catch (error) {
-    if (!causedByDisconnect(request, error)) report(error);
-    sendError(res, 500);
-    return;
-  }
-  await sendResponse(res, response, report);
-}
-
-/**
- * The fast path for handlers with `handle()`: a light request in, and a complete answer written
- * as it is (status, headers, text); only streamed answers go through the Web stream pipe.
- */
-async function handleLight(
-  handler: Required<Pick<FetchHandler, 'handle'>>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  report: ErrorReporter,
-): Promise<void> {
-  let request: NodeIncoming;
-  try {
-    request = new NodeIncoming(req, res);
+    incoming = new NodeIncoming(req, res);
   } catch {
     sendError(res, 400);
     return;
   }
   let answer: Response | PlainReply;
   try {
-    answer = await handler.handle(request);
+    answer = handler.handle
+      ? // The core's own entry: the light request in, a complete answer as plain data out.
+        await handler.handle(incoming)
+      : // Any fetch handler (a Hono app): a Request built only if something needs more than
+        // method, URL and headers; `mcp()` finds the light request in it.
+        await handler.fetch(new LazyRequest(incoming, req) as unknown as Request);
   } catch (error) {
-    if (!causedByDisconnect(request, error)) report(error);
+    // The lazy Request's signal is the light request's.
+    if (!causedByDisconnect(incoming, error)) report(error);
     sendError(res, 500);
     return;
   }
-  if (answer instanceof Response) {
-    await sendResponse(res, answer, report);
+  const plain = answer instanceof Response ? LightResponse.plain(answer) : answer;
+  if (plain === undefined) {
+    await sendResponse(res, answer as Response, report);
     return;
   }
   if (res.destroyed) return;
   try {
-    const body = answer.body;
-    res.writeHead(answer.status, withLength(answer.headers, body));
+    const body = plain.body;
+    res.writeHead(plain.status, withLength(plain.headers, body));
     res.end(body ?? undefined);
   } catch (error) {
     report(error);
@@ -120,13 +98,12 @@ async function handleLight(
  * merge the two header sets one `setHeader()` call at a time.
  */
 function withLength(
-  headers: Readonly<Record<string, string>>,
+  headers: Headers | Readonly<Record<string, string>>,
   body: string | null,
-): Record<string, string | number> {
-  const all: Record<string, string | number> = {
-    'content-length': body === null ? 0 : Buffer.byteLength(body),
-  };
-  for (const name in headers) all[name] = headers[name] as string;
+): Record<string, string | string[] | number> {
+  const all: Record<string, string | string[] | number> =
+    headers instanceof Headers ? toNodeHeaders(headers) : { ...headers };
+  all['content-length'] = body === null ? 0 : Buffer.byteLength(body);
   return all;
 }
 

@@ -113,7 +113,7 @@ function hasBody(res: ServerResponse, status: number): boolean {
   return res.req.method !== 'HEAD' && status !== 204 && status !== 304;
 }
 
-function toNodeHeaders(headers: Headers): Record<string, string | string[]> {
+export function toNodeHeaders(headers: Headers): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of headers) {
     if (name !== 'set-cookie') out[name] = value;

@@ -47,3 +47,14 @@ export interface PlainReply {
 
 /** Receives errors that escaped the handler or broke a response while it was being written. */
 export type ErrorReporter = (error: unknown) => void;
+
+/**
+ * Where an adapter's lazy `Request` keeps its light request: `mcp()` finds it there and takes the
+ * handler's `handle()` entry with it, so no Web `Request` is built for the MCP endpoint.
+ */
+export const LIGHT_INCOMING: unique symbol = Symbol.for('edge-mcp.light-incoming');
+
+/** The light request behind `request`, when an adapter made it lazily and nothing consumed it. */
+export function lightIncomingOf(request: Request): LightRequest | undefined {
+  return (request as { [LIGHT_INCOMING]?: LightRequest })[LIGHT_INCOMING];
+}

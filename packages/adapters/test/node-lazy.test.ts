@@ -1,0 +1,152 @@
+/**
+ * The Node adapter's lazy Request and the light Response `mcp()` returns: a Hono app mounting the
+ * core gets the fast path (no Request or Response built), and whatever middleware or a plain
+ * fetch handler asks of either object still works, by building the real one.
+ */
+import { createMcpHandler, type McpHandler, McpServer } from '@edge-mcp/core';
+import { Hono } from 'hono';
+import { describe, expect, test } from 'vitest';
+import { mcp } from '../src/hono/index.ts';
+import { start } from './helpers.ts';
+
+const MODERN = '2026-07-28';
+
+function core(): McpHandler {
+  const server = new McpServer({ name: 'lazy', version: '1.0.0' });
+  server.tool('echo', { input: { type: 'object' } }, (args) => String(args.text));
+  return createMcpHandler(server);
+}
+
+/** The core's handler with `fetch` counted: the fast path only ever calls `handle`. */
+function counted(handler: McpHandler): McpHandler & { fetches: number } {
+  const spy = {
+    ...handler,
+    fetches: 0,
+    fetch(request: Request) {
+      spy.fetches++;
+      return handler.fetch(request);
+    },
+  };
+  return spy;
+}
+
+function echo(url: string, text: string): Promise<Response> {
+  return fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'echo',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'echo',
+        arguments: { text },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+}
+
+async function echoed(response: Response): Promise<string> {
+  expect(response.status).toBe(200);
+  const message = (await response.json()) as { result: { content: Array<{ text: string }> } };
+  return message.result.content[0]?.text ?? '';
+}
+
+describe('Hono app on the Node adapter', () => {
+  test('mcp() answers through handle(); middleware reading headers and setting them after next() works', async () => {
+    const handler = counted(core());
+    const app = new Hono();
+    app.use('/mcp', async (c, next) => {
+      const method = c.req.header('mcp-method');
+      await next();
+      c.res.headers.set('x-method-seen', String(method));
+    });
+    app.all('/mcp', mcp(handler));
+    const { url } = await start({ fetch: app.fetch });
+    const response = await echo(url, 'fast');
+    expect(response.headers.get('x-method-seen')).toBe('tools/call');
+    expect(response.headers.get('content-length')).not.toBeNull();
+    expect(await echoed(response)).toBe('fast');
+    expect(handler.fetches).toBe(0);
+  });
+
+  test('a middleware that reads the body makes mcp() fall back to fetch() with the real Request', async () => {
+    const handler = counted(core());
+    const app = new Hono();
+    const seen: string[] = [];
+    app.use('/mcp', async (c, next) => {
+      seen.push(await c.req.raw.clone().text());
+      await next();
+    });
+    app.all('/mcp', mcp(handler));
+    const { url } = await start({ fetch: app.fetch });
+    expect(await echoed(await echo(url, 'cloned'))).toBe('cloned');
+    expect(seen[0]).toContain('"cloned"');
+    expect(handler.fetches).toBe(1);
+  });
+
+  test('a middleware that reads the light Response gets the real one, and so does the client', async () => {
+    const app = new Hono();
+    const logged: string[] = [];
+    app.use('/mcp', async (c, next) => {
+      await next();
+      expect(c.res).toBeInstanceOf(Response);
+      logged.push(await c.res.clone().text());
+    });
+    app.all('/mcp', mcp(core()));
+    const { url } = await start({ fetch: app.fetch });
+    expect(await echoed(await echo(url, 'logged'))).toBe('logged');
+    expect(JSON.parse(logged[0] ?? '{}').result.content[0].text).toBe('logged');
+  });
+});
+
+describe('plain fetch handler on the Node adapter', () => {
+  test('the lazy Request is a Request: headers, body, clone, and parts another Request takes', async () => {
+    const { url } = await start({
+      async fetch(request) {
+        const [cloned, own] = await Promise.all([request.clone().json(), request.json()]);
+        // Its headers and signal are genuine Web objects that another Request accepts.
+        const copy = new Request('http://example.test/copy', {
+          method: request.method,
+          headers: request.headers,
+          signal: request.signal,
+        });
+        return Response.json({
+          isRequest: request instanceof Request,
+          method: request.method,
+          path: new URL(request.url).pathname,
+          header: request.headers.get('x-test'),
+          cloned,
+          own,
+          copy: [copy.method, copy.headers.get('x-test')],
+          used: request.bodyUsed,
+        });
+      },
+    });
+    const response = await fetch(`${url}/any?q=1`, {
+      method: 'PUT',
+      headers: { 'x-test': 'yes', 'content-type': 'application/json' },
+      body: '{"n":1}',
+    });
+    expect(await response.json()).toEqual({
+      isRequest: true,
+      method: 'PUT',
+      path: '/any',
+      header: 'yes',
+      cloned: { n: 1 },
+      own: { n: 1 },
+      copy: ['PUT', 'yes'],
+      used: true,
+    });
+  });
+});
