@@ -25,11 +25,21 @@ class NodeHeaderReader {
   }
 }
 
-const incomings = new WeakMap<ServerResponse, NodeIncoming>();
+/**
+ * The exchange's light request and body read hang off Node's own objects under private symbols,
+ * not in WeakMaps: a WeakMap entry per request costs an ephemeron write barrier and extra work in
+ * every young-generation GC, which profiles showed on the hot path.
+ */
+const INCOMING = Symbol('edge-mcp.incoming');
+const TEXT_READ = Symbol('edge-mcp.text-read');
+
+type WithIncoming = ServerResponse & { [INCOMING]?: NodeIncoming | undefined };
+type WithTextRead = IncomingMessage & { [TEXT_READ]?: TextRead | undefined };
 
 /** Shared `close` listener (`this` is the response): a close before the end is a disconnect. */
 function onResponseClose(this: ServerResponse): void {
-  if (!this.writableFinished) incomings.get(this)?.disconnected();
+  if (!this.writableFinished) (this as WithIncoming)[INCOMING]?.disconnected();
+  (this as WithIncoming)[INCOMING] = undefined;
   discardBody(this.req);
 }
 
@@ -47,13 +57,11 @@ class TextRead {
   }
 }
 
-const textReads = new WeakMap<IncomingMessage, TextRead>();
-
 /** Detaches the shared listeners and hands back the read, once. */
 function finishText(req: IncomingMessage): TextRead | undefined {
-  const read = textReads.get(req);
+  const read = (req as WithTextRead)[TEXT_READ];
   if (read === undefined) return undefined;
-  textReads.delete(req);
+  (req as WithTextRead)[TEXT_READ] = undefined;
   req.off('data', onTextData).off('end', onTextEnd).off('error', onTextError);
   return read;
 }
@@ -67,7 +75,7 @@ function failText(req: IncomingMessage, error: Error): void {
 }
 
 function onTextData(this: IncomingMessage, chunk: Buffer): void {
-  const read = textReads.get(this);
+  const read = (this as WithTextRead)[TEXT_READ];
   if (read === undefined) return;
   read.size += chunk.length;
   if (read.size > read.limit) failText(this, new BodyTooLargeError(read.limit));
@@ -104,7 +112,7 @@ export class NodeIncoming implements LightRequest {
     this.method = req.method ?? 'GET';
     this.headers = new NodeHeaderReader(req.headers);
     this.#req = req;
-    incomings.set(res, this);
+    (res as WithIncoming)[INCOMING] = this;
     res.on('close', onResponseClose);
     if (res.destroyed && !res.writableFinished) this.#gone = true;
   }
@@ -143,7 +151,7 @@ export class NodeIncoming implements LightRequest {
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
     return new Promise((resolve, reject) => {
-      textReads.set(req, new TextRead(limit, resolve, reject));
+      (req as WithTextRead)[TEXT_READ] = new TextRead(limit, resolve, reject);
       req.on('data', onTextData).on('end', onTextEnd).on('error', onTextError);
     });
   }
