@@ -174,6 +174,12 @@ export interface SessionTarget {
 /** Targets with legacy sessions, for idle-session memory and initialize/s. */
 export const SESSION_TARGETS: SessionTarget[] = [
   {
+    id: 'node/bare-initialize',
+    label: 'bare initialize (keeps nothing)',
+    spec: { runtime: 'node', entry: 'node-bare-initialize.ts' },
+    version: LEGACY,
+  },
+  {
     id: 'node/edge-mcp',
     label: 'edge-mcp',
     spec: { runtime: 'node', entry: 'node-edge.ts', env: { MAX_SESSIONS: '1000000' } },

@@ -57,6 +57,7 @@ export function renderTables(env: Environment, results: Results, goals: Goal[]):
     );
   }
   if (results.sessions.length > 0) {
+    const bareInit = results.sessions.find((r) => r.id === 'node/bare-initialize')?.initPerS;
     parts.push(
       '**Idle legacy sessions** (Node; initialize/s over a timed run; memory delta after GC over the second batch)',
       table(
@@ -64,6 +65,7 @@ export function renderTables(env: Environment, results: Results, goals: Goal[]):
           'target',
           'sessions',
           'initialize/s',
+          '× bare',
           'p99 ms',
           'heap B/session',
           'RSS B/session',
@@ -73,12 +75,13 @@ export function renderTables(env: Environment, results: Results, goals: Goal[]):
           r.label,
           n(r.sessions),
           n(r.initPerS),
+          bareInit ? `${n(r.initPerS / bareInit, 2)}×` : 'n/a',
           String(r.p99Ms),
           n(r.heapBytesPerSession),
           n(r.rssBytesPerSession),
           n(r.rssAfterMiB, 1),
         ]),
-        [1, 2, 3, 4, 5, 6],
+        [1, 2, 3, 4, 5, 6, 7],
       ),
     );
   }
