@@ -1,7 +1,7 @@
 import { McpError, methodNotFound } from '../errors.ts';
 import type { HandlerCore } from '../http/handler.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, accepted, errorResponse, jsonResponse, Reply } from '../http/responses.ts';
+import { type Answer, accepted, errorResponse, JSON_HEADERS, Reply } from '../http/responses.ts';
 import {
   ErrorCode,
   HEADER,
@@ -113,7 +113,7 @@ function initialize(core: HandlerCore, request: IncomingRequest, rpc: JsonRpcReq
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as never) : undefined,
     clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
   };
-  const headers: Record<string, string> = {};
+  let sessionId: string | undefined;
   if (core.sessions) {
     let session: Session;
     try {
@@ -125,14 +125,17 @@ function initialize(core: HandlerCore, request: IncomingRequest, rpc: JsonRpcReq
       });
     }
     core.sessionOpened(session, request);
-    headers[HEADER.sessionId] = session.id;
+    sessionId = session.id;
   }
   // Everything but the version is the same for every client: serialized once per capability set.
-  const body = `{"protocolVersion":${JSON.stringify(protocolVersion)},${initializeTail(core)}`;
-  return jsonResponse(
-    `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${body}}`,
+  const body = `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":{"protocolVersion":${JSON.stringify(protocolVersion)},${initializeTail(core)}}`;
+  return new Reply(
     200,
-    headers,
+    body,
+    sessionId === undefined
+      ? JSON_HEADERS
+      : // A literal (not a spread of JSON_HEADERS) keeps this object's shape fixed and cheap.
+        { 'content-type': 'application/json', 'mcp-session-id': sessionId },
   );
 }
 
