@@ -102,7 +102,9 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   #nextRequest = 1;
 
   constructor(parent: Scope, id: string, init: SessionInit) {
-    super(parent);
+    // The session manager holds every session and is closed before the root is aborted, so the
+    // root keeps no set entry per session (memory and time per initialize).
+    super(parent, false);
     this.id = id;
     this.protocolVersion = init.protocolVersion;
     this.clientInfo = init.clientInfo;

@@ -25,11 +25,16 @@ export class Scope {
   #external: AbortSignal | undefined;
   #watched: { watch?(listener: Scope | undefined): void } | undefined;
 
-  constructor(parent?: Scope) {
+  /**
+   * `tracked: false` leaves the scope out of its parent's child set, for a child that something
+   * else already holds and aborts first (sessions: their manager, which the handler closes before
+   * it aborts the root). It is still born aborted under an aborted parent.
+   */
+  constructor(parent?: Scope, tracked = true) {
     this.#parent = parent;
     if (parent) {
       if (parent.#error) this.#error = parent.#error;
-      else {
+      else if (tracked) {
         parent.#children ??= new Set();
         parent.#children.add(this);
       }
