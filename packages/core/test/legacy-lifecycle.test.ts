@@ -209,6 +209,39 @@ describe('legacy disconnect policy', () => {
 });
 
 describe('shutdown ends every session', () => {
+  test('an initialize whose body arrives after close() gets 503 and opens no session', async () => {
+    const handler = createMcpHandler(server().s);
+    const init = legacy('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'late', version: '1' },
+    });
+    const text = new TextEncoder().encode(await init.text());
+    let push: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = controller;
+      },
+    });
+    const pending = handler.fetch(
+      new Request(init.url, {
+        method: 'POST',
+        headers: init.headers,
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    // The request has passed the shutdown check and is reading its body when the server closes.
+    push?.enqueue(text.subarray(0, 10));
+    await handler.close();
+    push?.enqueue(text.subarray(10));
+    push?.close();
+    const response = await pending;
+    expect(response.status).toBe(503);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(handler.stats()).toMatchObject({ sessions: 0, sessionsOpened: 0 });
+  });
+
   test('close(): in-flight handlers aborted with shutdown, GET streams ended, onClose hooks run, the manager empty', async () => {
     const { s, runs, nextStart } = server();
     const closedSessions: SessionEvent[] = [];

@@ -115,6 +115,10 @@ function initialize(core: HandlerCore, request: IncomingRequest, rpc: JsonRpcReq
   };
   let sessionId: string | undefined;
   if (core.sessions) {
+    // An initialize whose body was still arriving when the server shut down gets no session:
+    // one opened now would outlive the shutdown in the manager.
+    if (core.root.aborted)
+      return errorResponse(503, ErrorCode.InternalError, 'The server is shutting down', rpc.id);
     let session: Session;
     try {
       session = core.sessions.create(core.root, init);
