@@ -6,7 +6,7 @@ import {
   shutdownTriggers,
   signalExitCode,
 } from '../src/shared/serve.ts';
-import { deferred } from './helpers.ts';
+import { deferred, within } from './helpers.ts';
 
 /** Signal hooks that record what the adapter installs and let the test deliver signals. */
 function fakeSignals(unsupported: string[] = []) {
@@ -34,6 +34,21 @@ function fakeSignals(unsupported: string[] = []) {
 }
 
 describe('shutdownTriggers', () => {
+  test('a signal that aborted before the triggers were wired (while binding) still shuts down', async () => {
+    const ran = deferred();
+    const signals = fakeSignals();
+    const close = shutdownTriggers(
+      async () => ran.resolve(),
+      ['SIGINT'],
+      signals.hooks,
+      AbortSignal.abort(),
+    );
+    // Nobody calls close(): the aborted signal alone must start the shutdown.
+    await within(ran.promise, 'the shutdown');
+    await close();
+    expect(signals.count()).toBe(0);
+  });
+
   test('close(), the abort signal and a process signal share one shutdown', async () => {
     const gate = deferred();
     let runs = 0;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { constants } from 'node:os';
+import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
 import {
   closeHandler,
   DEFAULT_HOSTNAME,
@@ -133,14 +133,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   const close = shutdownTriggers(
     () => shutdown(server, handler, report),
     signals,
-    {
-      add(name, listener) {
-        process.on(name, listener);
-        return true;
-      },
-      remove: (name, listener) => process.off(name, listener),
-      exit: (name) => process.exit(128 + (constants.signals[name] ?? 0)),
-    },
+    PROCESS_SIGNAL_HOOKS,
     signal,
   );
   try {

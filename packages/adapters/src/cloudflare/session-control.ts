@@ -1,9 +1,8 @@
 import type { AbortReasonType } from '@edge-mcp/core';
+import { objectIdOf } from './session-id.ts';
 import { CONTROL } from './session-object.ts';
 import { listSessions, report } from './session-registry.ts';
 import type { DurableObjectNamespace } from './workers-types.ts';
-
-const OBJECT_ID = /^[0-9a-f]{64}$/;
 
 /** What a session object reports to an operator. */
 export interface SessionInspection {
@@ -26,9 +25,9 @@ export function sessionControl(
   registry?: DurableObjectNamespace,
 ) {
   const stub = (sessionId: string) => {
-    const objectId = sessionId.slice(0, sessionId.indexOf('.'));
-    if (!OBJECT_ID.test(objectId)) throw new TypeError(`Not a session id: ${sessionId}`);
-    return namespace.get(namespace.idFromString(objectId));
+    const objectId = objectIdOf(namespace, sessionId);
+    if (objectId === undefined) throw new TypeError(`Not a session id: ${sessionId}`);
+    return namespace.get(objectId);
   };
   return {
     /** Ends the session (its handlers are aborted with `reason`, its storage deleted). */

@@ -1,5 +1,6 @@
 import { BodyTooLargeError, readBody } from '@edge-mcp/core';
 import type { FetchHandler } from '../shared/types.ts';
+import { objectIdOf } from './session-id.ts';
 import type { WorkerEntry } from './worker.ts';
 import type { DurableObjectNamespace } from './workers-types.ts';
 
@@ -18,7 +19,6 @@ export interface SessionWorkerOptions<Env> {
   path?: string;
 }
 
-const OBJECT_ID = /^[0-9a-f]{64}$/;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const NOT_FOUND = '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"}}';
 
@@ -39,11 +39,11 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
       const modern = request.headers.get('mcp-protocol-version')?.trim() === '2026-07-28';
       const sessionId = request.headers.get('mcp-session-id');
       if (!modern && sessionId !== null) {
-        const objectId = sessionId.slice(0, sessionId.indexOf('.'));
-        if (!OBJECT_ID.test(objectId))
-          return new Response(NOT_FOUND, { status: 404, headers: JSON_HEADERS });
         const namespace = options.sessions(env);
-        return namespace.get(namespace.idFromString(objectId)).fetch(request);
+        const objectId = objectIdOf(namespace, sessionId);
+        if (objectId === undefined)
+          return new Response(NOT_FOUND, { status: 404, headers: JSON_HEADERS });
+        return namespace.get(objectId).fetch(request);
       }
       if (modern || request.method !== 'POST') return handler.fetch(request);
       // A legacy POST without a session: an initialize opens a session in a new object.

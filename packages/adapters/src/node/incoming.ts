@@ -105,6 +105,7 @@ export class NodeIncoming implements LightRequest {
   #controller: AbortController | undefined;
   #watcher: { handleEvent(): void } | undefined;
   #gone = false;
+  #body: ReadableStream<Uint8Array> | undefined;
 
   /** @throws TypeError for a request that cannot be represented (invalid Host); answer 400. */
   constructor(req: IncomingMessage, res: ServerResponse) {
@@ -126,8 +127,11 @@ export class NodeIncoming implements LightRequest {
     return this.#controller.signal;
   }
 
+  /** One stream per request, made on first read (a second one would take the same bytes). */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.method === 'GET' || this.method === 'HEAD' ? null : createBodyStream(this.#req);
+    if (this.method === 'GET' || this.method === 'HEAD') return null;
+    this.#body ??= createBodyStream(this.#req);
+    return this.#body;
   }
 
   /** Told once when the client leaves (the core's scope); no AbortSignal needed for it. */

@@ -69,5 +69,6 @@ export class LazyRequest {
   }
 }
 
-// The rest of Request's interface is answered by the real Request; `instanceof Request` holds.
-standIn(LazyRequest, Request, LazyRequest.real);
+// The rest of Request's interface, and the internal slots Node's own code reads (so that
+// `new Request(lazy, init)` copies it), are answered by the real Request; `instanceof` holds.
+standIn(LazyRequest, Request, LazyRequest.real, new Request('http://localhost/'));

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LightResponse } from '../shared/light-response.ts';
-import { safeReporter } from '../shared/serve.ts';
+import { causedByDisconnect, safeReporter } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, PlainReply } from '../shared/types.ts';
 import { NodeIncoming } from './incoming.ts';
 import { LazyRequest } from './lazy-request.ts';
@@ -105,11 +105,4 @@ function withLength(
     headers instanceof Headers ? toNodeHeaders(headers) : { ...headers };
   all['content-length'] = body === null ? 0 : Buffer.byteLength(body);
   return all;
-}
-
-function causedByDisconnect(request: { signal: AbortSignal }, error: unknown): boolean {
-  return (
-    request.signal.aborted &&
-    (error === request.signal.reason || (error instanceof Error && error.name === 'AbortError'))
-  );
 }

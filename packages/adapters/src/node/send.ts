@@ -4,11 +4,11 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
+import { INTERNAL_ERROR } from '../shared/serve.ts';
 import type { ErrorReporter } from '../shared/types.ts';
 import { clientDisconnected } from './abort.ts';
 
-/** JSON-RPC bodies for the errors the adapter answers itself (no request id is known here). */
-const INTERNAL_ERROR = '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
+/** JSON-RPC body for a request the adapter refuses itself (no request id is known here). */
 const BAD_REQUEST = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request"}}';
 
 /** Readers of bodies being written, keyed by response so the close listener can be shared. */

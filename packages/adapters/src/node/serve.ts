@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constants } from 'node:os';
+import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
 import {
   closeHandler,
   DEFAULT_HOSTNAME,
@@ -13,6 +13,7 @@ import {
   listenInfo,
   portFromEnv,
   safeReporter,
+  shutdownTriggers,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
 import { type NodeListenerOptions, toNodeListener } from './listener.ts';
@@ -109,25 +110,12 @@ export async function serve(
 
   const signals =
     options.shutdownSignals === false ? [] : (options.shutdownSignals ?? DEFAULT_SIGNALS);
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= shutdown(server, handler, report).finally(detach);
-    return closing;
-  };
-  const onSignal = (received: NodeJS.Signals): void => {
-    // A second signal means the user does not want to wait for the shutdown.
-    if (closing !== undefined) process.exit(128 + (constants.signals[received] ?? 0));
-    void close();
-  };
-  const onAbort = (): void => {
-    void close();
-  };
-  const detach = (): void => {
-    for (const name of signals) process.off(name, onSignal);
-    signal?.removeEventListener('abort', onAbort);
-  };
-  for (const name of signals) process.on(name, onSignal);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const close = shutdownTriggers(
+    () => shutdown(server, handler, report),
+    signals,
+    PROCESS_SIGNAL_HOOKS,
+    signal,
+  );
 
   // Later server errors (e.g. EMFILE on accept) must not crash the process.
   server.on('error', report);

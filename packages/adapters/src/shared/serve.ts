@@ -23,7 +23,8 @@ export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOSTNAME = '127.0.0.1';
 
 /** JSON-RPC body for errors the adapters answer themselves (no request id is known there). */
-const INTERNAL_ERROR = '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
+export const INTERNAL_ERROR =
+  '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
 
 /** A fresh 500 response with a JSON-RPC "Internal error" body. */
 export function internalErrorResponse(): Response {
@@ -56,7 +57,7 @@ export async function respond(
  * answering, i.e. before any response exists, so a runtime that also aborts the signal after a
  * completed response (Deno's legacy mode) cannot be mistaken for a disconnect here.
  */
-function causedByDisconnect(request: Request, error: unknown): boolean {
+export function causedByDisconnect(request: { signal: AbortSignal }, error: unknown): boolean {
   return (
     request.signal.aborted &&
     (error === request.signal.reason || (error instanceof Error && error.name === 'AbortError'))
@@ -152,7 +153,9 @@ export function shutdownTriggers<S extends string>(
     };
     if (hooks.add(name, listener)) installed.push([name, listener]);
   }
-  signal?.addEventListener('abort', onAbort, { once: true });
+  // The signal may have aborted while the server was binding (after `serve()` checked it).
+  if (signal?.aborted) start();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   return close;
 }
 

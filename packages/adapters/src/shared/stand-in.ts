@@ -3,7 +3,7 @@
  * prototype is linked to `base.prototype` (so `instanceof` holds), and every member of `base` that
  * `standIn` does not define itself is answered by the real object that `real(instance)` builds.
  * The stand-in serves its cheap members directly and builds the real object only when asked for
- * anything else.
+ * anything else. `probe`, a genuine instance, lends the internal slots the runtime reads directly.
  *
  * @module
  */
@@ -11,9 +11,21 @@ export function standIn(
   standInClass: { prototype: object },
   base: { prototype: object },
   real: (instance: never) => object,
+  probe?: object,
 ): void {
   const proto = standInClass.prototype;
   Object.setPrototypeOf(proto, base.prototype);
+  // The runtime's own code may read the internal slots of an object that passes `instanceof`
+  // (Node's `new Request(input, init)` reads `input`'s state under symbol keys): those slots,
+  // found on `probe`, a genuine instance, are answered by the real object too.
+  for (const key of probe ? Object.getOwnPropertySymbols(probe) : []) {
+    Object.defineProperty(proto, key, {
+      configurable: true,
+      get() {
+        return (real(this as never) as Record<symbol, unknown>)[key];
+      },
+    });
+  }
   for (const name of Object.getOwnPropertyNames(base.prototype)) {
     if (name === 'constructor' || Object.hasOwn(proto, name)) continue;
     const descriptor = Object.getOwnPropertyDescriptor(base.prototype, name);

@@ -1,9 +1,11 @@
 /**
- * Structural types shared by the adapters. They mirror `@edge-mcp/core` without importing it, so
- * the adapters also accept any other fetch-style handler (a Hono app, for one).
+ * Structural types shared by the adapters, so they also accept any other fetch-style handler (a
+ * Hono app, for one); only the light request is the core's type.
  *
  * @module
  */
+
+import type { IncomingRequest } from '@edge-mcp/core';
 
 /** A Web-standard request handler, such as the one `createMcpHandler()` returns. */
 export interface FetchHandler {
@@ -27,16 +29,8 @@ export interface FetchHandler {
   handle?(request: LightRequest): Promise<Response | PlainReply>;
 }
 
-/** What `handle()` reads of a request (a subset of `Request`). */
-export interface LightRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: { get(name: string): string | null };
-  readonly signal: AbortSignal;
-  readonly body: ReadableStream<Uint8Array> | null;
-  readText?(limit: number): Promise<string>;
-  watch?(listener: { handleEvent(): void } | undefined): void;
-}
+/** What `handle()` reads of a request (a subset of `Request`): the core's own type. */
+export type LightRequest = IncomingRequest;
 
 /** A complete answer as plain data. */
 export interface PlainReply {

@@ -41,6 +41,17 @@ export function sessions(current: Current, caps: TargetCaps): void {
     );
 
     test.skipIf(!caps.sessions)(
+      'a session id the server never issued is 404 Session not found, whatever its shape',
+      async () => {
+        const { mcpUrl } = current.target;
+        // A UUID, 64 hex digits no namespace issued (a Durable Object id has to be real), junk.
+        for (const id of [crypto.randomUUID(), `${'ab'.repeat(32)}.token`, 'x'.repeat(65)]) {
+          const answer = await fetch(mcpUrl, legacy('ping', undefined, id));
+          expect([answer.status, (await answer.json()).error?.code], id).toEqual([404, -32001]);
+        }
+      },
+    );
+    test.skipIf(!caps.sessions)(
       'notifications/cancelled aborts with client-cancel; DELETE ends the session (404 after)',
       async () => {
         const { mcpUrl } = current.target;
