@@ -129,7 +129,8 @@ export class HandlerCore {
     this.sessions?.bind(this.root, (session, reason) => this.#sessionClosed(session, reason));
     if (this.sessions) this.#detach.push(fanOut(server, this.sessions));
     const signal = options.signal;
-    if (signal) {
+    if (signal?.aborted) void this.close();
+    else if (signal) {
       const onAbort = () => void this.close();
       signal.addEventListener('abort', onAbort, { once: true });
       this.#detach.push(() => signal.removeEventListener('abort', onAbort));
@@ -160,7 +161,12 @@ export class HandlerCore {
   }
 
   #sessionClosed(session: Session, reason: AbortReasonType): void {
-    void this.#eventStore?.dropSession(session.id);
+    try {
+      // A custom store may fail; its session is gone either way, and its rejection must not be
+      // left unhandled (that ends a Node process).
+      const dropped = this.#eventStore?.dropSession(session.id);
+      if (dropped instanceof Promise) dropped.catch(ignore);
+    } catch {}
     this.#emit(this.#options.onSessionClose, {
       sessionId: session.id,
       protocolVersion: session.protocolVersion,
@@ -271,3 +277,5 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
     stats: () => core.stats(),
   };
 }
+
+function ignore(): void {}

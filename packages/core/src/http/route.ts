@@ -68,7 +68,8 @@ export async function route(core: HandlerCore, request: IncomingRequest): Promis
   const params = message.kind === 'response' ? undefined : message.message.params;
   const meta = isObject(params?._meta) ? params._meta : undefined;
   // Modern: the request says so in `_meta` (or, having forgotten `_meta`, in the header).
-  if ((meta && META.protocolVersion in meta) || modernHeader || !core.legacyEnabled) {
+  const modern = (meta !== undefined && META.protocolVersion in meta) || modernHeader;
+  if (modern || !core.legacyEnabled) {
     if (message.kind === 'response')
       return errorResponse(
         400,
@@ -77,8 +78,8 @@ export async function route(core: HandlerCore, request: IncomingRequest): Promis
       );
     // The modern era defines no client notifications over HTTP; accept and ignore them.
     if (message.kind === 'notification') return accepted();
-    if (!meta && !modernHeader)
-      return modernOnly(core, request, message.message.id, message.message);
+    // Legacy-only input (a `_meta` without the version, e.g. a progress token, counts as legacy).
+    if (!modern) return modernOnly(core, request, message.message.id, message.message);
     // `return await` settles in one microtask hop; returning the promise itself would take three.
     return await handleModern(core, request, message.message, meta ?? {});
   }

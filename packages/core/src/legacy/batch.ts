@@ -28,6 +28,8 @@ export async function handleBatch(
       'Batches are only allowed in protocol revision 2025-03-26',
     );
   if (values.length === 0) return errorResponse(400, ErrorCode.InvalidRequest, 'Empty batch');
+  // An adapter's watch() holds one listener; every element has its own exchange to tell.
+  const shared = request.watch ? new SignalOnly(request) : request;
   const answers: Array<Promise<Answer> | Answer | string> = [];
   for (const value of values) {
     const message = classify(value);
@@ -46,7 +48,7 @@ export async function handleBatch(
         }),
       );
     } else {
-      const answer = handleLegacy(core, request, message);
+      const answer = handleLegacy(core, shared, message);
       if (message.kind === 'request') answers.push(answer);
     }
   }
@@ -58,6 +60,29 @@ export async function handleBatch(
     return jsonResponse(`[${bodies.filter((b) => b !== '').join(',')}]`);
   }
   return new Response(merge(responses), { headers: SSE_HEADERS });
+}
+
+/** The request without `watch()`: each element's exchange follows `signal` (a listener each). */
+class SignalOnly implements IncomingRequest {
+  readonly #request: IncomingRequest;
+  constructor(request: IncomingRequest) {
+    this.#request = request;
+  }
+  get method(): string {
+    return this.#request.method;
+  }
+  get url(): string {
+    return this.#request.url;
+  }
+  get headers(): IncomingRequest['headers'] {
+    return this.#request.headers;
+  }
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#request.body;
+  }
 }
 
 /** Interleaves several answers into one SSE body; cancelling it cancels every part. */

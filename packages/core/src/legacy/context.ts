@@ -111,22 +111,29 @@ export class LegacyContext implements RequestContext {
     const id = session.nextRequestId();
     return new Promise<JsonObject>((resolve, reject) => {
       if (exchange.signal.aborted) return reject(exchange.signal.reason);
-      const onAbort = () => {
+      // However it ends (answer, abort, no stream, the handler finishing first), the entry and
+      // the abort listener go with it.
+      const release = () => {
+        exchange.signal.removeEventListener('abort', onAbort);
         session.pending.delete(id);
+      };
+      const onAbort = () => {
+        release();
         reject(exchange.signal.reason);
       };
       exchange.signal.addEventListener('abort', onAbort, { once: true });
       session.pending.set(id, {
-        exchange,
+        release,
         resolve: (result) => {
-          exchange.signal.removeEventListener('abort', onAbort);
+          release();
           resolve(result);
         },
         reject: (error) => {
-          exchange.signal.removeEventListener('abort', onAbort);
+          release();
           reject(error);
         },
       });
+      exchange.asked(id);
       const sent = exchange.notify(
         JSON.stringify({
           jsonrpc: '2.0',

@@ -47,7 +47,7 @@ export function sessionOf(
   request: IncomingRequest,
 ): Session | Reply | undefined {
   const manager = core.sessions;
-  if (!manager) return undefined;
+  if (!manager) return unsupportedVersion(request);
   const id = request.headers.get(HEADER.sessionId);
   if (id === null)
     return errorResponse(
@@ -57,15 +57,19 @@ export function sessionOf(
     );
   const session = manager.get(id);
   if (!session) return errorResponse(404, -32001, 'Session not found');
+  return unsupportedVersion(request) ?? session;
+}
+
+/** A MCP-Protocol-Version header that names no legacy revision is a 400, sessions or not. */
+function unsupportedVersion(request: IncomingRequest): Reply | undefined {
   const version = request.headers.get(HEADER.protocolVersion);
-  if (version !== null && !(LEGACY_VERSIONS as readonly string[]).includes(version.trim())) {
-    return errorResponse(
-      400,
-      ErrorCode.InvalidRequest,
-      `Bad Request: unsupported MCP-Protocol-Version ${version}`,
-    );
-  }
-  return session;
+  if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version.trim()))
+    return undefined;
+  return errorResponse(
+    400,
+    ErrorCode.InvalidRequest,
+    `Bad Request: unsupported MCP-Protocol-Version ${version}`,
+  );
 }
 
 /**
@@ -213,6 +217,8 @@ function dispatch(
 
 async function execute(core: HandlerCore, ctx: LegacyContext, params: JsonObject): Promise<void> {
   const exchange = ctx.exchange;
+  // Already over (the client left, or the session or server ended, while the body was read).
+  if (exchange.aborted) return;
   try {
     const method = METHODS[exchange.method];
     if (!method || !advertises(core.server, exchange.method)) throw methodNotFound(exchange.method);
@@ -261,6 +267,6 @@ const METHODS: Record<string, Method> = {
     readResource(core.server, params.uri, ctx, ErrorCode.ResourceNotFound),
   'resources/subscribe': async (_core, ctx, params) => subscription(ctx, params, true),
   'resources/unsubscribe': async (_core, ctx, params) => subscription(ctx, params, false),
-  'prompts/get': async (core, ctx, params) => getPrompt(core.server, params, ctx),
-  'completion/complete': async (core, _ctx, params) => complete(core.server, params),
+  'prompts/get': (core, ctx, params) => getPrompt(core.server, params, ctx),
+  'completion/complete': (core, _ctx, params) => complete(core.server, params),
 };

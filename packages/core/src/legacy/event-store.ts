@@ -46,8 +46,11 @@ interface StoredEvent {
 }
 
 interface SessionLog {
-  /** Next sequence number per stream (the priming event takes 0). */
-  next: Map<string, number>;
+  /**
+   * Next sequence number, one counter for all the session's streams (ids stay increasing within
+   * each stream, and nothing is kept per stream that could grow with the number of streams).
+   */
+  next: number;
   /** Events from `start` on are live; older slots are dropped in one go once they pile up. */
   events: StoredEvent[];
   start: number;
@@ -65,11 +68,10 @@ export class MemoryEventStore implements EventStore {
   append(sessionId: string, streamId: string, message: string): string {
     let log = this.#logs.get(sessionId);
     if (!log) {
-      log = { next: new Map(), events: [], start: 0 };
+      log = { next: 1, events: [], start: 0 };
       this.#logs.set(sessionId, log);
     }
-    const seq = log.next.get(streamId) ?? 1;
-    log.next.set(streamId, seq + 1);
+    const seq = log.next++;
     log.events.push({ stream: streamId, seq, message });
     // The oldest goes first; the array is compacted only when as many dead slots as live events
     // have piled up, so an append stays O(1) however long the stream runs.

@@ -48,6 +48,8 @@ export class LegacyExchange extends Scope {
   #signal: AbortSignal | undefined;
   #request: IncomingRequest | undefined;
   #early: ReturnType<typeof setTimeout> | undefined;
+  /** Ids of server→client requests this handler sent (rare: created on the first). */
+  #asks: RequestId[] | undefined;
 
   constructor(
     parent: Scope,
@@ -161,6 +163,12 @@ export class LegacyExchange extends Scope {
     if (!this.#finished) this.#settleAborted(type);
   }
 
+  /** Records a server→client request of this handler, released at the latest by `dispose()`. */
+  asked(id: RequestId): void {
+    this.#asks ??= [];
+    this.#asks.push(id);
+  }
+
   /** Leaves the tree and the session's books; called once the handler settled. */
   override dispose(): void {
     super.dispose();
@@ -170,6 +178,9 @@ export class LegacyExchange extends Scope {
     this.resumed();
     const session = this.session;
     if (session) {
+      // A question the handler stopped waiting for (it returned first): nobody awaits the answer
+      // any more, so it is forgotten, not settled (a rejection nobody handles would crash Node).
+      for (const id of this.#asks ?? []) session.pending.get(id)?.release();
       if (session.requests.get(this.id) === this) session.requests.delete(this.id);
       if (this.#stream && session.streams.get(this.#stream.id) === this.#stream)
         session.streams.delete(this.#stream.id);

@@ -15,9 +15,10 @@ export interface SessionInit {
 
 /** A server→client request waiting for the client's POSTed response. */
 export interface PendingRequest {
-  exchange: LegacyExchange;
   resolve(result: JsonObject): void;
   reject(error: unknown): void;
+  /** Forgets the request (entry and abort listener) without settling it. */
+  release(): void;
 }
 
 /**

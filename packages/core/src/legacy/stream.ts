@@ -108,7 +108,11 @@ export class LegacyStream implements SseOwner {
     }
     const id = store.append(this.session.id, this.id, message);
     if (typeof id === 'string') this.#write(message, id);
-    else this.#chain = id.then((value) => this.#write(message, value));
+    else
+      this.#chain = id.then(
+        (value) => this.#write(message, value),
+        () => this.#unstored(message),
+      );
   }
 
   /** Sends the final message and ends the stream once it is out. */
@@ -139,7 +143,22 @@ export class LegacyStream implements SseOwner {
   }
 
   async #store(store: EventStore, message: string): Promise<void> {
-    this.#write(message, await store.append(this.session.id, this.id, message));
+    let id: string;
+    try {
+      id = await store.append(this.session.id, this.id, message);
+    } catch {
+      this.#unstored(message);
+      return;
+    }
+    this.#write(message, id);
+  }
+
+  /**
+   * The store failed to keep `message`: it still goes out, without an id (it cannot be replayed),
+   * and the chain goes on, so later messages and the stream's end are not held up.
+   */
+  #unstored(message: string): void {
+    this.#live?.send(message);
   }
 
   #write(message: string, id: string): void {

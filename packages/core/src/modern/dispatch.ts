@@ -89,6 +89,9 @@ async function execute(
   params: JsonObject,
 ): Promise<void> {
   const exchange = ctx.exchange;
+  // Already over (the client left, or shutdown began, while the body was read): its answer is
+  // settled and nobody would see the work; a listen would wait for an abort that already came.
+  if (exchange.aborted) return;
   try {
     const key = INPUT_TARGET[ctx.method];
     if (key !== undefined) {
@@ -170,7 +173,7 @@ function page(core: HandlerCore, kind: ListName, field: string, params: JsonObje
 }
 
 const METHODS: Record<string, Method> = {
-  'server/discover': async (core) => {
+  'server/discover': (core) => {
     const result: JsonObject = {
       supportedVersions: core.supported,
       capabilities: core.server.capabilities(),
@@ -186,7 +189,7 @@ const METHODS: Record<string, Method> = {
   'tools/call': (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
   'resources/read': async (core, ctx, params) =>
     cached(core, await readResource(core.server, params.uri, ctx, ErrorCode.InvalidParams)),
-  'prompts/get': async (core, ctx, params) => getPrompt(core.server, params, ctx),
-  'completion/complete': async (core, _ctx, params) => complete(core.server, params),
-  'subscriptions/listen': async (core, ctx, params) => listen(core, ctx, params),
+  'prompts/get': (core, ctx, params) => getPrompt(core.server, params, ctx),
+  'completion/complete': (core, _ctx, params) => complete(core.server, params),
+  'subscriptions/listen': (core, ctx, params) => listen(core, ctx, params),
 };

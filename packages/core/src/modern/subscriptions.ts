@@ -70,9 +70,9 @@ export async function listen(
       stream.send(notificationMessage('notifications/resources/updated', { uri, _meta: tag }));
   });
   try {
-    await new Promise((resolve) =>
-      exchange.signal.addEventListener('abort', resolve, { once: true }),
-    );
+    const signal = exchange.signal;
+    if (!signal.aborted)
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   } finally {
     offLists();
     offUpdates();

@@ -57,7 +57,8 @@ function resourceResult(
   if (typeof value === 'string') return { contents: [strip({ uri, mimeType, text: value })] };
   if (value instanceof Uint8Array)
     return { contents: [strip({ uri, mimeType, blob: toBase64(value) })] };
-  return value as unknown as JsonObject;
+  // A copy: the dispatchers add fields (resultType, cache hints) to what they get.
+  return { ...(value as unknown as JsonObject) };
 }
 
 export async function getPrompt(
@@ -72,7 +73,7 @@ export async function getPrompt(
   const value: PromptResult = await prompt.handler(args, ctx);
   if (typeof value === 'string')
     return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
-  return value as unknown as JsonObject;
+  return { ...(value as unknown as JsonObject) };
 }
 
 export async function complete(server: McpServer, params: JsonObject): Promise<JsonObject> {
