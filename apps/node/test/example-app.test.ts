@@ -89,10 +89,12 @@ describe('the example app on Node', () => {
       return messages;
     });
     // Every call is running once /health counts 110 in flight.
-    for (;;) {
-      const health = await (await fetch(`${app.url}/health`)).json();
-      if (health.inFlight === 110) break;
-    }
+    await expect
+      .poll(async () => (await (await fetch(`${app?.url}/health`)).json()).inFlight, {
+        interval: 20,
+        timeout: 20_000,
+      })
+      .toBe(110);
     app.child.kill('SIGTERM');
     const exit = await app.exited;
     expect(exit).toEqual({ code: 0, signal: null });
@@ -175,10 +177,17 @@ describe('the example app on Node', () => {
       }
       return true;
     });
-    for (;;) {
-      const health = await (await fetch(`${app.url}/health`)).json();
-      if (health.inFlight === 50 && health.sessions === 1000 && health.openStreams === 50) break;
-    }
+    await expect
+      .poll(
+        async () => {
+          const { inFlight, sessions, openStreams } = await (
+            await fetch(`${app?.url}/health`)
+          ).json();
+          return { inFlight, sessions, openStreams };
+        },
+        { interval: 20, timeout: 20_000 },
+      )
+      .toEqual({ inFlight: 50, sessions: 1000, openStreams: 50 });
     app.child.kill('SIGTERM');
     expect(await app.exited).toEqual({ code: 0, signal: null });
     expect(await Promise.all(ended)).toEqual(Array(50).fill(true));

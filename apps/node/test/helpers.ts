@@ -61,12 +61,25 @@ export async function startApp(): Promise<AppProcess> {
     for (const wake of waiters) wake();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
-  await Promise.race([
-    listening,
-    exited.then(() => Promise.reject(new Error('the app exited before listening'))),
-  ]);
+  // A child that never listens is killed, not left behind by a failing test.
+  let readyTimer: ReturnType<typeof setTimeout> | undefined;
+  const tooSlow = new Promise<never>((_, reject) => {
+    readyTimer = setTimeout(() => reject(new Error('the app did not listen within 30 s')), 30_000);
+  });
+  try {
+    await Promise.race([
+      listening,
+      exited.then(() => Promise.reject(new Error('the app exited before listening'))),
+      tooSlow,
+    ]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    clearTimeout(readyTimer);
+  }
   const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, ms = 10_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const check = () => {

@@ -40,7 +40,7 @@ function startChild(mode: 'graceful' | 'hang') {
     }
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
   });
   const line = (prefix: string): Promise<string> => {
     const seen = lines.find((l) => l.startsWith(prefix));

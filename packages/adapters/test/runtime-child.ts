@@ -92,7 +92,7 @@ export function startChild(command: string, args: string[], mode: 'graceful' | '
     }
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
   });
   const line = (prefix: string): Promise<string> => {
     const seen = lines.find((l) => l.startsWith(prefix));

@@ -266,7 +266,11 @@ describe('subscriptions/listen', () => {
     const decoder = new TextDecoder();
     let text = '';
     const next = async (count: number) => {
-      while (parseSse(text).length < count) text += decoder.decode((await reader.read()).value);
+      while (parseSse(text).length < count) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`stream ended after ${parseSse(text).length} events`);
+        text += decoder.decode(value);
+      }
       return parseSse(text);
     };
     const [ack] = await next(1);

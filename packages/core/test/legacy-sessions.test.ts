@@ -162,10 +162,13 @@ describe('legacy handshake and sessions', () => {
       () => new Promise<string>((resolve) => (release = () => resolve('released'))),
     );
     const reaped: SessionEvent[] = [];
+    // Long enough that a stalled CI machine cannot reap busy or streaming before their call and
+    // stream have started; the sweep runs every tenth of it.
     const handler = createMcpHandler(s, {
-      sessions: new MemorySessionManager({ idleTimeoutMs: 60 }),
+      sessions: new MemorySessionManager({ idleTimeoutMs: 500 }),
       onSessionClose: (e) => reaped.push(e),
     });
+    const reapedIds = () => reaped.map((e) => e.sessionId);
     const busy = await openSession(handler);
     const streaming = await openSession(handler);
     const idle = await openSession(handler);
@@ -177,20 +180,23 @@ describe('legacy handshake and sessions', () => {
       }),
     );
     expect(stream.status).toBe(200);
-    // Wait for the idle one to be reaped (an event, not a sleep); then wait as long again.
-    await expect.poll(() => reaped.map((e) => e.sessionId), { timeout: 5000 }).toContain(idle);
-    const firstReap = reaped.length;
-    await expect.poll(() => handler.stats().reaped, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    // The idle one goes (an event, not a sleep)...
+    await expect.poll(reapedIds, { timeout: 5000 }).toContain(idle);
     expect(reaped[0]).toMatchObject({ sessionId: idle, reason: 'session-expired' });
+    expect(handler.stats().reaped).toBe(1);
     expect((await handler.fetch(legacy('ping', undefined, { session: idle }))).status).toBe(404);
-    expect(reaped.length).toBe(firstReap);
+    // ...then a whole idle window more passes: a session opened now is reaped in turn, while the
+    // busy and streaming ones, idle for longer than that in wall time, are still there.
+    const probe = await openSession(handler);
+    await expect.poll(reapedIds, { timeout: 5000 }).toContain(probe);
+    expect(reapedIds()).toEqual([idle, probe]);
     release();
     expect((await read(await call)).message.result.content[0].text).toBe('released');
     // Once the call is over, the busy session can idle out too.
-    await expect.poll(() => reaped.map((e) => e.sessionId), { timeout: 5000 }).toContain(busy);
-    expect(reaped.map((e) => e.sessionId)).not.toContain(streaming);
+    await expect.poll(reapedIds, { timeout: 5000 }).toContain(busy);
+    expect(reapedIds()).not.toContain(streaming);
     await stream.body?.cancel();
-    await expect.poll(() => reaped.map((e) => e.sessionId), { timeout: 5000 }).toContain(streaming);
+    await expect.poll(reapedIds, { timeout: 5000 }).toContain(streaming);
   });
 
   test('notifications and client responses are accepted with 202', async () => {

@@ -85,7 +85,11 @@ describe('JSON or SSE answers', () => {
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';
-    while (!text.includes(': keep-alive')) text += decoder.decode((await reader.read()).value);
+    while (!text.includes(': keep-alive')) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`stream ended before a keep-alive: ${text}`);
+      text += decoder.decode(value);
+    }
     expect(parseSse(text)[0]).toMatchObject({ method: 'notifications/progress' });
     await h.close();
     // After shutdown the stream ends without a result for the cut request.

@@ -34,7 +34,7 @@ export function runConformance(
       output += chunk;
     });
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
 

@@ -34,10 +34,12 @@ export function shutdown(current: Current, caps: TargetCaps): void {
             headers: { accept: 'text/event-stream', 'mcp-session-id': session as string },
           });
         }
-        for (;;) {
-          const health = await (await fetch(`${url}/health`)).json();
-          if (health.inFlight >= 6) break;
-        }
+        await expect
+          .poll(async () => (await (await fetch(`${url}/health`)).json()).inFlight, {
+            interval: 20,
+            timeout: 20_000,
+          })
+          .toBeGreaterThanOrEqual(6);
         const exit = await current.target.shutdown();
         if (caps.shutdown === 'process') expect(exit.code).toBe(0);
         const messages = await new SseReader(listen).rest();

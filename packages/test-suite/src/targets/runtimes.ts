@@ -1,4 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FixtureKind } from '../fixture.ts';
 import { freePort, spawnTarget } from './spawn.ts';
@@ -75,7 +77,10 @@ export async function workerdTarget(
 ): Promise<Target> {
   const port = await freePort();
   const inspector = await freePort();
-  return spawnTarget({
+  // Without a directory to reuse, a fresh one per target, removed when it stops: a later run on
+  // the same port must not wake this run's objects (registry, alarms).
+  const state = options.persistTo ?? mkdtempSync(join(tmpdir(), 'edge-mcp-wrangler-'));
+  const target = await spawnTarget({
     name: 'workerd',
     command: process.execPath,
     args: [
@@ -95,7 +100,7 @@ export async function workerdTarget(
         `${name}:${value}`,
       ]),
       '--persist-to',
-      options.persistTo ?? join(ROOT, '.wrangler', `state-${port}`),
+      state,
     ],
     cwd: ROOT,
     env: {
@@ -107,5 +112,15 @@ export async function workerdTarget(
     caps: WORKERD_CAPS,
     port,
     readyMs: 90_000,
+  }).catch((error: unknown) => {
+    if (!options.persistTo) rmSync(state, { recursive: true, force: true });
+    throw error;
   });
+  if (options.persistTo) return target;
+  const stop = target.stop;
+  target.stop = async () => {
+    await stop();
+    rmSync(state, { recursive: true, force: true });
+  };
+  return target;
 }

@@ -74,7 +74,11 @@ export async function spawnTarget(options: SpawnOptions): Promise<Target> {
       return exited;
     },
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        // The server is gone; what it started in its group (wrangler's workerd) may not be.
+        kill(child, 'SIGKILL');
+        return;
+      }
       kill(child, 'SIGTERM');
       const timer = setTimeout(() => kill(child, 'SIGKILL'), 5000);
       await exited;
