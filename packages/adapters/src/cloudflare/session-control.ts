@@ -1,18 +1,10 @@
 import type { AbortReasonType } from '@edge-mcp/core';
 import { objectIdOf } from './session-id.ts';
-import { CONTROL } from './session-object.ts';
+import { CONTROL, type SessionInspection } from './session-object.ts';
 import { listSessions, report } from './session-registry.ts';
 import type { DurableObjectNamespace } from './workers-types.ts';
 
-/** What a session object reports to an operator. */
-export interface SessionInspection {
-  /** The live session's id, if the object holds one. */
-  session: string | undefined;
-  /** Stored events and their bytes (bounded by the object's `events` options). */
-  events: number;
-  bytes: number;
-  reaped: number;
-}
+export type { SessionInspection } from './session-object.ts';
 
 /**
  * Operator access to session objects from Worker code (an admin route behind your auth, a cron):

@@ -38,12 +38,17 @@ export interface SessionObject {
   /** Operator: end this object's session (reason defaults to `session-deleted`). */
   closeSession(reason?: AbortReasonType): Promise<boolean>;
   /** Operator: what the object holds. */
-  inspect(): Promise<{
-    session: string | undefined;
-    events: number;
-    bytes: number;
-    reaped: number;
-  }>;
+  inspect(): Promise<SessionInspection>;
+}
+
+/** What a session object reports to an operator. */
+export interface SessionInspection {
+  /** The live session's id, if the object holds one. */
+  session: string | undefined;
+  /** Stored events and their bytes (bounded by the object's `events` options). */
+  events: number;
+  bytes: number;
+  reaped: number;
 }
 
 /**
@@ -118,12 +123,7 @@ export function defineSessionObject<Env>(
       return had;
     }
 
-    async inspect(): Promise<{
-      session: string | undefined;
-      events: number;
-      bytes: number;
-      reaped: number;
-    }> {
+    async inspect(): Promise<SessionInspection> {
       let session: string | undefined;
       this.#manager.forEach((s) => {
         session = s.id;

@@ -1,11 +1,11 @@
 /**
  * Shutdown-signal hooks on Node's `process` (Node and Bun): `serve()` installs them through
- * `shutdownTriggers`, and a second signal exits with `128 + signal number`.
+ * `shutdownTriggers`, and a second signal exits with `128 + signal number` (`signalExitCode`, the
+ * same table the Deno adapter uses).
  *
  * @module
  */
-import { constants } from 'node:os';
-import type { SignalHooks } from './serve.ts';
+import { type SignalHooks, signalExitCode } from './serve.ts';
 
 export const PROCESS_SIGNAL_HOOKS: SignalHooks<NodeJS.Signals> = {
   add(name, listener) {
@@ -15,5 +15,5 @@ export const PROCESS_SIGNAL_HOOKS: SignalHooks<NodeJS.Signals> = {
   remove: (name, listener) => {
     process.off(name, listener);
   },
-  exit: (name) => process.exit(128 + (constants.signals[name] ?? 0)),
+  exit: (name) => process.exit(signalExitCode(name)),
 };

@@ -1,35 +1,19 @@
-import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
-import { Scope } from '../lifecycle/scope.ts';
+import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
+import type { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import { KEEP_ALIVE } from '../sse/encoder.ts';
 import { SSE_HEADERS, SseStream } from '../sse/stream.ts';
-import { type Answer, emptyReply, errorResponse, JSON_HEADERS, Reply } from './responses.ts';
+import { ExchangeBase } from './exchange-base.ts';
 
 /**
- * One JSON-RPC request over one HTTP exchange: a leaf of the cancellation tree that also owns
- * the response. It answers JSON when the handler only returns a result, and switches to SSE the
- * moment the handler sends a notification first (progress, log) or a stream is asked for.
- *
- * Once aborted, nothing more is written: a disconnect resolves the pending response with an
- * empty 499 nobody reads, a shutdown with a 503 error (or ends the stream, after `farewell`).
+ * A 2026-07-28 exchange: JSON, or a plain SSE stream the moment the handler sends a notification
+ * first (progress, log) or a stream is asked for (listen). A client that leaves aborts it at once.
  */
-export class Exchange extends Scope {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly started: number = performance.now();
-  /** Tool, prompt or resource the request names, for the request log. */
-  name: string | undefined;
-  /** JSON-RPC error code the request was answered with, if any (for the request log). */
-  errorCode: number | undefined;
+export class Exchange extends ExchangeBase {
   /** Final message written to an open stream when it is shut down (listen results). */
   farewell: string | undefined;
-  readonly response: Promise<Answer>;
-  #resolve!: (response: Answer) => void;
   #sse: SseStream | undefined;
-  #finished = false;
   readonly #keepAliveMs: number;
-
-  #early: ReturnType<typeof setTimeout> | undefined;
 
   /** `streamAfterMs`: switch to SSE if still running after that long (undefined: only on demand). */
   constructor(
@@ -39,34 +23,9 @@ export class Exchange extends Scope {
     keepAliveMs: number,
     streamAfterMs?: number,
   ) {
-    super(parent);
-    this.id = id;
-    this.method = method;
+    super(parent, id, method);
     this.#keepAliveMs = keepAliveMs;
-    this.response = new Promise<Answer>((resolve) => {
-      this.#resolve = resolve;
-    });
-    if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
-    else if (streamAfterMs !== undefined)
-      this.#early = setTimeout(streamEarly, streamAfterMs, this);
-  }
-
-  /** Switches a still-running answer to SSE and writes a first comment, so the client gets headers
-   * and the runtime a write that fails if the client has gone (workerd learns of it no other way). */
-  streamEarly(): void {
-    this.#early = undefined;
-    if (!this.finished && !this.#sse) this.stream().write(KEEP_ALIVE);
-  }
-
-  override dispose(): void {
-    super.dispose();
-    if (this.#early !== undefined) clearTimeout(this.#early);
-    this.#early = undefined;
-  }
-
-  /** True once the result (or error) went out, or the exchange was aborted. */
-  get finished(): boolean {
-    return this.#finished || this.aborted;
+    this.begin(streamAfterMs);
   }
 
   /** SseOwner: the client cancelled the SSE body. */
@@ -84,42 +43,28 @@ export class Exchange extends Scope {
   stream(): SseStream {
     if (!this.#sse) {
       this.#sse = new SseStream(this, this.#keepAliveMs);
-      this.#resolve(new Response(this.#sse.readable, { status: 200, headers: SSE_HEADERS }));
+      this.resolve(new Response(this.#sse.readable, { status: 200, headers: SSE_HEADERS }));
     }
     return this.#sse;
   }
 
-  /** Sends the final JSON-RPC message (result or error) and ends the exchange. */
-  reply(json: string, status = 200): void {
-    if (this.finished) return;
-    this.#finished = true;
-    if (this.#sse) {
-      this.#sse.send(json);
-      this.#sse.close();
-    } else {
-      this.#resolve(new Reply(status, json, JSON_HEADERS));
-    }
+  protected get streaming(): boolean {
+    return this.#sse !== undefined;
   }
 
-  override abort(type: AbortReasonType, error?: RequestAbortedError): void {
-    if (this.aborted) return;
-    super.abort(type, error);
-    if (!this.#finished) this.#settleAborted(type);
+  protected openEarly(): void {
+    this.stream().write(KEEP_ALIVE);
   }
 
-  #settleAborted(type: AbortReasonType): void {
-    this.#finished = true;
-    if (this.#sse) {
-      if (type === 'shutdown' && this.farewell !== undefined) this.#sse.send(this.farewell);
-      this.#sse.close();
-    } else if (type === 'disconnect') {
-      this.#resolve(emptyReply(499));
-    } else {
-      this.#resolve(errorResponse(503, -32603, 'The server is shutting down', this.id));
-    }
+  protected finishStream(json: string): void {
+    const sse = this.#sse as SseStream;
+    sse.send(json);
+    sse.close();
   }
-}
 
-function streamEarly(exchange: Exchange): void {
-  exchange.streamEarly();
+  protected endStream(type: AbortReasonType): void {
+    const sse = this.#sse as SseStream;
+    if (type === 'shutdown' && this.farewell !== undefined) sse.send(this.farewell);
+    sse.close();
+  }
 }

@@ -7,8 +7,9 @@ import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { ErrorCode, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
-import { errorMessage, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
+import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
 import type { McpServer } from '../server/server.ts';
+import type { ExchangeBase } from './exchange-base.ts';
 import { type HostPolicy, hostPolicy } from './guards.ts';
 import type { IncomingRequest } from './incoming.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
@@ -41,19 +42,6 @@ export interface McpHandler {
   readonly inFlight: number;
   /** Live counters: sessions, open streams, reaped and resumed so far. */
   stats(): HandlerStats;
-}
-
-/** What `run` needs of an exchange of either era. */
-interface Tracked {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly name: string | undefined;
-  readonly started: number;
-  readonly aborted: boolean;
-  readonly reason: AbortReasonType | undefined;
-  errorCode: number | undefined;
-  reply(json: string): void;
-  dispose(): void;
 }
 
 /** Shared state of one handler, built once; every request reads it, none copies it. */
@@ -189,7 +177,7 @@ export class HandlerCore {
    * reports it. Work that throws unexpectedly is answered with -32603 rather than left hanging.
    */
   async run(
-    exchange: Tracked,
+    exchange: ExchangeBase,
     work: Promise<void>,
     protocolVersion: string,
     sessionId?: string,
@@ -210,7 +198,7 @@ export class HandlerCore {
     }
   }
 
-  #report(exchange: Tracked, protocolVersion: string, sessionId: string | undefined): void {
+  #report(exchange: ExchangeBase, protocolVersion: string, sessionId: string | undefined): void {
     const cancelled = exchange.aborted && exchange.errorCode === undefined;
     try {
       this.#options.onRequest?.({

@@ -54,6 +54,13 @@ export function errorResponse(
   );
 }
 
+const RETRY_SOON: Readonly<Record<string, string>> = { 'retry-after': '1' };
+
+/** 503 for a request the server will not serve because it is shutting down. */
+export function shuttingDown(id?: RequestId): Reply {
+  return errorResponse(503, -32603, 'The server is shutting down', id, undefined, RETRY_SOON);
+}
+
 export function emptyReply(status: number): Reply {
   return new Reply(status, null, NO_HEADERS);
 }

@@ -8,7 +8,14 @@ import { BodyTooLargeError, readBody } from './body.ts';
 import { acceptsBoth, checkHost, isJsonContentType } from './guards.ts';
 import type { HandlerCore } from './handler.ts';
 import type { IncomingRequest } from './incoming.ts';
-import { type Answer, accepted, errorResponse, methodNotAllowed, type Reply } from './responses.ts';
+import {
+  type Answer,
+  accepted,
+  errorResponse,
+  methodNotAllowed,
+  type Reply,
+  shuttingDown,
+} from './responses.ts';
 
 /**
  * One HTTP request to the endpoint: the guards every request passes (shutdown, Host/Origin,
@@ -16,10 +23,7 @@ import { type Answer, accepted, errorResponse, methodNotAllowed, type Reply } fr
  * `_meta` (or header) is 2026-07-28; anything else is a legacy message, answered by its session.
  */
 export async function route(core: HandlerCore, request: IncomingRequest): Promise<Answer> {
-  if (core.root.aborted)
-    return errorResponse(503, -32603, 'The server is shutting down', undefined, undefined, {
-      'retry-after': '1',
-    });
+  if (core.root.aborted) return shuttingDown();
   const refused = checkHost(request, core.policy);
   if (refused) return errorResponse(403, -32600, refused);
   const method = request.method;

@@ -1,7 +1,14 @@
 import { McpError, methodNotFound } from '../errors.ts';
 import type { HandlerCore } from '../http/handler.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, accepted, errorResponse, JSON_HEADERS, Reply } from '../http/responses.ts';
+import {
+  type Answer,
+  accepted,
+  errorResponse,
+  JSON_HEADERS,
+  Reply,
+  shuttingDown,
+} from '../http/responses.ts';
 import {
   ErrorCode,
   HEADER,
@@ -121,8 +128,7 @@ function initialize(core: HandlerCore, request: IncomingRequest, rpc: JsonRpcReq
   if (core.sessions) {
     // An initialize whose body was still arriving when the server shut down gets no session:
     // one opened now would outlive the shutdown in the manager.
-    if (core.root.aborted)
-      return errorResponse(503, ErrorCode.InternalError, 'The server is shutting down', rpc.id);
+    if (core.root.aborted) return shuttingDown(rpc.id);
     let session: Session;
     try {
       session = core.sessions.create(core.root, init);

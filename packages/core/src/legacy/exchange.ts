@@ -1,7 +1,8 @@
+import { ExchangeBase } from '../http/exchange-base.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, emptyReply, errorResponse, JSON_HEADERS, Reply } from '../http/responses.ts';
+import { type Answer, errorResponse } from '../http/responses.ts';
 import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
-import { Scope } from '../lifecycle/scope.ts';
+import type { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import { SSE_HEADERS } from '../sse/stream.ts';
 import type { Session } from './session.ts';
@@ -19,10 +20,6 @@ function graceExpired(exchange: LegacyExchange): void {
   exchange.abort('disconnect');
 }
 
-function streamEarly(exchange: LegacyExchange): void {
-  exchange.streamEarly();
-}
-
 /**
  * One legacy request. Answers JSON, or an SSE stream once the handler sends a notification or a
  * server→client request first. The disconnect policy lives here:
@@ -32,22 +29,13 @@ function streamEarly(exchange: LegacyExchange): void {
  *   resume (GET + Last-Event-ID) within the window re-attaches, otherwise it is aborted;
  * - `notifications/cancelled` always aborts at once (`client-cancel`).
  */
-export class LegacyExchange extends Scope {
-  readonly id: RequestId;
-  readonly method: string;
+export class LegacyExchange extends ExchangeBase {
   readonly session: Session | undefined;
-  readonly started: number = performance.now();
-  name: string | undefined;
-  errorCode: number | undefined;
-  readonly response: Promise<Answer>;
-  #resolve!: (response: Answer) => void;
   #stream: LegacyStream | undefined;
-  #finished = false;
   #grace: ReturnType<typeof setTimeout> | undefined;
   readonly #config: LegacyConfig;
-  #signal: AbortSignal | undefined;
+  /** The HTTP exchange, until a stream takes over watching its connection. */
   #request: IncomingRequest | undefined;
-  #early: ReturnType<typeof setTimeout> | undefined;
   /** Ids of server→client requests this handler sent (rare: created on the first). */
   #asks: RequestId[] | undefined;
 
@@ -58,68 +46,34 @@ export class LegacyExchange extends Scope {
     method: string,
     config: LegacyConfig,
   ) {
-    super(parent);
+    super(parent, id, method);
     this.session = session;
-    this.id = id;
-    this.method = method;
     this.#config = config;
-    this.response = new Promise<Answer>((resolve) => {
-      this.#resolve = resolve;
-    });
     if (session) {
       session.enter();
       session.requests.set(id, this);
     }
-    if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
-    else if (session && config.streamAfterMs !== undefined)
-      this.#early = setTimeout(streamEarly, config.streamAfterMs, this);
+    this.begin(session ? config.streamAfterMs : undefined);
   }
 
-  /** Switches a still-running answer to SSE (see `streamAfterMs`). */
-  streamEarly(): void {
-    this.#early = undefined;
-    if (!this.finished && !this.#stream) this.stream()?.comment();
-  }
-
-  get finished(): boolean {
-    return this.#finished || this.aborted;
-  }
-
-  /** Watches the HTTP exchange: a drop goes through the policy, not straight to abort. */
+  /** Watches the HTTP exchange until the answer becomes a stream, which then watches it. */
   watch(request: IncomingRequest): void {
     this.#request = request;
-    if (request.watch) {
-      request.watch(this);
-      return;
-    }
-    const signal = request.signal;
-    if (signal.aborted) {
-      this.handleEvent();
-      return;
-    }
-    this.#signal = signal;
-    signal.addEventListener('abort', this);
-  }
-
-  /** `request.signal` aborted: the client's connection for this request is gone. */
-  override handleEvent(): void {
-    if (this.#stream) this.#stream.handleEvent();
-    else this.abort('disconnect');
+    this.followRequest(request);
   }
 
   /** The stream of this answer, opened (and the response sent) on first use. */
   stream(): LegacyStream | undefined {
     if (this.#stream) return this.#stream;
-    if (!this.session) {
-      return undefined;
-    }
+    if (!this.session) return undefined;
     const stream = new LegacyStream(this.session, this.session.nextStreamId(), this.#config, this);
     this.#stream = stream;
     this.session.streams.set(stream.id, stream);
     const request = this.#request;
-    // The stream watches the connection from now on.
-    this.#unwatch();
-    this.#resolve(stream.connect(request?.signal));
+    // The stream watches the connection from now on: a drop goes through the policy below.
+    this.unfollow();
+    this.#request = undefined;
+    this.resolve(stream.connect(request?.signal));
     return stream;
   }
 
@@ -130,13 +84,6 @@ export class LegacyExchange extends Scope {
     if (!stream) return false;
     stream.send(json);
     return true;
-  }
-
-  reply(json: string, status = 200): void {
-    if (this.finished) return;
-    this.#finished = true;
-    if (this.#stream) this.#stream.finish(json);
-    else this.#resolve(new Reply(status, json, JSON_HEADERS));
   }
 
   /** Called by the stream when its connection dropped before the final message. */
@@ -160,7 +107,6 @@ export class LegacyExchange extends Scope {
     if (this.aborted) return;
     super.abort(type, error);
     this.resumed();
-    if (!this.#finished) this.#settleAborted(type);
   }
 
   /** Records a server→client request of this handler, released at the latest by `dispose()`. */
@@ -172,9 +118,7 @@ export class LegacyExchange extends Scope {
   /** Leaves the tree and the session's books; called once the handler settled. */
   override dispose(): void {
     super.dispose();
-    if (this.#early !== undefined) clearTimeout(this.#early);
-    this.#early = undefined;
-    this.#unwatch();
+    this.#request = undefined;
     this.resumed();
     const session = this.session;
     if (session) {
@@ -188,34 +132,32 @@ export class LegacyExchange extends Scope {
     }
   }
 
-  #unwatch(): void {
-    this.#signal?.removeEventListener('abort', this);
-    this.#signal = undefined;
-    this.#request?.watch?.(undefined);
-    this.#request = undefined;
+  protected get streaming(): boolean {
+    return this.#stream !== undefined;
   }
 
-  #settleAborted(type: AbortReasonType): void {
-    this.#finished = true;
-    if (this.#stream) {
-      this.#stream.end();
-      return;
-    }
+  protected openEarly(): void {
+    this.stream()?.comment();
+  }
+
+  protected finishStream(json: string): void {
+    this.#stream?.finish(json);
+  }
+
+  protected endStream(): void {
+    this.#stream?.end();
+  }
+
+  protected override abortedAnswer(type: AbortReasonType): Answer {
     switch (type) {
-      case 'disconnect':
-        this.#resolve(emptyReply(499));
-        break;
       case 'client-cancel':
         // The client asked for no answer; an SSE stream that ends at once is a well-formed "nothing".
-        this.#resolve(new Response('', { status: 200, headers: SSE_HEADERS }));
-        break;
+        return new Response('', { status: 200, headers: SSE_HEADERS });
       case 'session-deleted':
       case 'session-expired':
-        this.#resolve(errorResponse(404, -32001, 'Session not found', this.id));
-        break;
-      case 'shutdown':
-        this.#resolve(errorResponse(503, -32603, 'The server is shutting down', this.id));
-        break;
+        return errorResponse(404, -32001, 'Session not found', this.id);
+      default:
+        return super.abortedAnswer(type);
     }
   }
 }

@@ -13,7 +13,7 @@ import { parseEventId } from './event-store.ts';
 import { LegacyStream } from './stream.ts';
 
 /** Id of a session's standalone (GET) stream; request streams count up from 1. */
-export const STANDALONE = '0';
+const STANDALONE = '0';
 
 /**
  * GET: the session's standalone SSE stream, or the resumption of a dropped stream with

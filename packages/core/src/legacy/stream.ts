@@ -49,16 +49,8 @@ export class LegacyStream implements SseOwner {
     return this.#config.eventStore !== undefined && this.#idSent && !this.session.aborted;
   }
 
-  get connected(): boolean {
-    return this.#live !== undefined;
-  }
-
   /** Opens a new HTTP connection for this stream, replacing a live one (which is ended). */
-  connect(
-    signal: AbortSignal | undefined,
-    prime = true,
-    extraHeaders?: Record<string, string>,
-  ): Response {
+  connect(signal: AbortSignal | undefined, prime = true): Response {
     this.#detach(true);
     const live = new SseStream(this, this.#config.keepAliveMs);
     this.#live = live;
@@ -73,7 +65,7 @@ export class LegacyStream implements SseOwner {
     }
     return new Response(live.readable, {
       status: 200,
-      headers: extraHeaders ? { ...SSE_HEADERS, ...extraHeaders } : SSE_HEADERS,
+      headers: SSE_HEADERS,
     });
   }
 

@@ -101,6 +101,11 @@ export class Scope {
     } else this.follow(request.signal, 'disconnect');
   }
 
+  /** Stops following the request (`followRequest`), e.g. when a stream takes over watching it. */
+  protected unfollow(): void {
+    this.#detachExternal();
+  }
+
   handleEvent(): void {
     this.abort(this.#externalReason);
   }

@@ -26,7 +26,12 @@ import {
 import { ModernContext } from './context.ts';
 import { bindingOf } from './request-state.ts';
 import { listen } from './subscriptions.ts';
-import { validateMethodHeaders, validateModernMeta, validateParamHeaders } from './validate.ts';
+import {
+  TARGET_PARAM,
+  validateMethodHeaders,
+  validateModernMeta,
+  validateParamHeaders,
+} from './validate.ts';
 
 /** A method's result, or a promise of it when it has something to wait for. */
 type Method = (
@@ -34,13 +39,6 @@ type Method = (
   ctx: ModernContext,
   params: JsonObject,
 ) => JsonObject | undefined | Promise<JsonObject | undefined>;
-
-/** Methods that may answer with an input-required result, and what names their target. */
-const INPUT_TARGET: Record<string, 'name' | 'uri'> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
 
 /**
  * Serves one 2026-07-28 request: validation, then the method, answered as JSON or SSE by the
@@ -93,7 +91,7 @@ async function execute(
   // settled and nobody would see the work; a listen would wait for an abort that already came.
   if (exchange.aborted) return;
   try {
-    const key = INPUT_TARGET[ctx.method];
+    const key = TARGET_PARAM[ctx.method];
     if (key !== undefined) {
       ctx.mayAskInput = true;
       // Most calls carry no earlier answers: nothing to verify, nothing to wait for.
@@ -116,7 +114,7 @@ async function execute(
     // A cancelled request gets nothing more; its handler's rejection is the expected way out.
     if (exchange.aborted) return;
     if (error instanceof InputRequired) {
-      const key = INPUT_TARGET[ctx.method] ?? 'name';
+      const key = TARGET_PARAM[ctx.method] ?? 'name';
       const requestState = await core.signer.sign(binding(ctx, params, key), ctx.answers ?? {});
       exchange.reply(
         resultMessage(exchange.id, {

@@ -41,18 +41,23 @@ export function validateModernMeta(
     throw badMeta(`Unknown log level: ${String(level)}`);
 }
 
+/**
+ * The methods that name a target, and the param that names it: it goes in `Mcp-Name`, and these
+ * are the methods that may answer with an input-required result.
+ */
+export const TARGET_PARAM: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
 /** `Mcp-Method`, `Mcp-Name`: present and equal to the body. */
 export function validateMethodHeaders(headers: HeaderReader, message: JsonRpcRequest): void {
   const method = headerValue(headers, HEADER.method);
   if (method === undefined) throw mismatch('The Mcp-Method header is required');
   if (method !== message.method)
     throw mismatch(`Mcp-Method "${method}" does not match method "${message.method}"`);
-  const key =
-    message.method === 'resources/read'
-      ? 'uri'
-      : message.method === 'tools/call' || message.method === 'prompts/get'
-        ? 'name'
-        : undefined;
+  const key = TARGET_PARAM[message.method];
   if (key === undefined) return;
   const expected = message.params?.[key];
   const name = headerValue(headers, HEADER.name);
@@ -87,6 +92,9 @@ const SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-
 const SAFE = /^[\x20-\x7e\t]*$/;
 
 /** A request-metadata header, trimmed and Base64-sentinel decoded; rejects invalid characters. */
+/** Rejects malformed UTF-8 in a Base64-encoded header value; one decoder serves them all. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 function headerValue(headers: HeaderReader, name: string): string | undefined {
   const raw = headers.get(name);
   if (raw === null) return undefined;
@@ -95,9 +103,7 @@ function headerValue(headers: HeaderReader, name: string): string | undefined {
   if (encoded) {
     try {
       const binary = atob(encoded[1] ?? '');
-      return new TextDecoder('utf-8', { fatal: true }).decode(
-        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
-      );
+      return STRICT_UTF8.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
     } catch {
       throw mismatch(`${name} has an invalid Base64 value`);
     }

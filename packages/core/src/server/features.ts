@@ -4,7 +4,7 @@ import { isObject, type JsonObject } from '../protocol/jsonrpc.ts';
 import { parseWith } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import type { McpServer, ToolEntry } from './server.ts';
-import type { PromptResult, ResourceResult } from './types.ts';
+import type { CompleteFn, PromptResult, ResourceResult } from './types.ts';
 
 /**
  * The era-neutral server features: what tools/call, resources/read, prompts/get, completion and
@@ -82,12 +82,7 @@ export async function complete(server: McpServer, params: JsonObject): Promise<J
   if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string') {
     throw invalidParams('completion/complete needs ref and argument.name');
   }
-  let source:
-    | Record<
-        string,
-        (v: string, c: { arguments: Record<string, string> }) => string[] | Promise<string[]>
-      >
-    | undefined;
+  let source: Record<string, CompleteFn> | undefined;
   if (ref.type === 'ref/prompt') {
     const prompt = server.prompts.get(String(ref.name));
     if (!prompt) throw invalidParams(`Unknown prompt: ${String(ref.name)}`);
@@ -112,7 +107,7 @@ export async function complete(server: McpServer, params: JsonObject): Promise<J
 }
 
 /** One page of a list; cursors are offsets, opaque to clients. */
-export function listPage(
+function listPage(
   items: JsonObject[],
   cursor: unknown,
   pageSize: number,
@@ -133,7 +128,7 @@ export function internal(message: string): McpError {
   return new McpError(ErrorCode.InternalError, message);
 }
 
-function strip(object: Record<string, unknown>): JsonObject {
+export function strip(object: Record<string, unknown>): JsonObject {
   for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
   return object as JsonObject;
 }

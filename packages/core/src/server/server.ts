@@ -7,6 +7,7 @@ import {
   type Schema,
 } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
+import { strip } from './features.ts';
 import { type ParamHeader, paramHeadersOf } from './param-headers.ts';
 import type {
   CompleteFn,
@@ -296,11 +297,6 @@ export class McpServer {
     } else this.#cache[kind] = undefined;
     this.notifyListChanged(kind);
   }
-}
-
-function strip(object: Record<string, unknown>): JsonObject {
-  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
-  return object;
 }
 
 /** A prompt's `arguments` list from an object JSON Schema. */

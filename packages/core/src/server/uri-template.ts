@@ -9,6 +9,8 @@ const EXPRESSION = /\{([+#./?&]?)([A-Za-z0-9_,.%]+)\}/g;
 
 export function compileTemplate(source: string): UriTemplate {
   const variables: string[] = [];
+  /** Variables read from the path, in capture-group order (query ones come from the query). */
+  const positional: string[] = [];
   let pattern = '^';
   let last = 0;
   for (const match of source.matchAll(EXPRESSION)) {
@@ -20,19 +22,18 @@ export function compileTemplate(source: string): UriTemplate {
       // Query expansions are optional; each variable is read from the query string after matching.
       pattern += '(?:[?&].*)?';
     } else {
+      positional.push(...names);
       const value = operator === '+' || operator === '#' ? '(.+?)' : '([^/?#]+)';
-      const prefix = operator === '' || operator === '+' ? '' : escapeRegex(operator);
-      pattern += names
-        .map(() => `${prefix}${value}`)
-        .join(operator === '' || operator === '+' ? ',' : '');
+      // `.` and `/` prefix every value; `#` prefixes the list once; the rest join with commas.
+      pattern +=
+        operator === '.' || operator === '/'
+          ? names.map(() => `${escapeRegex(operator)}${value}`).join('')
+          : `${operator === '#' ? '#' : ''}${names.map(() => value).join(',')}`;
     }
     last = match.index + match[0].length;
   }
   pattern += `${escapeRegex(source.slice(last))}$`;
   const regex = new RegExp(pattern);
-  const positional = [...source.matchAll(EXPRESSION)].flatMap((m) =>
-    m[1] === '?' || m[1] === '&' ? [] : (m[2] ?? '').split(','),
-  );
   const query = variables.filter((name) => !positional.includes(name));
   return {
     source,

@@ -1,0 +1,104 @@
+import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
+import { Scope } from '../lifecycle/scope.ts';
+import type { RequestId } from '../protocol/jsonrpc.ts';
+import { type Answer, emptyReply, JSON_HEADERS, Reply, shuttingDown } from './responses.ts';
+
+function streamEarly(exchange: ExchangeBase): void {
+  exchange.streamEarly();
+}
+
+/**
+ * What the exchanges of both eras share: one JSON-RPC request over one HTTP exchange, a leaf of
+ * the cancellation tree that also owns the response. It answers JSON when the handler only
+ * returns a result, and the era's stream once something has to go out first; `streamAfterMs`
+ * opens that stream for a handler still running after so long.
+ *
+ * Once aborted, nothing more is written: a disconnect resolves the pending response with an
+ * empty 499 nobody reads, a shutdown with a 503 (an era adds its own cases); an open stream ends.
+ */
+export abstract class ExchangeBase extends Scope {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly started: number = performance.now();
+  /** Tool, prompt or resource the request names, for the request log. */
+  name: string | undefined;
+  /** JSON-RPC error code the request was answered with, if any (for the request log). */
+  errorCode: number | undefined;
+  readonly response: Promise<Answer>;
+  #resolve!: (response: Answer) => void;
+  #finished = false;
+  #early: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(parent: Scope, id: RequestId, method: string) {
+    super(parent);
+    this.id = id;
+    this.method = method;
+    this.response = new Promise<Answer>((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  /** Ends a subclass constructor: answers a request born aborted, or arms `streamAfterMs`. */
+  protected begin(streamAfterMs: number | undefined): void {
+    if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
+    else if (streamAfterMs !== undefined)
+      this.#early = setTimeout(streamEarly, streamAfterMs, this);
+  }
+
+  /** True once the result (or error) went out, or the exchange was aborted. */
+  get finished(): boolean {
+    return this.#finished || this.aborted;
+  }
+
+  /** Whether the answer is the era's stream. */
+  protected abstract get streaming(): boolean;
+  /** Opens the stream and writes a first comment, so the client gets headers and the runtime a
+   * write that fails if the client has gone (workerd learns of it no other way). */
+  protected abstract openEarly(): void;
+  /** Sends the final message on the open stream and ends it. */
+  protected abstract finishStream(json: string): void;
+  /** Ends the open stream of an aborted request. */
+  protected abstract endStream(type: AbortReasonType): void;
+
+  /** The answer is ready: JSON, or the Response that carries the stream. */
+  protected resolve(answer: Answer): void {
+    this.#resolve(answer);
+  }
+
+  /** `streamAfterMs` elapsed with the handler still running. */
+  streamEarly(): void {
+    this.#early = undefined;
+    if (!this.finished && !this.streaming) this.openEarly();
+  }
+
+  /** Sends the final JSON-RPC message (result or error) and ends the exchange. */
+  reply(json: string, status = 200): void {
+    if (this.finished) return;
+    this.#finished = true;
+    if (this.streaming) this.finishStream(json);
+    else this.#resolve(new Reply(status, json, JSON_HEADERS));
+  }
+
+  override abort(type: AbortReasonType, error?: RequestAbortedError): void {
+    if (this.aborted) return;
+    super.abort(type, error);
+    if (!this.#finished) this.#settleAborted(type);
+  }
+
+  override dispose(): void {
+    super.dispose();
+    if (this.#early !== undefined) clearTimeout(this.#early);
+    this.#early = undefined;
+  }
+
+  /** The answer to a request aborted before its result: an era may add cases. */
+  protected abortedAnswer(type: AbortReasonType): Answer {
+    return type === 'disconnect' ? emptyReply(499) : shuttingDown(this.id);
+  }
+
+  #settleAborted(type: AbortReasonType): void {
+    this.#finished = true;
+    if (this.streaming) this.endStream(type);
+    else this.#resolve(this.abortedAnswer(type));
+  }
+}
