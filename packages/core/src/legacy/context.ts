@@ -1,54 +1,36 @@
 import type { LogLevel } from '../protocol/constants.ts';
-import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
-import {
-  atLeast,
-  logNotification,
-  progressNotification,
-  type RequestContext,
-  requiredCapability,
-} from '../server/context.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import { ContextBase, type RequestContext, requiredCapability } from '../server/context.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
 import type { LegacyExchange } from './exchange.ts';
-import type { Session, SessionHandle } from './session.ts';
+import type { SessionHandle, SessionInit } from './session.ts';
 
 /** The client did not declare what a server→client request needs (a tool error, not a protocol one). */
 export class ClientCapabilityError extends Error {
   override readonly name = 'ClientCapabilityError';
 }
 
+/** What a request without a session knows of its client: nothing. */
+const NO_SESSION: Pick<SessionInit, 'clientInfo' | 'clientCapabilities'> = Object.freeze({
+  clientInfo: undefined,
+  clientCapabilities: Object.freeze({}),
+});
+
 /**
  * `RequestContext` of a legacy request: capabilities, version and log level come from the
  * session; input requests are real server→client requests on the request's SSE stream, answered
  * by the client's POSTed responses.
  */
-export class LegacyContext implements RequestContext {
-  readonly exchange: LegacyExchange;
-  readonly meta: JsonObject;
+export class LegacyContext extends ContextBase<LegacyExchange> implements RequestContext {
   readonly protocolVersion: string;
-  readonly #session: Session | undefined;
-  readonly #init: {
-    clientInfo: Implementation | undefined;
-    clientCapabilities: ClientCapabilities;
-  };
-  #lastProgress = Number.NEGATIVE_INFINITY;
+  readonly #init: Pick<SessionInit, 'clientInfo' | 'clientCapabilities'>;
 
   constructor(exchange: LegacyExchange, meta: JsonObject, protocolVersion: string) {
-    this.exchange = exchange;
-    this.meta = meta;
+    super(exchange, meta);
     this.protocolVersion = protocolVersion;
-    this.#session = exchange.session;
-    this.#init = exchange.session ?? { clientInfo: undefined, clientCapabilities: {} };
+    this.#init = exchange.session ?? NO_SESSION;
   }
 
-  get signal(): AbortSignal {
-    return this.exchange.signal;
-  }
-  get requestId(): RequestId {
-    return this.exchange.id;
-  }
-  get method(): string {
-    return this.exchange.method;
-  }
   get clientInfo(): Implementation | undefined {
     return this.#init.clientInfo;
   }
@@ -56,21 +38,15 @@ export class LegacyContext implements RequestContext {
     return this.#init.clientCapabilities;
   }
   get session(): SessionHandle | undefined {
-    return this.#session;
+    return this.exchange.session;
   }
 
-  progress(progress: number, total?: number, message?: string): void {
-    const token = this.meta.progressToken;
-    if (token === undefined || progress <= this.#lastProgress) return;
-    this.#lastProgress = progress;
-    this.exchange.notify(progressNotification(token, progress, total, message));
+  protected get logLevel(): LogLevel | undefined {
+    return this.exchange.session?.logLevel;
   }
-
-  log(level: LogLevel, data: unknown, logger?: string): void {
-    // Until the client sets a level with logging/setLevel, every message goes out.
-    const wanted = this.#session?.logLevel;
-    if (wanted !== undefined && !atLeast(level, wanted)) return;
-    this.exchange.notify(logNotification(level, data, logger));
+  /** Until the client sets a level with logging/setLevel, every message goes out. */
+  protected get logsWithoutLevel(): boolean {
+    return true;
   }
 
   async input<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, JsonObject>> {
@@ -99,7 +75,7 @@ export class LegacyContext implements RequestContext {
   }
 
   #ask(request: InputRequest): Promise<JsonObject> {
-    const session = this.#session;
+    const session = this.exchange.session;
     const needed = requiredCapability(request, this.clientCapabilities);
     if (needed)
       return Promise.reject(

@@ -53,15 +53,9 @@ export async function handleGet(core: HandlerCore, request: IncomingRequest): Pr
 
 /** DELETE: ends the session (reason `session-deleted`); its id answers 404 from then on. */
 export function handleDelete(core: HandlerCore, request: IncomingRequest): Answer {
-  if (!core.sessions) return methodNotAllowed(core.allow);
-  const id = request.headers.get(HEADER.sessionId);
-  if (id === null)
-    return errorResponse(
-      400,
-      ErrorCode.InvalidRequest,
-      'Bad Request: the Mcp-Session-Id header is required',
-    );
-  if (!core.sessions.close(id, 'session-deleted'))
-    return errorResponse(404, -32001, 'Session not found');
+  const session = core.sessions && sessionOf(core, request);
+  if (!session) return methodNotAllowed(core.allow);
+  if (session instanceof Reply) return session;
+  core.sessions?.close(session.id, 'session-deleted');
   return emptyReply(200);
 }

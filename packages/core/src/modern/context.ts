@@ -1,44 +1,25 @@
 import { McpError } from '../errors.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { ErrorCode, type LogLevel, META, MODERN_VERSION } from '../protocol/constants.ts';
-import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
-import {
-  atLeast,
-  logNotification,
-  progressNotification,
-  type RequestContext,
-  requiredCapability,
-} from '../server/context.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import { ContextBase, type RequestContext, requiredCapability } from '../server/context.ts';
 import { InputRequired } from '../server/features.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
 
 /** `RequestContext` of a 2026-07-28 request: everything comes from this request's `_meta`. */
-export class ModernContext implements RequestContext {
-  readonly exchange: Exchange;
-  readonly meta: JsonObject;
+export class ModernContext extends ContextBase<Exchange> implements RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   /** Answers from earlier rounds (verified requestState) and this request's inputResponses. */
   answers: JsonObject | undefined;
   /** Whether this method may end with an input-required result. */
   mayAskInput = false;
   #nextKey = 0;
-  #lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(exchange: Exchange, meta: JsonObject) {
-    this.exchange = exchange;
-    this.meta = meta;
+    super(exchange, meta);
     this.clientCapabilities = meta[META.clientCapabilities] as ClientCapabilities;
   }
 
-  get signal(): AbortSignal {
-    return this.exchange.signal;
-  }
-  get requestId(): RequestId {
-    return this.exchange.id;
-  }
-  get method(): string {
-    return this.exchange.method;
-  }
   get protocolVersion(): string {
     return MODERN_VERSION;
   }
@@ -46,18 +27,12 @@ export class ModernContext implements RequestContext {
     return this.meta[META.clientInfo] as Implementation | undefined;
   }
 
-  progress(progress: number, total?: number, message?: string): void {
-    const token = this.meta.progressToken;
-    if (token === undefined || progress <= this.#lastProgress) return;
-    this.#lastProgress = progress;
-    this.exchange.notify(progressNotification(token, progress, total, message));
+  protected get logLevel(): LogLevel | undefined {
+    return this.meta[META.logLevel] as LogLevel | undefined;
   }
-
-  log(level: LogLevel, data: unknown, logger?: string): void {
-    // No level in _meta means no log messages at all for this request (2026-07-28).
-    const wanted = this.meta[META.logLevel] as LogLevel | undefined;
-    if (wanted === undefined || !atLeast(level, wanted)) return;
-    this.exchange.notify(logNotification(level, data, logger));
+  /** No level in `_meta` means no log messages at all for this request (2026-07-28). */
+  protected get logsWithoutLevel(): boolean {
+    return false;
   }
 
   async input<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, JsonObject>> {
