@@ -13,10 +13,10 @@ import {
   internalErrorResponse,
   type ListenInfo,
   listenInfo,
+  listening,
   portFromEnv,
   respond,
   safeReporter,
-  shutdownTriggers,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
 import { type BunHttpServer, bunRuntime } from './types.ts';
@@ -81,8 +81,6 @@ export interface BunServer extends ListenInfo {
   close(): Promise<void>;
 }
 
-const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
-
 /**
  * Serves `handler` with `Bun.serve` and resolves once the server listens (rejects if it cannot,
  * e.g. `EADDRINUSE`).
@@ -128,21 +126,9 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   });
   const info = listenInfo(hostname, server.port);
 
-  const signals =
-    options.shutdownSignals === false ? [] : (options.shutdownSignals ?? DEFAULT_SIGNALS);
-  const close = shutdownTriggers(
-    () => shutdown(server, handler, report),
-    signals,
-    PROCESS_SIGNAL_HOOKS,
-    signal,
+  return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () =>
+    shutdown(server, handler, report),
   );
-  try {
-    options.onListen?.(info);
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return { ...info, server, close };
 }
 
 async function shutdown(

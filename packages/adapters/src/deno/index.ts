@@ -28,10 +28,11 @@ import {
   internalErrorResponse,
   type ListenInfo,
   listenInfo,
+  listening,
   portFromEnv,
   respond,
+  type SignalHooks,
   safeReporter,
-  shutdownTriggers,
   signalExitCode,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
@@ -100,8 +101,6 @@ export interface DenoServer extends ListenInfo {
   close(): Promise<void>;
 }
 
-const DEFAULT_SIGNALS: DenoSignal[] = ['SIGINT', 'SIGTERM'];
-
 /**
  * Serves `handler` with `Deno.serve` and resolves once the server listens (rejects if it cannot,
  * e.g. `AddrInUse`). Needs `--allow-net`; `--allow-env` only to read `PORT`/`HOST` (without it the
@@ -148,32 +147,19 @@ export async function serve(
   );
   const info = listenInfo(hostname, server.addr.port);
 
-  const signals =
-    options.shutdownSignals === false ? [] : (options.shutdownSignals ?? DEFAULT_SIGNALS);
-  const close = shutdownTriggers(
-    () => shutdown(server, handler, report),
-    signals,
-    {
-      add(name, listener) {
-        try {
-          deno.addSignalListener(name, listener);
-          return true;
-        } catch {
-          return false; // not supported on this platform
-        }
-      },
-      remove: (name, listener) => deno.removeSignalListener(name, listener),
-      exit: (name) => deno.exit(signalExitCode(name)),
+  const hooks: SignalHooks<DenoSignal> = {
+    add(name, listener) {
+      try {
+        deno.addSignalListener(name, listener);
+        return true;
+      } catch {
+        return false; // not supported on this platform
+      }
     },
-    signal,
-  );
-  try {
-    options.onListen?.(info);
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return { ...info, server, close };
+    remove: (name, listener) => deno.removeSignalListener(name, listener),
+    exit: (name) => deno.exit(signalExitCode(name)),
+  };
+  return listening(info, server, options, hooks, () => shutdown(server, handler, report));
 }
 
 async function shutdown(

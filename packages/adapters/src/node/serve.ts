@@ -11,9 +11,9 @@ import {
   DEFAULT_HOSTNAME,
   type ListenInfo,
   listenInfo,
+  listening,
   portFromEnv,
   safeReporter,
-  shutdownTriggers,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
 import { type NodeListenerOptions, toNodeListener } from './listener.ts';
@@ -69,7 +69,6 @@ export interface NodeServer extends ListenInfo {
   close(): Promise<void>;
 }
 
-const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 /** Above the 60 s idle timeout of common proxies and load balancers, so they close first. */
 const KEEP_ALIVE_TIMEOUT = 65_000;
 
@@ -108,24 +107,11 @@ export async function serve(
   const bound = (server.address() as AddressInfo).port;
   const info: ListenInfo = listenInfo(hostname, bound);
 
-  const signals =
-    options.shutdownSignals === false ? [] : (options.shutdownSignals ?? DEFAULT_SIGNALS);
-  const close = shutdownTriggers(
-    () => shutdown(server, handler, report),
-    signals,
-    PROCESS_SIGNAL_HOOKS,
-    signal,
-  );
-
   // Later server errors (e.g. EMFILE on accept) must not crash the process.
   server.on('error', report);
-  try {
-    options.onListen?.(info);
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return { ...info, server, close };
+  return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () =>
+    shutdown(server, handler, report),
+  );
 }
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {

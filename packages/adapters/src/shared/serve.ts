@@ -159,6 +159,42 @@ export function shutdownTriggers<S extends string>(
   return close;
 }
 
+/** Process signals every adapter shuts down on unless told otherwise. */
+export const DEFAULT_SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** What every runtime's `serve()` takes about its lifecycle. */
+export interface LifecycleOptions<S extends string> {
+  signal?: AbortSignal | undefined;
+  shutdownSignals?: S[] | false | undefined;
+  onListen?(info: ListenInfo): void;
+}
+
+/**
+ * The end of every runtime's `serve()`, once it listens: wires the shutdown triggers (the
+ * options' signal, the shutdown signals, `close()`), tells `onListen` (closing the server again
+ * if it throws) and gives what `serve()` resolves with.
+ */
+export async function listening<S extends string, T>(
+  info: ListenInfo,
+  server: T,
+  options: LifecycleOptions<S>,
+  hooks: SignalHooks<S>,
+  shutdown: () => Promise<void>,
+): Promise<ListenInfo & { server: T; close(): Promise<void> }> {
+  const signals =
+    options.shutdownSignals === false
+      ? []
+      : (options.shutdownSignals ?? (DEFAULT_SHUTDOWN_SIGNALS as unknown as S[]));
+  const close = shutdownTriggers(shutdown, signals, hooks, options.signal);
+  try {
+    options.onListen?.(info);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { ...info, server, close };
+}
+
 /**
  * Linux numbers of the signals worth shutting down on, for the `128 + n` exit code of a forced
  * exit (SIGBREAK is Windows' Ctrl+Break). Unknown names give `128`.
