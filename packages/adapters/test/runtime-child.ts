@@ -1,5 +1,5 @@
 /**
- * Runs test/fixtures/runtime-server.ts under the real `deno` or `bun` binary and follows its
+ * Runs test/fixtures/runtime-server.ts under Node, or the real `deno` or `bun` binary, and follows its
  * stdout line by line. Each child gets its own process group (`detached`), killed after each test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 import { serve } from '@edge-mcp/adapters/node';
 import { createSuiteApp, type FixtureKind, memorySink } from '../fixture.ts';
-import { NODE_CAPS } from './node.ts';
-import type { LogLine, Target } from './types.ts';
+import { inProcessTarget } from './node.ts';
+import type { Target } from './types.ts';
 
 /**
  * Node with the core handler served directly (its `handle()` fast path: a light request in, plain
@@ -30,16 +30,5 @@ export async function nodeDirectTarget(fixture: FixtureKind = 'suite'): Promise<
     },
     { port: 0, hostname: '127.0.0.1', shutdownSignals: false },
   );
-  return {
-    name: 'node-direct',
-    url: server.url,
-    mcpUrl: `${server.url}/mcp`,
-    caps: NODE_CAPS,
-    log: async () => (await (await fetch(`${server.url}/__log`)).json()) as LogLine[],
-    async shutdown() {
-      await server.close();
-      return { code: null };
-    },
-    stop: () => server.close(),
-  };
+  return inProcessTarget('node-direct', server);
 }

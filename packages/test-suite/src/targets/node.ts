@@ -1,4 +1,4 @@
-import { serve } from '@edge-mcp/adapters/node';
+import { type NodeServer, serve } from '@edge-mcp/adapters/node';
 import { createSuiteApp, type FixtureKind } from '../fixture.ts';
 import type { LogLine, Target, TargetCaps } from './types.ts';
 
@@ -15,8 +15,13 @@ export async function nodeTarget(fixture: FixtureKind = 'suite'): Promise<Target
     { fetch: app.fetch, close: () => handler.close() },
     { port: 0, hostname: '127.0.0.1', shutdownSignals: false },
   );
+  return inProcessTarget('node', server);
+}
+
+/** A target for a server running inside the test runner (the Node targets). */
+export function inProcessTarget(name: string, server: NodeServer): Target {
   return {
-    name: 'node',
+    name,
     url: server.url,
     mcpUrl: `${server.url}/mcp`,
     caps: NODE_CAPS,
