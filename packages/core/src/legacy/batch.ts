@@ -48,7 +48,7 @@ export async function handleBatch(
         }),
       );
     } else {
-      const answer = handleLegacy(core, shared, message);
+      const answer = handleLegacy(core, shared, message, session);
       if (message.kind === 'request') answers.push(answer);
     }
   }

@@ -25,17 +25,14 @@ import {
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import { callTool } from '../server/call-tool.ts';
 import {
   advertises,
-  complete,
-  findTool,
-  getPrompt,
   type ListName,
   listResult,
   readResource,
   rpcError,
 } from '../server/features.ts';
+import { FEATURE_METHODS } from '../server/methods.ts';
 import { LegacyContext } from './context.ts';
 import { LegacyExchange } from './exchange.ts';
 import type { Session } from './session.ts';
@@ -87,10 +84,12 @@ export function handleLegacy(
   core: HandlerCore,
   request: IncomingRequest,
   message: JsonRpcMessage,
+  /** The session, when the caller has already found it (a batch, once for all its elements). */
+  known?: Session,
 ): Answer | Promise<Answer> {
   if (message.kind === 'request' && message.message.method === 'initialize')
     return initialize(core, request, message.message);
-  const session = sessionOf(core, request);
+  const session = known ?? sessionOf(core, request);
   if (session instanceof Reply) return session;
   switch (message.kind) {
     case 'notification':
@@ -252,8 +251,9 @@ function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): Jso
 }
 
 const METHODS: Record<string, Method> = {
+  ...FEATURE_METHODS,
   ping: () => ({}),
-  'logging/setLevel': async (_core, ctx, params) => {
+  'logging/setLevel': (_core, ctx, params) => {
     if (!LOG_LEVELS.includes(params.level as LogLevel))
       throw new McpError(ErrorCode.InvalidParams, `Unknown log level: ${String(params.level)}`);
     const session = ctx.exchange.session;
@@ -268,11 +268,8 @@ const METHODS: Record<string, Method> = {
   'resources/templates/list': (core, _ctx, params) =>
     page(core, 'templates', 'resourceTemplates', params),
   'prompts/list': (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
-  'tools/call': (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
-  'resources/read': async (core, ctx, params) =>
+  'resources/read': (core, ctx, params) =>
     readResource(core.server, params.uri, ctx, ErrorCode.ResourceNotFound),
-  'resources/subscribe': async (_core, ctx, params) => subscription(ctx, params, true),
-  'resources/unsubscribe': async (_core, ctx, params) => subscription(ctx, params, false),
-  'prompts/get': (core, ctx, params) => getPrompt(core.server, params, ctx),
-  'completion/complete': (core, _ctx, params) => complete(core.server, params),
+  'resources/subscribe': (_core, ctx, params) => subscription(ctx, params, true),
+  'resources/unsubscribe': (_core, ctx, params) => subscription(ctx, params, false),
 };

@@ -11,18 +11,16 @@ import {
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import { callTool } from '../server/call-tool.ts';
 import {
   advertises,
-  complete,
   findTool,
-  getPrompt,
   InputRequired,
   type ListName,
   listResult,
   readResource,
   rpcError,
 } from '../server/features.ts';
+import { FEATURE_METHODS } from '../server/methods.ts';
 import { ModernContext } from './context.ts';
 import { bindingOf } from './request-state.ts';
 import { listen } from './subscriptions.ts';
@@ -171,6 +169,7 @@ function page(core: HandlerCore, kind: ListName, field: string, params: JsonObje
 }
 
 const METHODS: Record<string, Method> = {
+  ...FEATURE_METHODS,
   'server/discover': (core) => {
     const result: JsonObject = {
       supportedVersions: core.supported,
@@ -184,10 +183,7 @@ const METHODS: Record<string, Method> = {
   'resources/templates/list': (core, _ctx, params) =>
     page(core, 'templates', 'resourceTemplates', params),
   'prompts/list': (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
-  'tools/call': (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
   'resources/read': async (core, ctx, params) =>
     cached(core, await readResource(core.server, params.uri, ctx, ErrorCode.InvalidParams)),
-  'prompts/get': (core, ctx, params) => getPrompt(core.server, params, ctx),
-  'completion/complete': (core, _ctx, params) => complete(core.server, params),
   'subscriptions/listen': (core, ctx, params) => listen(core, ctx, params),
 };
