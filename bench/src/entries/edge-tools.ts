@@ -10,11 +10,11 @@ export const SERVER_INFO = { name: 'bench', version: '1.0.0' };
 /** `onAbort(requestId)` runs when a `sleep` handler sees its signal abort. */
 export function createEdgeServer(onAbort: (requestId: string) => void): McpServer {
   const server = new McpServer(SERVER_INFO);
-  server.tool('echo', { input: z.object({ text: z.string() }) }, ({ text }) => text);
-  server.tool('add', { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) =>
+  server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
+  server.tool('add', { inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) =>
     String(a + b),
   );
-  server.tool('sleep', { input: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
+  server.tool('sleep', { inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
     ctx.progress(0, ms);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, ms);

@@ -14,7 +14,7 @@ const MODERN = '2026-07-28';
 
 function core(): McpHandler {
   const server = new McpServer({ name: 'lazy', version: '1.0.0' });
-  server.tool('echo', { input: { type: 'object' } }, (args) => String(args.text));
+  server.tool('echo', { inputSchema: { type: 'object' } }, (args) => String(args.text));
   return createMcpHandler(server);
 }
 

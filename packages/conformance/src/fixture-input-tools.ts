@@ -114,7 +114,7 @@ export function schemaTools(s: McpServer): void {
     'json_schema_2020_12_tool',
     {
       description: 'Tool whose input schema uses JSON Schema 2020-12 keywords',
-      input: {
+      inputSchema: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
@@ -145,7 +145,7 @@ export function schemaTools(s: McpServer): void {
     'test_custom_header',
     {
       description: 'Mirrors its region argument into an Mcp-Param-Region header',
-      input: {
+      inputSchema: {
         type: 'object',
         properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
         required: ['region'],

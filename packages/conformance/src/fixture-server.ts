@@ -142,7 +142,7 @@ function behaviourTools(s: McpServer): void {
   );
   s.tool(
     'test_sampling',
-    { description: 'Asks the client to sample', input: z.object({ prompt: z.string() }) },
+    { description: 'Asks the client to sample', inputSchema: z.object({ prompt: z.string() }) },
     async ({ prompt }, ctx) => {
       const answer = await ctx.sample({
         messages: [{ role: 'user', content: text(prompt) }],
@@ -153,7 +153,7 @@ function behaviourTools(s: McpServer): void {
   );
   s.tool(
     'test_elicitation',
-    { description: 'Asks the user for information', input: z.object({ message: z.string() }) },
+    { description: 'Asks the user for information', inputSchema: z.object({ message: z.string() }) },
     async ({ message }, ctx) => {
       const answer = await ctx.elicit({
         message,
@@ -276,7 +276,7 @@ function prompts(s: McpServer): void {
     'test_prompt_with_arguments',
     {
       description: 'A prompt with two arguments',
-      arguments: z.object({
+      argsSchema: z.object({
         arg1: z.string().describe('First argument'),
         arg2: z.string().describe('Second argument'),
       }),
@@ -288,7 +288,7 @@ function prompts(s: McpServer): void {
     'test_prompt_with_embedded_resource',
     {
       description: 'A prompt with an embedded resource',
-      arguments: z.object({ resourceUri: z.string().describe('Resource to embed') }),
+      argsSchema: z.object({ resourceUri: z.string().describe('Resource to embed') }),
     },
     ({ resourceUri }) => ({
       messages: [

@@ -16,7 +16,7 @@ function sleepy() {
   const server = new McpServer({ name: 'sleepy', version: '1.0.0' });
   server.tool(
     'sleep',
-    { input: z.object({ ms: z.number(), progress: z.boolean().optional() }) },
+    { inputSchema: z.object({ ms: z.number(), progress: z.boolean().optional() }) },
     async ({ ms, progress }, ctx) => {
       started.shift()?.(ctx.signal);
       if (progress) ctx.progress(0, ms, 'started');

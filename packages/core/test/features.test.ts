@@ -11,20 +11,20 @@ function server(): McpServer {
     'add',
     {
       description: 'Adds',
-      input: z.object({ a: z.number(), b: z.number() }),
-      output: z.object({ sum: z.number() }),
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      outputSchema: z.object({ sum: z.number() }),
     },
     ({ a, b }) => ({
       structuredContent: { sum: a + b },
     }),
   );
-  s.tool('liar', { output: z.object({ sum: z.number() }) }, () => ({
+  s.tool('liar', { outputSchema: z.object({ sum: z.number() }) }, () => ({
     structuredContent: { sum: 'no' },
   }));
   s.tool(
     'shout',
     {
-      input: toStandardJsonSchema(
+      inputSchema: toStandardJsonSchema(
         v.object({ text: v.pipe(v.string(), v.minLength(1), v.description('What to shout')) }),
       ),
     },
@@ -50,7 +50,7 @@ function server(): McpServer {
     'review',
     {
       description: 'Review code',
-      arguments: z.object({
+      argsSchema: z.object({
         language: z.string().describe('Language'),
         style: z.string().optional(),
       }),
@@ -120,7 +120,7 @@ describe('server features over 2026-07-28', () => {
 
   test('a raw valibot schema is refused at definition time with a helpful message', () => {
     const s = new McpServer({ name: 'x', version: '1' });
-    expect(() => s.tool('t', { input: v.object({}) as never }, () => '')).toThrow(
+    expect(() => s.tool('t', { inputSchema: v.object({}) as never }, () => '')).toThrow(
       /toStandardJsonSchema/,
     );
   });
@@ -153,7 +153,7 @@ describe('server features over 2026-07-28', () => {
     const s = new McpServer({ name: 'async', version: '1' });
     s.tool(
       'double',
-      { input: positive },
+      { inputSchema: positive },
       ({ n }) =>
         ({
           // A thenable that is not a native Promise.
@@ -161,7 +161,7 @@ describe('server features over 2026-07-28', () => {
           then: (resolve: (value: string) => void) => resolve(String(n * 2)),
         }) as unknown as string,
     );
-    s.tool('fails', { input: positive }, async () => {
+    s.tool('fails', { inputSchema: positive }, async () => {
       throw new Error('later');
     });
     const h = createMcpHandler(s);

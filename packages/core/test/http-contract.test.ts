@@ -5,7 +5,7 @@ import { modern, read, URL_, VERSION } from './helpers.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'contract', version: '1.0.0' });
-  s.tool('echo', { input: z.object({ text: z.string().min(1) }) }, ({ text }) => text);
+  s.tool('echo', { inputSchema: z.object({ text: z.string().min(1) }) }, ({ text }) => text);
   s.tool('boom', {}, () => {
     throw new Error('kaboom');
   });
@@ -15,7 +15,7 @@ function server(): McpServer {
   s.tool(
     'region',
     {
-      input: {
+      inputSchema: {
         type: 'object',
         properties: {
           region: { type: 'string', 'x-mcp-header': 'Region' },

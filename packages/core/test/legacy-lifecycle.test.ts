@@ -18,7 +18,7 @@ function server() {
   const s = new McpServer({ name: 'lifecycle', version: '1.0.0' });
   s.tool(
     'work',
-    { description: 'stepped work', input: z.object({ steps: z.number() }) },
+    { description: 'stepped work', inputSchema: z.object({ steps: z.number() }) },
     async ({ steps }, ctx) => {
       let wake: () => void = () => {};
       const run = { signal: ctx.signal, step: () => wake(), finished: false, done: 0 };

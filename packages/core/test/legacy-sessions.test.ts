@@ -13,7 +13,7 @@ function server(): McpServer {
   const s = new McpServer({ name: 'legacy', version: '1.0.0', instructions: 'hi' });
   s.tool(
     'echo',
-    { description: 'echo', input: z.object({ text: z.string() }) },
+    { description: 'echo', inputSchema: z.object({ text: z.string() }) },
     ({ text }) => text,
   );
   s.tool('count', { description: 'a running sum kept in the session' }, (_args, ctx) => {

@@ -8,7 +8,7 @@ function server(): McpServer {
   const s = new McpServer({ name: 'streams', version: '1.0.0' });
   s.tool(
     'ask',
-    { description: 'asks the user for a name', input: z.object({ greeting: z.string() }) },
+    { description: 'asks the user for a name', inputSchema: z.object({ greeting: z.string() }) },
     async ({ greeting }, ctx) => {
       const answer = await ctx.elicit({
         message: 'Name?',
@@ -19,7 +19,7 @@ function server(): McpServer {
   );
   s.tool(
     'echo',
-    { description: 'echo', input: z.object({ text: z.string() }) },
+    { description: 'echo', inputSchema: z.object({ text: z.string() }) },
     ({ text }) => text,
   );
   s.resource('watched', 'test://watched', {}, () => 'watched');

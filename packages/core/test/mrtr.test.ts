@@ -7,7 +7,7 @@ const ELICIT = { elicitation: { form: {} } };
 
 function server(runs: string[]): McpServer {
   const s = new McpServer({ name: 'mrtr', version: '1.0.0' });
-  s.tool('greet', { input: z.object({ lang: z.string() }) }, async ({ lang }, ctx) => {
+  s.tool('greet', { inputSchema: z.object({ lang: z.string() }) }, async ({ lang }, ctx) => {
     const answer = await ctx.elicit(
       {
         message: 'Your name?',

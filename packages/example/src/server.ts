@@ -52,7 +52,7 @@ export function createExampleServer(): McpServer {
     'echo',
     {
       description: 'Echoes the text back.',
-      input: z.object({ text: z.string().describe('Text to echo') }),
+      inputSchema: z.object({ text: z.string().describe('Text to echo') }),
     },
     ({ text }) => text,
   );
@@ -61,8 +61,8 @@ export function createExampleServer(): McpServer {
     'add',
     {
       description: 'Adds two numbers.',
-      input: z.object({ a: z.number(), b: z.number() }),
-      output: z.object({ sum: z.number() }),
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      outputSchema: z.object({ sum: z.number() }),
       annotations: { readOnlyHint: true },
     },
     ({ a, b }) => ({ structuredContent: { sum: a + b } }),
@@ -73,7 +73,7 @@ export function createExampleServer(): McpServer {
     {
       description:
         'Sleeps for ms milliseconds, reporting progress each second; stops at once when cancelled.',
-      input: z.object({ ms: z.number().int().min(0).max(600_000).describe('How long to sleep') }),
+      inputSchema: z.object({ ms: z.number().int().min(0).max(600_000).describe('How long to sleep') }),
     },
     async ({ ms }, ctx: RequestContext) => {
       const step = 1000;
@@ -89,7 +89,7 @@ export function createExampleServer(): McpServer {
     'greet',
     {
       description: 'Asks the user for their name (elicitation), then greets them.',
-      input: z.object({ greeting: z.string().default('Hello') }),
+      inputSchema: z.object({ greeting: z.string().default('Hello') }),
     },
     async ({ greeting }, ctx) => {
       const answer = await ctx.elicit(
@@ -114,8 +114,8 @@ export function createExampleServer(): McpServer {
     {
       description:
         'Adds to a running sum kept in the session (legacy sessions; 2026-07-28 requests are stateless).',
-      input: z.object({ add: z.number() }),
-      output: z.object({ sum: z.number() }),
+      inputSchema: z.object({ add: z.number() }),
+      outputSchema: z.object({ sum: z.number() }),
     },
     ({ add }, ctx) => {
       const state = ctx.session?.state;
@@ -151,10 +151,10 @@ export function createExampleServer(): McpServer {
     'word_count',
     {
       description: 'Counts words and characters.',
-      input: toStandardJsonSchema(
+      inputSchema: toStandardJsonSchema(
         v.object({ text: v.pipe(v.string(), v.description('Text to count')) }),
       ),
-      output: toStandardJsonSchema(v.object({ words: v.number(), characters: v.number() })),
+      outputSchema: toStandardJsonSchema(v.object({ words: v.number(), characters: v.number() })),
     },
     ({ text }) => {
       const words = text.trim() === '' ? 0 : text.trim().split(/\s+/).length;
@@ -166,7 +166,7 @@ export function createExampleServer(): McpServer {
     'weather',
     {
       description: 'Made-up current temperature for a city.',
-      input: toStandardJsonSchema(
+      inputSchema: toStandardJsonSchema(
         v.object({
           city: v.pipe(v.string(), v.minLength(1), v.description('City name')),
           unit: v.optional(v.picklist(['celsius', 'fahrenheit']), 'celsius'),
@@ -210,7 +210,7 @@ export function createExampleServer(): McpServer {
     'summarize',
     {
       description: 'Summarize a note in a given style.',
-      arguments: z.object({
+      argsSchema: z.object({
         note: z.string().describe('Note id'),
         style: z.string().optional().describe('brief, detailed or bullet'),
       }),

@@ -35,7 +35,7 @@ export function fixtureServer(kind: FixtureKind): McpServer {
     'poke',
     {
       description: 'Announces an update of a resource (test hook)',
-      input: z.object({ uri: z.string() }),
+      inputSchema: z.object({ uri: z.string() }),
     },
     ({ uri }) => {
       server.notifyResourceUpdated(uri);
@@ -46,7 +46,7 @@ export function fixtureServer(kind: FixtureKind): McpServer {
     'say',
     {
       description: 'Logs one message at a level (test hook)',
-      input: z.object({ level: z.enum(['debug', 'info', 'error']) }),
+      inputSchema: z.object({ level: z.enum(['debug', 'info', 'error']) }),
     },
     ({ level }, ctx) => {
       ctx.log(level, `said at ${level}`);
@@ -57,7 +57,7 @@ export function fixtureServer(kind: FixtureKind): McpServer {
     'flood',
     {
       description: 'Sends count progress notifications (test hook)',
-      input: z.object({ count: z.number() }),
+      inputSchema: z.object({ count: z.number() }),
     },
     ({ count }, ctx) => {
       for (let i = 1; i <= count; i++)

@@ -13,13 +13,24 @@ export type Schema<Input = unknown, Output = Input> = StandardSchemaV1<Input, Ou
 
 export type JsonSchema = Record<string, unknown>;
 
-/** Inferred output type of a schema, `Record<string, unknown>` when none is given. */
-export type Infer<S> = S extends StandardSchemaV1<unknown, infer O> ? O : Record<string, unknown>;
+/**
+ * An object's properties as schemas, the SDK v1 habit (`{ text: z.string() }`): accepted as the
+ * object schema of those properties, validated property by property.
+ */
+export type SchemaShape = { readonly [key: string]: Schema };
+
+/** Inferred output type of a schema or shape, `Record<string, unknown>` when none is given. */
+export type Infer<S> =
+  S extends StandardSchemaV1<unknown, infer O>
+    ? O
+    : S extends SchemaShape
+      ? { [K in keyof S]: S[K] extends StandardSchemaV1<unknown, infer O> ? O : never }
+      : Record<string, unknown>;
 
 /** A compiled schema: the JSON Schema computed once at definition time, and the validator. */
 export interface CompiledSchema {
   readonly json: JsonSchema;
-  readonly validate: ((value: unknown) => unknown | Promise<unknown>) | undefined;
+  readonly validate: ((value: unknown) => unknown) | undefined;
 }
 
 function isStandard(value: unknown): value is StandardSchemaV1 {
@@ -27,27 +38,105 @@ function isStandard(value: unknown): value is StandardSchemaV1 {
 }
 
 /**
- * Compiles a schema given as a Standard Schema (zod, wrapped valibot) or as a plain JSON Schema
- * object (advertised as is, not validated). The JSON Schema export runs once, here.
+ * Compiles a schema given as a Standard Schema (zod 4, wrapped valibot), as a shape of them, or as
+ * a plain JSON Schema object (advertised as is, not validated). The JSON Schema export runs once,
+ * here; anything that cannot be both validated and advertised is refused with what to write.
  */
 export function compileSchema(
-  schema: Schema | JsonSchema | undefined,
+  schema: Schema | SchemaShape | JsonSchema | undefined,
   io: 'input' | 'output',
   what: string,
 ): CompiledSchema {
   if (schema === undefined) return { json: { type: 'object' }, validate: undefined };
-  if (!isStandard(schema)) return { json: schema, validate: undefined };
-  const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props> & StandardSchemaV1.Props;
-  if (!props.jsonSchema) {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     throw new TypeError(
-      `${what}: the ${props.vendor} schema cannot export JSON Schema. For valibot, wrap it with toStandardJsonSchema() from @valibot/to-json-schema.`,
+      `${what}: a schema must be a Standard Schema (zod 4, valibot) or an object`,
     );
-  }
+  if (isStandard(schema)) return compileStandard(schema, io, what);
+  const values = Object.values(schema);
+  const standard = values.filter(isStandard).length;
+  if (standard === 0) return { json: schema, validate: undefined };
+  if (standard < values.length)
+    throw new TypeError(
+      `${what}: the schema mixes schemas and plain values; pass z.object({ ... }) or a JSON Schema`,
+    );
+  return compileShape(schema as SchemaShape, io, what);
+}
+
+function compileStandard(
+  schema: StandardSchemaV1,
+  io: 'input' | 'output',
+  what: string,
+): { json: JsonSchema; validate: (value: unknown) => unknown } {
+  const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props> & StandardSchemaV1.Props;
+  if (!props.jsonSchema) throw new TypeError(`${what}: ${noJsonSchema(props.vendor)}`);
   const json = { ...props.jsonSchema[io]({ target: 'draft-2020-12' }) };
   // 2020-12 is the default dialect in MCP; the explicit $schema only adds bytes to every list.
   if (json.$schema === 'https://json-schema.org/draft/2020-12/schema') delete json.$schema;
-  const validate = props.validate;
-  return { json, validate };
+  return { json, validate: props.validate };
+}
+
+/** Why a Standard Schema without a JSON Schema export cannot be used, and what to use instead. */
+function noJsonSchema(vendor: string): string {
+  switch (vendor) {
+    case 'zod':
+      return 'zod 4 (or any Standard JSON Schema) is required; this schema comes from zod 3 (or zod/v3). Install zod 4 and import from "zod".';
+    case 'valibot':
+      return 'the valibot schema cannot export JSON Schema: wrap it with toStandardJsonSchema() from @valibot/to-json-schema.';
+    default:
+      return `the ${vendor} schema cannot export JSON Schema: use a schema that implements Standard JSON Schema (zod 4, valibot with @valibot/to-json-schema) or a plain JSON Schema.`;
+  }
+}
+
+/** `{ a: z.string(), b: z.number().optional() }` as the object schema it stands for. */
+function compileShape(shape: SchemaShape, io: 'input' | 'output', what: string): CompiledSchema {
+  const properties: JsonSchema = {};
+  const required: string[] = [];
+  const fields: Array<[string, CompiledSchema['validate']]> = [];
+  for (const [key, schema] of Object.entries(shape)) {
+    const compiled = compileStandard(schema, io, `${what}, property ${key}`);
+    properties[key] = compiled.json;
+    fields.push([key, compiled.validate]);
+    // A property whose schema accepts `undefined` (optional, default) is not required.
+    const empty = compiled.validate(undefined) as
+      | StandardSchemaV1.Result<unknown>
+      | Promise<unknown>;
+    if (empty instanceof Promise || empty.issues) required.push(key);
+  }
+  const json: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) json.required = required;
+  return { json, validate: (value) => validateShape(fields, value) };
+}
+
+function validateShape(
+  fields: ReadonlyArray<[string, CompiledSchema['validate']]>,
+  value: unknown,
+): StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { issues: [{ message: 'Expected an object' }] };
+  const input = value as Record<string, unknown>;
+  const results = fields.map(([key, validate]) => validate?.(input[key]) as ShapeResult);
+  if (results.some((result) => result instanceof Promise))
+    return Promise.all(results).then((settled) => mergeShape(fields, settled));
+  return mergeShape(fields, results as StandardSchemaV1.Result<unknown>[]);
+}
+
+type ShapeResult = StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+
+function mergeShape(
+  fields: ReadonlyArray<[string, CompiledSchema['validate']]>,
+  results: ReadonlyArray<StandardSchemaV1.Result<unknown>>,
+): StandardSchemaV1.Result<unknown> {
+  const output: Record<string, unknown> = {};
+  const issues: StandardSchemaV1.Issue[] = [];
+  results.forEach((result, i) => {
+    const key = (fields[i] as [string, unknown])[0];
+    if (result.issues)
+      for (const issue of result.issues)
+        issues.push({ message: issue.message, path: [key, ...(issue.path ?? [])] });
+    else if (result.value !== undefined) output[key] = result.value;
+  });
+  return issues.length > 0 ? { issues } : { value: output };
 }
 
 /**

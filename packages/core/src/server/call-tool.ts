@@ -52,6 +52,7 @@ function toolFailure(error: unknown, ctx: RequestContext): JsonObject {
 
 function toolResult(tool: ToolEntry, value: ToolResult): JsonObject | Promise<JsonObject> {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (!isResultObject(value)) throw internal(notAResult(tool.name, value));
   const result: JsonObject = { ...value };
   if (tool.output && !value.isError) {
     if (value.structuredContent === undefined)
@@ -80,6 +81,35 @@ function withContent(result: JsonObject): JsonObject {
         : [{ type: 'text', text: JSON.stringify(result.structuredContent) }];
   }
   return result;
+}
+
+/** A result object says what it carries: content, structured content, or that it is an error. */
+function isResultObject(value: unknown): value is Exclude<ToolResult, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const result = value as { content?: unknown; structuredContent?: unknown; isError?: unknown };
+  return (
+    Array.isArray(result.content) ||
+    result.structuredContent !== undefined ||
+    typeof result.isError === 'boolean'
+  );
+}
+
+/**
+ * A handler that returns something else (a number, nothing, plain data) is a mistake a caller
+ * in plain JavaScript has no compiler to catch; it gets an error that says what to return.
+ */
+function notAResult(name: string, value: unknown): string {
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object without content or structuredContent'
+          : typeof value === 'undefined'
+            ? 'nothing'
+            : `a ${typeof value}`;
+  return `tool ${name} returned ${kind}: return a string, { content: [...] } or { structuredContent: ... }`;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -5,6 +5,7 @@ import {
   type Infer,
   type JsonSchema,
   type Schema,
+  type SchemaShape,
 } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import { strip } from './features.ts';
@@ -23,16 +24,21 @@ export interface ServerInfo extends Implementation {
   instructions?: string;
 }
 
-export interface ToolOptions<
-  I extends Schema | JsonSchema | undefined,
-  O extends Schema | JsonSchema | undefined,
-> {
+/** What a tool's or prompt's schema option takes. */
+export type SchemaOption = Schema | SchemaShape | JsonSchema | undefined;
+
+export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
   title?: string;
   description?: string;
-  /** Arguments schema (zod, wrapped valibot, or plain JSON Schema). Validated before the handler runs. */
-  input?: I;
+  /**
+   * Arguments schema: zod 4, valibot wrapped with `toStandardJsonSchema()`, a shape of them
+   * (`{ text: z.string() }`), or a plain JSON Schema (advertised, not validated). Validated before
+   * the handler runs; invalid arguments are answered -32602.
+   * @default { type: 'object' } (any arguments)
+   */
+  inputSchema?: I;
   /** Structured-result schema; the handler's `structuredContent` is validated against it. */
-  output?: O;
+  outputSchema?: O;
   annotations?: JsonObject;
   _meta?: JsonObject;
 }
@@ -86,11 +92,11 @@ export interface TemplateEntry {
   readonly handler: TemplateHandler;
 }
 
-export interface PromptOptions<A extends Schema | undefined> {
+export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
   title?: string;
   description?: string;
-  /** Arguments as an object schema of string properties; advertised as the prompt's `arguments` list. */
-  arguments?: A;
+  /** Arguments as an object schema (or shape) of string properties; advertised as the prompt's `arguments` list. */
+  argsSchema?: A;
   /** Completion per argument name. */
   complete?: Record<string, CompleteFn>;
   _meta?: JsonObject;
@@ -138,17 +144,21 @@ export class McpServer {
     this.info = info;
   }
 
-  tool<
-    I extends Schema | JsonSchema | undefined = undefined,
-    O extends Schema | JsonSchema | undefined = undefined,
-  >(name: string, options: ToolOptions<I, O>, handler: ToolHandler<I>): Registration {
+  tool<I extends SchemaOption = undefined, O extends SchemaOption = undefined>(
+    name: string,
+    options: ToolOptions<I, O>,
+    handler: ToolHandler<I>,
+  ): Registration {
     if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name))
       throw new TypeError(`Invalid tool name "${name}": use 1-128 of [A-Za-z0-9_.-]`);
-    const input = compileSchema(options.input, 'input', `tool ${name}`);
+    checkOptions(options, `tool ${name}`, RENAMED_TOOL_OPTIONS);
+    if (typeof handler !== 'function')
+      throw new TypeError(`tool ${name}: the handler must be a function`);
+    const input = compileSchema(options.inputSchema, 'input', `tool ${name}`);
     const output =
-      options.output === undefined
+      options.outputSchema === undefined
         ? undefined
-        : compileSchema(options.output, 'output', `tool ${name}`);
+        : compileSchema(options.outputSchema, 'output', `tool ${name}`);
     const definition: JsonObject = strip({
       name,
       title: options.title,
@@ -203,12 +213,13 @@ export class McpServer {
     return this.#add(this.templates, uriTemplate, entry, 'resources');
   }
 
-  prompt<A extends Schema | undefined = undefined>(
+  prompt<A extends Schema | SchemaShape | undefined = undefined>(
     name: string,
     options: PromptOptions<A>,
     handler: PromptHandler<A>,
   ): Registration {
-    const args = compileSchema(options.arguments, 'input', `prompt ${name}`);
+    checkOptions(options, `prompt ${name}`, RENAMED_PROMPT_OPTIONS);
+    const args = compileSchema(options.argsSchema, 'input', `prompt ${name}`);
     const definition = strip({
       name,
       title: options.title,
@@ -307,4 +318,29 @@ function promptArguments(json: JsonSchema): JsonObject[] | undefined {
   return Object.entries(properties).map(([name, property]) =>
     strip({ name, description: property.description, required: required.has(name) }),
   );
+}
+
+/** Option names of earlier edge-mcp releases, refused with the name to use instead. */
+const RENAMED_TOOL_OPTIONS: Readonly<Record<string, string>> = {
+  input: 'inputSchema',
+  output: 'outputSchema',
+};
+const RENAMED_PROMPT_OPTIONS: Readonly<Record<string, string>> = { arguments: 'argsSchema' };
+
+/**
+ * A plain-JavaScript caller has no compiler to catch a misspelt option: an option under its old
+ * name would be ignored silently (a tool without validation), so it is refused here.
+ */
+function checkOptions(
+  options: object,
+  what: string,
+  renamed: Readonly<Record<string, string>>,
+): void {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`${what}: options must be an object`);
+  for (const [old, name] of Object.entries(renamed))
+    if (old in options)
+      throw new TypeError(
+        `${what}: the option is named ${name}, not ${old} (as in the MCP SDKs and on the wire)`,
+      );
 }
