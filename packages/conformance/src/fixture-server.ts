@@ -153,7 +153,10 @@ function behaviourTools(s: McpServer): void {
   );
   s.tool(
     'test_elicitation',
-    { description: 'Asks the user for information', inputSchema: z.object({ message: z.string() }) },
+    {
+      description: 'Asks the user for information',
+      inputSchema: z.object({ message: z.string() }),
+    },
     async ({ message }, ctx) => {
       const answer = await ctx.elicit({
         message,

@@ -73,7 +73,9 @@ export function createExampleServer(): McpServer {
     {
       description:
         'Sleeps for ms milliseconds, reporting progress each second; stops at once when cancelled.',
-      inputSchema: z.object({ ms: z.number().int().min(0).max(600_000).describe('How long to sleep') }),
+      inputSchema: z.object({
+        ms: z.number().int().min(0).max(600_000).describe('How long to sleep'),
+      }),
     },
     async ({ ms }, ctx: RequestContext) => {
       const step = 1000;
