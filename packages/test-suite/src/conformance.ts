@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Target, TargetCaps } from './targets/types.ts';
+import type { Current, Target, TargetCaps } from './targets/types.ts';
 
 const fixturePackage = createRequire(import.meta.url).resolve('@edge-mcp/conformance/package.json');
 const fromFixture = createRequire(fixturePackage);
@@ -56,7 +56,7 @@ export function defineConformance(
   start: () => Promise<Target>,
 ): void {
   describe(`conformance on ${name}`, () => {
-    const current = {} as { target: Target };
+    const current = {} as Current;
     beforeAll(async () => {
       current.target = await start();
     });

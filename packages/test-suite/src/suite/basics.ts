@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Current } from './define.ts';
+import type { Current } from '../targets/types.ts';
 import { initialize, legacy, MODERN, modern, SseReader } from './http.ts';
 
 export function basics(current: Current): void {

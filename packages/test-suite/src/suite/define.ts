@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Target, TargetCaps } from '../targets/types.ts';
+import type { Current, Target, TargetCaps } from '../targets/types.ts';
 import { basics } from './basics.ts';
 import { disconnect } from './disconnect.ts';
 import { errors } from './errors.ts';
 import { sessions } from './sessions.ts';
 import { shutdown } from './shutdown.ts';
-
-/** The target of the running suite, set in beforeAll. */
-export interface Current {
-  target: Target;
-}
 
 /**
  * The shared suite, written once and run against every runtime. `caps` are known up front so

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Current } from './define.ts';
+import type { Current } from '../targets/types.ts';
 import { modern } from './http.ts';
 
 export function errors(current: Current): void {

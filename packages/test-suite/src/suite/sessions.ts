@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { TargetCaps } from '../targets/types.ts';
-import type { Current } from './define.ts';
+import type { Current, TargetCaps } from '../targets/types.ts';
 import { initialize, legacy, running, SseReader, waitForLog } from './http.ts';
 
 const SKIP =

@@ -24,3 +24,8 @@ export interface Target {
   /** Stops it for good (after the tests). */
   stop(): Promise<void>;
 }
+
+/** The target of the running suite, set in `beforeAll`; each suite group reads it in its tests. */
+export interface Current {
+  target: Target;
+}
