@@ -1,12 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  CLIENT_INFO,
+  legacy,
+  legacyGet,
+  openSession,
+  readAnswer,
+  SseReader,
+} from '@edge-mcp/test-kit';
 import { afterAll, describe, expect, test } from 'vitest';
-import { initialize, legacy, SseReader, waitForLog } from '../src/suite/http.ts';
+import { running, waitForLog } from '../src/suite/wait.ts';
 import { workerdTarget } from '../src/targets/runtimes.ts';
 import type { Target } from '../src/targets/types.ts';
 
-/** Legacy JSON-RPC over a session; returns the parsed answer (JSON, or the last SSE message). */
+/** Legacy JSON-RPC over a session; the answer read to its end (JSON, or the messages of an SSE one). */
 async function rpc(
   target: Target,
   session: string,
@@ -14,30 +22,11 @@ async function rpc(
   params?: Record<string, unknown>,
   version = '2025-06-18',
 ) {
-  const response = await fetch(target.mcpUrl, legacy(method, params, session, { version }));
-  if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    const messages = await new SseReader(response).rest();
-    return {
-      status: response.status,
-      message: messages.at(-1) ?? {},
-      notifications: messages.slice(0, -1),
-    };
-  }
-  return {
-    status: response.status,
-    message: response.status === 200 ? await response.json() : {},
-    notifications: [],
-  };
+  return readAnswer(await fetch(target.mcpUrl, legacy(method, params, session, { version })));
 }
 
 function get(target: Target, session: string, lastEventId?: string): Promise<Response> {
-  return fetch(target.mcpUrl, {
-    headers: {
-      accept: 'text/event-stream',
-      'mcp-session-id': session,
-      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-    },
-  });
+  return fetch(target.mcpUrl, legacyGet(session, lastEventId));
 }
 
 const dirs: string[] = [];
@@ -53,9 +42,7 @@ describe('Durable Object sessions (workerd through wrangler dev)', () => {
     let session: string;
     let seenId: string | undefined;
     try {
-      ({ session } = (await initialize(target.mcpUrl, '2025-06-18', {
-        roots: { listChanged: true },
-      })) as { session: string });
+      session = await openSession(target.mcpUrl, '2025-06-18', { roots: { listChanged: true } });
       expect(session).toMatch(/^[0-9a-f]{64}\.[0-9a-f]{32}$/);
       expect(
         (await rpc(target, session, 'logging/setLevel', { level: 'error' })).message.result,
@@ -86,7 +73,7 @@ describe('Durable Object sessions (workerd through wrangler dev)', () => {
       );
       expect(who).toMatchObject({
         protocolVersion: '2025-06-18',
-        clientInfo: { name: 'suite' },
+        clientInfo: CLIENT_INFO,
         clientCapabilities: { roots: { listChanged: true } },
         session,
       });
@@ -127,27 +114,44 @@ describe('Durable Object sessions (workerd through wrangler dev)', () => {
   }, 180_000);
 
   test('the idle alarm reaps an idle session but not one with a call in flight', async () => {
-    const target = await workerdTarget('suite', { vars: { IDLE_MS: '1000' } });
+    // The busy session's call is running before the idle session is even opened, so no slow
+    // start through wrangler dev can leave busy idle for a window; the call lasts three windows.
+    const idleMs = 5000;
+    const sleepMs = 3 * idleMs;
+    const target = await workerdTarget('suite', { vars: { IDLE_MS: String(idleMs) } });
     try {
-      const idle = (await initialize(target.mcpUrl, '2025-06-18')).session as string;
-      const busy = (await initialize(target.mcpUrl, '2025-06-18')).session as string;
-      const call = rpc(target, busy, 'tools/call', { name: 'sleep', arguments: { ms: 4000 } });
+      const busy = await openSession(target.mcpUrl, '2025-06-18');
+      const call = fetch(
+        target.mcpUrl,
+        legacy('tools/call', { name: 'sleep', arguments: { ms: sleepMs } }, busy, {
+          id: 'busy-call',
+          version: '2025-06-18',
+        }),
+      );
+      // On workerd the answer streams from the start (streamAfterMs 0): its headers mean the call
+      // is running in the session's object.
+      await running(target.url, call);
+      const idle = await openSession(target.mcpUrl, '2025-06-18');
       await waitForLog(
         target.log,
         (l) => l.kind === 'session-close' && l.sessionId === idle,
-        20_000,
+        4 * idleMs,
       );
-      const closes = (await target.log()).filter((l) => l.kind === 'session-close');
-      expect(closes).toEqual([
+      const log = await target.log();
+      expect(log.filter((l) => l.kind === 'session-close')).toEqual([
         expect.objectContaining({ sessionId: idle, reason: 'session-expired' }),
       ]);
+      // A whole idle window passed with the call still running (its log line comes when it ends).
+      expect(log.filter((l) => l.id === 'busy-call')).toEqual([]);
       expect((await rpc(target, idle, 'ping')).status).toBe(404);
       // The busy one finished its call: it was never reaped underneath it.
-      expect((await call).message.result.content[0].text).toBe('slept 4000 ms');
+      expect((await readAnswer(await call)).message.result.content[0].text).toBe(
+        `slept ${sleepMs} ms`,
+      );
       await waitForLog(
         target.log,
         (l) => l.kind === 'session-close' && l.sessionId === busy && l.reason === 'session-expired',
-        20_000,
+        4 * idleMs,
       );
     } finally {
       await target.stop();
@@ -158,9 +162,7 @@ describe('Durable Object sessions (workerd through wrangler dev)', () => {
     const target = await workerdTarget('suite');
     try {
       const sessions = await Promise.all(
-        [1, 2, 3].map(
-          async () => (await initialize(target.mcpUrl, '2025-06-18')).session as string,
-        ),
+        [1, 2, 3].map(() => openSession(target.mcpUrl, '2025-06-18')),
       );
       await rpc(target, sessions[0] as string, 'ping');
       expect(await (await fetch(`${target.url}/__close-all`, { method: 'POST' })).json()).toEqual({
@@ -185,7 +187,7 @@ describe('Durable Object sessions (workerd through wrangler dev)', () => {
   test('storage stays within its bound under a long stream; the operator can close a session', async () => {
     const target = await workerdTarget('suite');
     try {
-      const session = (await initialize(target.mcpUrl, '2025-11-25')).session as string;
+      const session = await openSession(target.mcpUrl, '2025-11-25');
       const flood = await rpc(
         target,
         session,

@@ -1,6 +1,6 @@
+import { initialize, legacy, MODERN, modern, SseReader } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { Current } from '../targets/types.ts';
-import { initialize, legacy, MODERN, modern, SseReader } from './http.ts';
 
 export function basics(current: Current): void {
   describe('protocol basics of both eras', () => {

@@ -1,20 +1,21 @@
+import { initialize, legacy, legacyGet, modern, SseReader } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { Current, TargetCaps } from '../targets/types.ts';
-import { initialize, legacy, modern, running, SseReader, waitForLog } from './http.ts';
+import { running, waitForLog } from './wait.ts';
 
 export function disconnect(current: Current, caps: TargetCaps): void {
   describe('disconnect cancels', () => {
     test('the bug report: a 2026-07-28 sleep whose client drops is aborted with reason disconnect, long before it would end', async () => {
       const { mcpUrl } = current.target;
       const client = new AbortController();
-      const response = await fetch(mcpUrl, {
-        ...modern(
+      const response = await fetch(
+        mcpUrl,
+        modern(
           'tools/call',
           { name: 'sleep', arguments: { ms: 30_000 } },
-          { id: 'drop-modern', meta: { progressToken: 't' } },
+          { id: 'drop-modern', meta: { progressToken: 't' }, signal: client.signal },
         ),
-        signal: client.signal,
-      });
+      );
       const reader = new SseReader(response);
       expect((await reader.message())?.method).toBe('notifications/progress');
       const dropped = Date.now();
@@ -69,13 +70,14 @@ export function disconnect(current: Current, caps: TargetCaps): void {
         const { mcpUrl } = current.target;
         const { session } = await initialize(mcpUrl, '2025-06-18');
         const client = new AbortController();
-        const call = fetch(mcpUrl, {
-          ...legacy('tools/call', { name: 'sleep', arguments: { ms: 30_000 } }, session, {
+        const call = fetch(
+          mcpUrl,
+          legacy('tools/call', { name: 'sleep', arguments: { ms: 30_000 } }, session, {
             id: 'drop-json',
             version: '2025-06-18',
+            signal: client.signal,
           }),
-          signal: client.signal,
-        });
+        );
         await running(current.target.url, call);
         client.abort();
         await call.catch(() => undefined);
@@ -93,26 +95,20 @@ export function disconnect(current: Current, caps: TargetCaps): void {
         const { mcpUrl } = current.target;
         const { session } = await initialize(mcpUrl, '2025-11-25');
         const client = new AbortController();
-        const response = await fetch(mcpUrl, {
-          ...legacy(
+        const response = await fetch(
+          mcpUrl,
+          legacy(
             'tools/call',
             { name: 'sleep', arguments: { ms: 1500 }, _meta: { progressToken: 'r' } },
             session,
-            { id: 'resume-me' },
+            { id: 'resume-me', version: '2025-11-25', signal: client.signal },
           ),
-          signal: client.signal,
-        });
+        );
         const reader = new SseReader(response);
         const first = await reader.message();
         expect(first?.params.progress).toBe(0);
         client.abort();
-        const resumed = await fetch(mcpUrl, {
-          headers: {
-            accept: 'text/event-stream',
-            'mcp-session-id': session as string,
-            'last-event-id': first?._eventId as string,
-          },
-        });
+        const resumed = await fetch(mcpUrl, legacyGet(session, first?._eventId));
         const rest = await new SseReader(resumed).rest();
         expect(rest.map((m) => m.params?.progress ?? m.result?.content[0].text)).toEqual([
           1000,

@@ -1,6 +1,6 @@
+import { ACCEPT, modern } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { Current } from '../targets/types.ts';
-import { modern } from './http.ts';
 
 export function errors(current: Current): void {
   describe('bad input gets a clear answer', () => {
@@ -9,11 +9,7 @@ export function errors(current: Current): void {
       const post = (body: string, headers: Record<string, string> = {}) =>
         fetch(mcpUrl, {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            ...headers,
-          },
+          headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
           body,
         });
       const malformed = await post('{"jsonrpc":');

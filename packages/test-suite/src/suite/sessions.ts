@@ -1,6 +1,15 @@
+import {
+  initialize,
+  LEGACY,
+  legacy,
+  legacyDelete,
+  legacyGet,
+  notification,
+  SseReader,
+} from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { Current, TargetCaps } from '../targets/types.ts';
-import { initialize, legacy, running, SseReader, waitForLog } from './http.ts';
+import { running, waitForLog } from './wait.ts';
 
 const SKIP =
   'workerd isolates share no memory between requests, so legacy sessions need Durable Objects';
@@ -11,27 +20,22 @@ export function sessions(current: Current, caps: TargetCaps): void {
       'the GET stream drops; the session goes on; Last-Event-ID replays what was missed',
       async () => {
         const { mcpUrl } = current.target;
-        const { session } = await initialize(mcpUrl, '2025-11-25');
-        const get = (lastEventId?: string) =>
-          fetch(mcpUrl, {
-            headers: {
-              accept: 'text/event-stream',
-              'mcp-session-id': session as string,
-              ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-            },
-          });
-        const first = new SseReader(await get());
+        const { session } = await initialize(mcpUrl, LEGACY);
+        const version = { version: LEGACY };
+        const first = new SseReader(await fetch(mcpUrl, legacyGet(session)));
         await first.next(); // priming
-        await (await fetch(mcpUrl, legacy('tools/call', { name: 'touch' }, session))).json();
+        await (
+          await fetch(mcpUrl, legacy('tools/call', { name: 'touch' }, session, version))
+        ).json();
         const seen = await first.message();
         expect(seen?.method).toBe('notifications/tools/list_changed');
         await first.cancel();
         // While the stream is down: the session answers, and a notification is stored.
         const call = await (
-          await fetch(mcpUrl, legacy('tools/call', { name: 'touch' }, session))
+          await fetch(mcpUrl, legacy('tools/call', { name: 'touch' }, session, version))
         ).json();
         expect(call.result.content[0].text).toBe('touched');
-        const resumed = new SseReader(await get(seen?._eventId));
+        const resumed = new SseReader(await fetch(mcpUrl, legacyGet(session, seen?._eventId)));
         const missed = await resumed.message();
         expect(missed?.method).toBe('notifications/tools/list_changed');
         expect(missed?._eventId).not.toBe(seen?._eventId);
@@ -45,7 +49,7 @@ export function sessions(current: Current, caps: TargetCaps): void {
         const { mcpUrl } = current.target;
         // A UUID, 64 hex digits no namespace issued (a Durable Object id has to be real), junk.
         for (const id of [crypto.randomUUID(), `${'ab'.repeat(32)}.token`, 'x'.repeat(65)]) {
-          const answer = await fetch(mcpUrl, legacy('ping', undefined, id));
+          const answer = await fetch(mcpUrl, legacy('ping', undefined, id, { version: LEGACY }));
           expect([answer.status, (await answer.json()).error?.code], id).toEqual([404, -32001]);
         }
       },
@@ -54,29 +58,20 @@ export function sessions(current: Current, caps: TargetCaps): void {
       'notifications/cancelled aborts with client-cancel; DELETE ends the session (404 after)',
       async () => {
         const { mcpUrl } = current.target;
-        const { session } = await initialize(mcpUrl, '2025-06-18');
-        const headers = {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': session as string,
-        };
+        const version = { version: '2025-06-18' };
+        const { session } = await initialize(mcpUrl, version.version);
         const call = fetch(
           mcpUrl,
           legacy('tools/call', { name: 'sleep', arguments: { ms: 30_000 } }, session, {
             id: 'to-cancel',
-            version: '2025-06-18',
+            ...version,
           }),
         );
         await running(current.target.url, call);
-        const cancelled = await fetch(mcpUrl, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: 'to-cancel' },
-          }),
-        });
+        const cancelled = await fetch(
+          mcpUrl,
+          notification('notifications/cancelled', { requestId: 'to-cancel' }, session),
+        );
         expect(cancelled.status).toBe(202);
         const line = await waitForLog(
           current.target.log,
@@ -84,8 +79,8 @@ export function sessions(current: Current, caps: TargetCaps): void {
         );
         expect(line).toMatchObject({ outcome: 'cancelled', reason: 'client-cancel' });
         await (await call).text();
-        expect((await fetch(mcpUrl, { method: 'DELETE', headers })).status).toBe(200);
-        expect((await fetch(mcpUrl, legacy('ping', undefined, session))).status).toBe(404);
+        expect((await fetch(mcpUrl, legacyDelete(session as string))).status).toBe(200);
+        expect((await fetch(mcpUrl, legacy('ping', undefined, session, version))).status).toBe(404);
         await waitForLog(
           current.target.log,
           (l) =>

@@ -1,6 +1,6 @@
+import { initialize, LEGACY, legacyGet, modern, SseReader } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { Current, TargetCaps } from '../targets/types.ts';
-import { initialize, modern, SseReader } from './http.ts';
 
 export function shutdown(current: Current, caps: TargetCaps): void {
   // workerd: the platform owns the isolate's lifetime; there is no server shutdown to trigger.
@@ -28,10 +28,8 @@ export function shutdown(current: Current, caps: TargetCaps): void {
         );
         let get: Response | undefined;
         if (caps.sessions) {
-          const { session } = await initialize(mcpUrl, '2025-11-25');
-          get = await fetch(mcpUrl, {
-            headers: { accept: 'text/event-stream', 'mcp-session-id': session as string },
-          });
+          const { session } = await initialize(mcpUrl, LEGACY);
+          get = await fetch(mcpUrl, legacyGet(session));
         }
         await expect
           .poll(async () => (await (await fetch(`${url}/health`)).json()).inFlight, {

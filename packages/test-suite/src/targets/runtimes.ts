@@ -2,22 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { bunBinary, denoBinary, freePort } from '@edge-mcp/test-kit/node';
 import type { FixtureKind } from '../fixture.ts';
-import { freePort, spawnTarget } from './spawn.ts';
+import { spawnTarget } from './spawn.ts';
 import type { Target, TargetCaps } from './types.ts';
 
 const require = createRequire(import.meta.url);
+/** This package: where the deno and bun devDependencies are, and the entries' working directory. */
 const ROOT = join(import.meta.dirname, '..', '..');
-
-/** The real deno binary (the npm package's bin is a Node wrapper that would outlive a kill). */
-function denoBinary(): string {
-  const pkg = require.resolve('deno/package.json');
-  return createRequire(pkg).resolve('@deno/linux-x64-glibc/deno');
-}
-
-function bunBinary(): string {
-  return join(dirname(require.resolve('bun/package.json')), 'bin', 'bun.exe');
-}
 
 /**
  * Deno runs WITHOUT --unstable-no-legacy-abort on purpose: with Deno's legacy behaviour
@@ -27,7 +19,7 @@ function bunBinary(): string {
 export async function denoTarget(fixture: FixtureKind = 'suite'): Promise<Target> {
   return spawnTarget({
     name: 'deno',
-    command: denoBinary(),
+    command: denoBinary(ROOT),
     args: ['run', '--allow-net', '--allow-env', '--allow-read', '--quiet', 'src/entries/deno.ts'],
     cwd: ROOT,
     env: { FIXTURE: fixture, DENO_NO_UPDATE_CHECK: '1' },
@@ -39,7 +31,7 @@ export async function denoTarget(fixture: FixtureKind = 'suite'): Promise<Target
 export async function bunTarget(fixture: FixtureKind = 'suite'): Promise<Target> {
   return spawnTarget({
     name: 'bun',
-    command: bunBinary(),
+    command: bunBinary(ROOT),
     args: ['run', 'src/entries/bun.ts'],
     cwd: ROOT,
     env: { FIXTURE: fixture },
