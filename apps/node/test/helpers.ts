@@ -1,19 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-
-export const VERSION = '2026-07-28';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '@edge-mcp/test-kit/node';
 
 export interface AppProcess {
   child: ChildProcess;
@@ -97,53 +84,4 @@ export async function startApp(): Promise<AppProcess> {
       check();
     });
   return { child, url: `http://127.0.0.1:${port}`, log, waitForLog, exited };
-}
-
-export function modernInit(
-  method: string,
-  params: Record<string, unknown>,
-  id: number | string,
-  extra: Record<string, unknown> = {},
-): RequestInit {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': VERSION,
-    'mcp-method': method,
-  };
-  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
-  const _meta = {
-    'io.modelcontextprotocol/protocolVersion': VERSION,
-    'io.modelcontextprotocol/clientCapabilities': {},
-    ...extra,
-  };
-  return {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta } }),
-  };
-}
-
-/** Yields parsed SSE messages from a response body as they arrive. */
-export async function* sseMessages(response: Response): AsyncGenerator<Record<string, any>> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((l) => l.startsWith('data: '))
-        .map((l) => l.slice(6))
-        .join('\n');
-      if (data.trim()) yield JSON.parse(data);
-      end = buffer.indexOf('\n\n');
-    }
-  }
 }
