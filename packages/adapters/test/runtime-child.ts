@@ -3,10 +3,10 @@
  * stdout line by line. Each child gets its own process group (`detached`), killed after each test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { connect, type Socket } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/node';
 import { afterEach, expect } from 'vitest';
 import { within } from './helpers.ts';
 
@@ -14,23 +14,14 @@ export const packageDir = fileURLToPath(new URL('..', import.meta.url));
 export const fixture = fileURLToPath(new URL('./fixtures/runtime-server.ts', import.meta.url));
 const workspace = join(packageDir, '..', '..');
 
-/**
- * The real Deno binary: `.bin/deno` is a Node wrapper that runs it with spawnSync, and it would
- * neither forward our signals nor let us see the runtime's own exit code.
- */
+/** The real Deno binary, of apps/deno's devDependency (this package has none of its own). */
 export function denoBinary(): string {
-  const fromApp = createRequire(join(workspace, 'apps', 'deno', 'package.json'));
-  const fromDeno = createRequire(fromApp.resolve('deno/package.json'));
-  const platform = `${process.platform === 'win32' ? 'win32' : process.platform}-${process.arch}`;
-  const suffix = process.platform === 'linux' ? '-glibc' : '';
-  const exe = process.platform === 'win32' ? 'deno.exe' : 'deno';
-  return fromDeno.resolve(`@deno/${platform}${suffix}/${exe}`);
+  return denoOf(join(workspace, 'apps', 'deno'));
 }
 
-/** The real Bun binary, put in place by the `bun` package's postinstall. */
+/** The real Bun binary, of apps/bun's devDependency. */
 export function bunBinary(): string {
-  const fromApp = createRequire(join(workspace, 'apps', 'bun', 'package.json'));
-  return join(dirname(fromApp.resolve('bun/package.json')), 'bin', 'bun.exe');
+  return bunOf(join(workspace, 'apps', 'bun'));
 }
 
 export interface Child {
