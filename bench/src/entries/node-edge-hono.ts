@@ -4,7 +4,8 @@
  */
 import { mcp } from '@edge-mcp/adapters/hono';
 import { serve } from '@edge-mcp/adapters/node';
-import { createMcpHandler, type McpHandler, MemorySessionManager } from '@edge-mcp/core';
+import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
+import { MemorySessionManager } from '@edge-mcp/core/sessions';
 import { Hono } from 'hono';
 import { createEdgeServer } from './edge-tools.ts';
 import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';

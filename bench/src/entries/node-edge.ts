@@ -4,7 +4,8 @@
  * exits by itself. MAX_SESSIONS raises the session cap for the 10,000-session measures.
  */
 import { serve } from '@edge-mcp/adapters/node';
-import { createMcpHandler, type McpHandler, MemorySessionManager } from '@edge-mcp/core';
+import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
+import { MemorySessionManager } from '@edge-mcp/core/sessions';
 import { createEdgeServer } from './edge-tools.ts';
 import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 

@@ -4,6 +4,7 @@
  * fetch handler asks of either object still works, by building the real one.
  */
 import { createMcpHandler, type McpHandler, McpServer } from '@edge-mcp/core';
+import { HANDLE, type IncomingRequest } from '@edge-mcp/core/adapter';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { describe, expect, test } from 'vitest';
@@ -18,7 +19,10 @@ function core(): McpHandler {
   return createMcpHandler(server);
 }
 
-/** The core's handler with `fetch` counted: the fast path only ever calls `handle`. */
+/**
+ * The core's handler with the Web path counted: requests that reach it as real `Request`s
+ * (through `fetch`, or the fast entry given a Request); the fast path hands it the light request.
+ */
 function counted(handler: McpHandler): McpHandler & { fetches: number } {
   const spy = {
     ...handler,
@@ -26,6 +30,10 @@ function counted(handler: McpHandler): McpHandler & { fetches: number } {
     fetch(request: Request) {
       spy.fetches++;
       return handler.fetch(request);
+    },
+    [HANDLE](request: IncomingRequest, routed?: boolean) {
+      if (request instanceof Request) spy.fetches++;
+      return handler[HANDLE](request, routed);
     },
   };
   return spy;
@@ -84,7 +92,7 @@ describe('Hono app on the Node adapter', () => {
     expect(handler.fetches).toBe(0);
   });
 
-  test('a middleware that reads the body makes mcp() fall back to fetch() with the real Request', async () => {
+  test('a middleware that reads the body makes mcp() fall back to the Web path with the real Request', async () => {
     const handler = counted(core());
     const app = new Hono();
     const seen: string[] = [];

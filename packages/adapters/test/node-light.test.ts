@@ -1,20 +1,20 @@
 import { request as httpRequest } from 'node:http';
-import { BodyTooLargeError } from '@edge-mcp/core';
+import { BodyTooLargeError, HANDLE, type IncomingRequest } from '@edge-mcp/core/adapter';
 import { describe, expect, test } from 'vitest';
-import type { LightRequest, PlainReply } from '../src/shared/types.ts';
+import type { PlainReply } from '../src/shared/types.ts';
 import { deferred, start, within } from './helpers.ts';
 
-/** A handler with the fast entry: the adapter must use handle(), never fetch(). */
-function light(handle: (request: LightRequest) => Promise<Response | PlainReply>) {
+/** A handler with the fast entry: the adapter must use it, never fetch(). */
+function light(handle: (request: IncomingRequest) => Promise<Response | PlainReply>) {
   return {
     fetch: () => {
-      throw new Error('fetch() must not be used when handle() exists');
+      throw new Error('fetch() must not be used when the fast entry exists');
     },
-    handle,
+    [HANDLE]: handle,
   };
 }
 
-describe('the fast path (handlers with handle())', () => {
+describe('the fast path (handlers with the HANDLE entry)', () => {
   test('a plain reply is written as it is, with its status, headers and a Content-Length', async () => {
     const seen: Record<string, unknown> = {};
     const server = await start(

@@ -40,14 +40,14 @@ async function openStream(url: string) {
 }
 
 describe('graceful shutdown', () => {
-  test('close() calls handler.close("shutdown"), ends open streams and resolves', async () => {
+  test('close() calls handler.close(), ends open streams and resolves', async () => {
     const { handler, close } = closableSse();
     const node = await start(handler);
     const reader = await openStream(node.url);
 
     await within(node.close(), 'close()');
     expect(close).toHaveBeenCalledTimes(1);
-    expect(close).toHaveBeenCalledWith('shutdown');
+    expect(close).toHaveBeenCalledWith();
     // The stream the handler ended reached the client as a clean end, not a cut.
     expect(await within(reader.read(), 'the end of the stream')).toEqual({
       done: true,
@@ -70,7 +70,7 @@ describe('graceful shutdown', () => {
     const serverClosed = once(node.server, 'close');
     shutdown.abort();
     await within(serverClosed, 'the server to close');
-    expect(close).toHaveBeenCalledWith('shutdown');
+    expect(close).toHaveBeenCalledWith();
     expect((await within(reader.read(), 'the end of the stream')).done).toBe(true);
     await node.close();
     expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);

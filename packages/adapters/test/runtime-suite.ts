@@ -79,7 +79,7 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
 
     child.kill('SIGTERM');
     expect(await within(exited, 'the child to exit', 10_000)).toEqual({ code: 0, signal: null });
-    expect(lines).toContain('closing shutdown');
+    expect(lines).toContain('closing');
     // The stream got its last event and a clean end, not a cut connection.
     expect(await within(readAll(reader), 'the end of the stream')).toBe('data: bye\n\n');
   });
@@ -89,7 +89,7 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
     await openStream(await url());
 
     child.kill('SIGINT');
-    await within(line('closing shutdown'), 'the shutdown to start');
+    await within(line('closing'), 'the shutdown to start');
     child.kill('SIGINT');
     expect(await within(exited, 'the child to exit', 10_000)).toEqual({ code: 130, signal: null });
   });

@@ -45,3 +45,29 @@ export class ResourceNotFoundError extends Error {
     this.uri = uri;
   }
 }
+
+/** -32603 with `message`: the server itself got something wrong (a handler's broken result). */
+export function internalError(message: string): McpError {
+  return new McpError(ErrorCode.InternalError, message);
+}
+
+/**
+ * The JSON-RPC error object for what a handler threw: an McpError as it is, a missing resource
+ * with the era's `resourceNotFound` code, anything else -32603.
+ */
+export function rpcError(
+  error: unknown,
+  resourceNotFound: number,
+): { code: number; message: string; data?: unknown } {
+  if (error instanceof ResourceNotFoundError)
+    return { code: resourceNotFound, message: error.message, data: { uri: error.uri } };
+  if (error instanceof McpError) {
+    return error.data === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, data: error.data };
+  }
+  return {
+    code: ErrorCode.InternalError,
+    message: error instanceof Error ? error.message : 'Internal error',
+  };
+}

@@ -1,64 +1,45 @@
 /**
  * @module
- * edge-mcp core: a Model Context Protocol server over Streamable HTTP on Web
- * `Request`/`Response`/`AbortSignal`/Web Streams, for every JavaScript runtime.
+ * edge-mcp core, for server authors: an MCP server (`McpServer`) served over Streamable HTTP by
+ * `createMcpHandler()` on Web `Request`/`Response`/`AbortSignal`, on every JavaScript runtime.
+ *
+ * Storage implementers: `@edge-mcp/core/sessions`. Adapter authors: `@edge-mcp/core/adapter`.
  */
-export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
-export { BodyTooLargeError, readBody } from './http/body.ts';
-export { createMcpHandler, type McpHandler } from './http/handler.ts';
-export type { IncomingRequest } from './http/incoming.ts';
+export { DEFAULTS } from './defaults.ts';
+export { createMcpHandler, type McpHandler } from './endpoint/handler.ts';
 export type {
   HandlerStats,
   McpHandlerOptions,
   RequestEvent,
   SessionEvent,
-} from './http/options.ts';
-export { type Answer, Reply } from './http/responses.ts';
+} from './endpoint/options.ts';
+export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
 export { ClientCapabilityError } from './legacy/context.ts';
-export {
-  type EventStore,
-  MemoryEventStore,
-  type MemoryEventStoreOptions,
-  parseEventId,
-  type ReplayedEvents,
-} from './legacy/event-store.ts';
-export {
-  Session,
-  type SessionHandle,
-  type SessionInit,
-  type SessionObserver,
-  type SessionRecord,
-} from './legacy/session.ts';
-export type { SessionClosedListener } from './legacy/session-manager.ts';
-export {
-  MemorySessionManager,
-  type MemorySessionManagerOptions,
-  SessionLimitError,
-  type SessionManager,
-} from './legacy/session-manager.ts';
 export {
   type AbortReasonType,
   abortReasonType,
   RequestAbortedError,
 } from './lifecycle/abort-reason.ts';
-export { Scope } from './lifecycle/scope.ts';
 export {
   ErrorCode,
   LEGACY_VERSIONS,
   LOG_LEVELS,
   type LogLevel,
-  META,
   MODERN_VERSION,
 } from './protocol/constants.ts';
 export type { JsonObject, RequestId } from './protocol/jsonrpc.ts';
-export type { Infer, JsonSchema, Schema } from './schema/standard.ts';
-export type { RequestContext } from './server/context.ts';
+export type { Infer, JsonSchema, Schema, SchemaShape } from './schema/standard.ts';
+export type { RequestContext, SessionHandle } from './server/context.ts';
+export type { ListKind, ResourceHandler, TemplateHandler } from './server/registry.ts';
 export {
   McpServer,
+  type PromptHandler,
   type PromptOptions,
   type Registration,
   type ResourceOptions,
+  type SchemaOption,
   type ServerInfo,
+  type ToolHandler,
   type ToolOptions,
 } from './server/server.ts';
 export type {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { MemoryEventStore } from '../src/index.ts';
+import { MemoryEventStore } from '../src/sessions.ts';
 
 test('MemoryEventStore keeps the newest events per session, in order, one stream per replay', () => {
   const store = new MemoryEventStore({ maxEventsPerSession: 100 });

@@ -1,11 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
-import {
-  createMcpHandler,
-  McpServer,
-  MemorySessionManager,
-  type SessionEvent,
-} from '../src/index.ts';
+import { createMcpHandler, McpServer, type SessionEvent } from '../src/index.ts';
+import { MemorySessionManager } from '../src/sessions.ts';
 import { read } from './helpers.ts';
 import { legacy, notify, openSession } from './legacy-helpers.ts';
 

@@ -4,14 +4,9 @@
  * waiting for, a failing event store, batches under an adapter's single-listener `watch()`.
  */
 import { describe, expect, test } from 'vitest';
-import {
-  createMcpHandler,
-  type IncomingRequest,
-  McpServer,
-  MemoryEventStore,
-  MemorySessionManager,
-  type RequestAbortedError,
-} from '../src/index.ts';
+import { HANDLE, type IncomingRequest } from '../src/adapter.ts';
+import { createMcpHandler, McpServer, type RequestAbortedError } from '../src/index.ts';
+import { MemoryEventStore, MemorySessionManager } from '../src/sessions.ts';
 import { modern, read, URL_ } from './helpers.ts';
 import { legacy, openSession, SseReader } from './legacy-helpers.ts';
 
@@ -230,7 +225,7 @@ describe('batches under an adapter watch() that holds one listener', () => {
         watcher = listener;
       },
     };
-    const answer = handler.handle(request);
+    const answer = handler[HANDLE](request);
     await expect.poll(() => handler.inFlight).toBe(3);
     controller.abort();
     watcher?.handleEvent();

@@ -1,4 +1,4 @@
-import { type EventStore, parseEventId, type ReplayedEvents } from '@edge-mcp/core';
+import { type EventStore, parseEventId, type ReplayedEvents } from '@edge-mcp/core/sessions';
 import type { SqlStorage } from './workers-types.ts';
 
 export interface DurableObjectEventStoreOptions {

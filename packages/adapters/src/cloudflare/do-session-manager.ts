@@ -1,13 +1,12 @@
-import {
-  type AbortReasonType,
-  type Scope,
+import { type AbortReasonType, DEFAULTS } from '@edge-mcp/core';
+import type {
   Session,
-  type SessionClosedListener,
-  type SessionInit,
-  type SessionManager,
-  type SessionObserver,
-  type SessionRecord,
-} from '@edge-mcp/core';
+  SessionHost,
+  SessionInit,
+  SessionManager,
+  SessionObserver,
+  SessionRecord,
+} from '@edge-mcp/core/sessions';
 import type { DurableObjectState } from './workers-types.ts';
 
 const RECORD = 'mcp-session';
@@ -23,37 +22,40 @@ const RECORD = 'mcp-session';
 export class DurableObjectSessionManager implements SessionManager, SessionObserver {
   readonly #state: DurableObjectState;
   readonly #idleMs: number;
-  #root: Scope | undefined;
-  #closed: SessionClosedListener | undefined;
+  #host: SessionHost | undefined;
   #session: Session | undefined;
   #loaded = false;
   /** When the scheduled alarm fires, if one is; the alarm re-checks, so a later one is never needed. */
   #alarmAt: number | undefined;
   /** `lastActive` as last stored: it is rewritten only when it moved by a tenth of the timeout. */
   #storedActive = 0;
-  reaped = 0;
+  #reaped = 0;
 
   constructor(state: DurableObjectState, options: { idleTimeoutMs?: number } = {}) {
     this.#state = state;
-    this.#idleMs = options.idleTimeoutMs ?? 600_000;
+    this.#idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
+  }
+
+  get reaped(): number {
+    return this.#reaped;
   }
 
   get size(): number {
     return this.#current() ? 1 : 0;
   }
 
-  bind(root: Scope, closed: SessionClosedListener): void {
-    this.#root = root;
-    this.#closed = closed;
+  bind(host: SessionHost): void {
+    this.#host = host;
   }
 
-  create(parent: Scope, init: SessionInit): Session {
+  create(init: SessionInit): Session {
+    const host = this.#bound();
     const previous = this.#current();
     if (previous) this.#end(previous, 'session-deleted');
     const token = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
       b.toString(16).padStart(2, '0'),
     ).join('');
-    const session = new Session(parent, `${this.#state.id.toString()}.${token}`, init);
+    const session = host.open(`${this.#state.id.toString()}.${token}`, init);
     this.#adopt(session);
     // A new session is idle until its first request: the alarm starts counting now.
     this.idle(session);
@@ -108,7 +110,7 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     if (!session || session.active > 0) return;
     const due = session.lastActive + this.#idleMs;
     if (Date.now() >= due) {
-      this.reaped++;
+      this.#reaped++;
       this.#end(session, 'session-expired');
     } else {
       this.#schedule(due);
@@ -127,12 +129,17 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     if (!this.#loaded) {
       this.#loaded = true;
       const record = this.#state.storage.kv.get<SessionRecord>(RECORD);
-      if (record && this.#root) {
-        this.#adopt(Session.restore(this.#root, record));
+      if (record && this.#host) {
+        this.#adopt(this.#host.restore(record));
         this.#storedActive = record.lastActive;
       }
     }
     return this.#session;
+  }
+
+  #bound(): SessionHost {
+    if (!this.#host) throw new Error('The session manager is not bound to a handler');
+    return this.#host;
   }
 
   #adopt(session: Session): void {
@@ -147,7 +154,7 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     session.abort(reason);
     session.dispose();
     // Listeners first (the handler drops the session's events), then nothing of it is left.
-    this.#closed?.(session, reason);
+    this.#host?.closed(session, reason);
     this.#state.storage.kv.delete(RECORD);
     this.#alarmAt = undefined;
     this.#state.storage.deleteAlarm().catch(() => {});

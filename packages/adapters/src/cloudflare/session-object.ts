@@ -5,6 +5,8 @@ import {
   type McpHandlerOptions,
   type McpServer,
 } from '@edge-mcp/core';
+import { HANDLE } from '@edge-mcp/core/adapter';
+import { toWebResponse } from '../shared/light-response.ts';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 import { DurableObjectSessionManager } from './do-session-manager.ts';
 import { report } from './session-registry.ts';
@@ -100,7 +102,9 @@ export function defineSessionObject<Env>(
       // Operator calls come from the Worker's own code (`sessionControl`); the session Worker only
       // ever forwards requests for the MCP path, so a client cannot reach these.
       if (request.url.startsWith(CONTROL)) return this.#control(request);
-      return this.#handler.fetch(request);
+      // The session Worker has routed the request here: the handler's own path check is moot.
+      const answer = await this.#handler[HANDLE](request, true);
+      return toWebResponse(answer);
     }
 
     async #control(request: Request): Promise<Response> {

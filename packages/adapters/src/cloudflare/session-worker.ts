@@ -1,4 +1,15 @@
-import { BodyTooLargeError, readBody } from '@edge-mcp/core';
+import {
+  BodyTooLargeError,
+  classifyEra,
+  DEFAULTS,
+  ErrorCode,
+  errorMessage,
+  HANDLE,
+  HEADER,
+  pathOf,
+  readBody,
+} from '@edge-mcp/core/adapter';
+import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
 import { objectIdOf } from './session-id.ts';
 import type { WorkerEntry } from './worker.ts';
@@ -13,78 +24,81 @@ export interface SessionWorkerOptions<Env> {
    * legacy request without a session id gets its 400.
    */
   build(env: Env): FetchHandler;
-  /** Largest body read while routing a legacy POST. @default 4 MiB */
+  /** Largest body read while routing a legacy POST. @default 4 MiB (`DEFAULTS.maxBodyBytes`) */
   maxBodyBytes?: number;
   /** The MCP endpoint's path; other paths go to `build`'s handler untouched. @default '/mcp' */
   path?: string;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const NOT_FOUND = '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"}}';
 
 /**
  * A Worker that serves 2026-07-28 requests statelessly in the isolate and sends every legacy
  * session request to the Durable Object named by its session id; an `initialize` creates a new
  * object. The request goes to the object as it came (its body and signal), and the object's
  * response streams back as it comes, so a client that leaves cancels the handler in the object.
+ * The era is the core's rule (`classifyEra`), read from the header first and, for a legacy POST
+ * without a session, from the body.
  */
 export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): WorkerEntry<Env> {
   let handler: FetchHandler | undefined;
-  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const path = options.path ?? '/mcp';
+  const limit = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const path = options.path ?? DEFAULTS.path;
   return {
     async fetch(request, env) {
       handler ??= options.build(env);
       if (pathOf(request.url) !== path) return handler.fetch(request);
-      const modern = request.headers.get('mcp-protocol-version')?.trim() === '2026-07-28';
-      const sessionId = request.headers.get('mcp-session-id');
+      const modern = classifyEra(request.headers) === 'modern';
+      const sessionId = request.headers.get(HEADER.sessionId);
       if (!modern && sessionId !== null) {
         const namespace = options.sessions(env);
         const objectId = objectIdOf(namespace, sessionId);
         if (objectId === undefined)
-          return new Response(NOT_FOUND, { status: 404, headers: JSON_HEADERS });
+          return failure(404, ErrorCode.SessionNotFound, 'Session not found');
         return namespace.get(objectId).fetch(request);
       }
-      if (modern || request.method !== 'POST') return handler.fetch(request);
+      if (modern || request.method !== 'POST') return serve(handler, request);
       // A legacy POST without a session: an initialize opens a session in a new object.
       let text: string;
       try {
         text = await readBody(request, limit);
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
-        const body = JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32600, message: error.message },
-        });
-        return new Response(body, { status: 413, headers: JSON_HEADERS });
+        return failure(413, ErrorCode.InvalidRequest, error.message);
       }
       const forwarded = new Request(request, { body: text });
-      if (!isInitialize(text)) return handler.fetch(forwarded);
+      if (!isLegacyInitialize(request, text)) return serve(handler, forwarded);
       const namespace = options.sessions(env);
       return namespace.get(namespace.newUniqueId()).fetch(forwarded);
     },
   };
 }
 
-function isInitialize(text: string): boolean {
+/** The Worker has matched the path: the core handler skips its own path check. */
+async function serve(handler: FetchHandler, request: Request): Promise<Response> {
+  const entry = handler[HANDLE];
+  if (!entry) return handler.fetch(request);
+  const answer = await entry.call(handler, request, true);
+  return toWebResponse(answer);
+}
+
+function failure(status: number, code: number, message: string): Response {
+  return new Response(errorMessage(undefined, { code, message }), {
+    status,
+    headers: JSON_HEADERS,
+  });
+}
+
+function isLegacyInitialize(request: Request, text: string): boolean {
+  let message: unknown;
   try {
-    const message = JSON.parse(text) as {
-      method?: unknown;
-      params?: { _meta?: Record<string, unknown> };
-    };
-    // An initialize carrying modern _meta is a modern request (answered 404 by the handler).
-    return (
-      message?.method === 'initialize' &&
-      !message.params?._meta?.['io.modelcontextprotocol/protocolVersion']
-    );
+    message = JSON.parse(text);
   } catch {
     return false;
   }
-}
-
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start < 0) return '/';
-  const end = url.slice(start).search(/[?#]/);
-  return end < 0 ? url.slice(start) : url.slice(start, start + end);
+  // An initialize carrying modern _meta is a modern request (answered 404 by the handler).
+  return (
+    (message as { method?: unknown } | null)?.method === 'initialize' &&
+    classifyEra(request.headers, message) === 'legacy'
+  );
 }

@@ -6,8 +6,8 @@
  * @module
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTooLargeError } from '@edge-mcp/core';
-import type { LightRequest } from '../shared/types.ts';
+import type { IncomingRequest } from '@edge-mcp/core/adapter';
+import { BodyTooLargeError } from '@edge-mcp/core/adapter';
 import { clientDisconnected } from './abort.ts';
 import { createBodyStream, discardBody } from './body.ts';
 import { requestUrl } from './request.ts';
@@ -97,7 +97,7 @@ function onTextError(this: IncomingMessage, error: Error): void {
   failText(this, error);
 }
 
-export class NodeIncoming implements LightRequest {
+export class NodeIncoming implements IncomingRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: NodeHeaderReader;

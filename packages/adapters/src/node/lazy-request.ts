@@ -7,8 +7,9 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
+import type { IncomingRequest } from '@edge-mcp/core/adapter';
 import { standIn } from '../shared/stand-in.ts';
-import { LIGHT_INCOMING, type LightRequest } from '../shared/types.ts';
+import { LIGHT_INCOMING } from '../shared/types.ts';
 import type { NodeIncoming } from './incoming.ts';
 import { toHeaders } from './request.ts';
 
@@ -27,7 +28,7 @@ export class LazyRequest {
   }
 
   /** The light request, for `mcp()`: only while the body is untouched (no real Request yet). */
-  get [LIGHT_INCOMING](): LightRequest | undefined {
+  get [LIGHT_INCOMING](): IncomingRequest | undefined {
     return this.#request ? undefined : this.#incoming;
   }
 

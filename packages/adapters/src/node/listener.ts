@@ -4,6 +4,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HANDLE } from '@edge-mcp/core/adapter';
 import { LightResponse } from '../shared/light-response.ts';
 import { causedByDisconnect, safeReporter } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, PlainReply } from '../shared/types.ts';
@@ -64,9 +65,10 @@ async function handle(
   }
   let answer: Response | PlainReply;
   try {
-    answer = handler.handle
+    const entry = handler[HANDLE];
+    answer = entry
       ? // The core's own entry: the light request in, a complete answer as plain data out.
-        await handler.handle(incoming)
+        await entry.call(handler, incoming)
       : // Any fetch handler (a Hono app): a Request built only if something needs more than
         // method, URL and headers; `mcp()` finds the light request in it.
         await handler.fetch(new LazyRequest(incoming, req) as unknown as Request);

@@ -89,3 +89,10 @@ standIn(LightResponse, Response, LightResponse.real);
 export function lightResponse(answer: Response | PlainReply): Response {
   return answer instanceof Response ? answer : (new LightResponse(answer) as unknown as Response);
 }
+
+/** A real `Response` for `answer` (runtimes that need one: Deno, Bun, workerd). */
+export function toWebResponse(answer: Response | PlainReply): Response {
+  return answer instanceof Response
+    ? answer
+    : new Response(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -78,12 +78,12 @@ function logError(error: unknown): void {
 }
 
 /**
- * Calls `handler.close('shutdown')` right away (an async function runs synchronously up to its
- * first await) and reports, rather than throws, its failure.
+ * Calls `handler.close()` right away (an async function runs synchronously up to its first
+ * await) and reports, rather than throws, its failure.
  */
 export async function closeHandler(handler: FetchHandler, report: ErrorReporter): Promise<void> {
   try {
-    await handler.close?.('shutdown');
+    await handler.close?.();
   } catch (error) {
     report(error);
   }

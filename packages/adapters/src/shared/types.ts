@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { IncomingRequest } from '@edge-mcp/core';
+import type { HANDLE, IncomingRequest } from '@edge-mcp/core/adapter';
 
 /** A Web-standard request handler, such as the one `createMcpHandler()` returns. */
 export interface FetchHandler {
@@ -19,20 +19,18 @@ export interface FetchHandler {
   fetch(request: Request): Response | Promise<Response>;
   /**
    * Aborts every in-flight exchange and ends open streams; resolves once they have settled.
-   * Called by the adapters' graceful shutdown with the reason `'shutdown'`.
+   * Called by the adapters' graceful shutdown.
    */
-  close?(reason?: unknown): Promise<void>;
+  close?(): Promise<void>;
   /**
-   * Optional fast entry (the core handler has it): takes a lighter request object and gives a
-   * complete answer as plain data, which the Node adapter writes without building a `Response`.
+   * Optional fast entry (the core handler has it, under the core's `HANDLE` symbol): takes a
+   * lighter request object and gives a complete answer as plain data, which the Node adapter
+   * writes without building a `Response`. `routed`: the framework already matched the path.
    */
-  handle?(request: LightRequest): Promise<Response | PlainReply>;
+  [HANDLE]?(request: IncomingRequest, routed?: boolean): Promise<Response | PlainReply>;
 }
 
-/** What `handle()` reads of a request (a subset of `Request`): the core's own type. */
-export type LightRequest = IncomingRequest;
-
-/** A complete answer as plain data. */
+/** A complete answer as plain data (the core's `Reply`, read structurally). */
 export interface PlainReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -49,6 +47,6 @@ export type ErrorReporter = (error: unknown) => void;
 export const LIGHT_INCOMING: unique symbol = Symbol.for('edge-mcp.light-incoming');
 
 /** The light request behind `request`, when an adapter made it lazily and nothing consumed it. */
-export function lightIncomingOf(request: Request): LightRequest | undefined {
-  return (request as { [LIGHT_INCOMING]?: LightRequest })[LIGHT_INCOMING];
+export function lightIncomingOf(request: Request): IncomingRequest | undefined {
+  return (request as { [LIGHT_INCOMING]?: IncomingRequest })[LIGHT_INCOMING];
 }

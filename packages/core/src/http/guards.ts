@@ -1,4 +1,5 @@
 import type { IncomingRequest } from './incoming.ts';
+import { authorityOf, hostnameOf } from './url.ts';
 
 /**
  * DNS-rebinding protection: the Host (as the request URL carries it) and any Origin must be
@@ -49,11 +50,11 @@ export function checkHost(request: IncomingRequest, policy: HostPolicy): string 
   return undefined;
 }
 
-/** `Accept` must admit both JSON and SSE (wildcards count). */
 /** Clients send the same Accept on every request: the last verdict is reused. */
 let lastAccept: string | undefined;
 let lastVerdict = false;
 
+/** `Accept` must admit both JSON and SSE (wildcards count). */
 export function acceptsBoth(accept: string | null): boolean {
   if (accept === null) return false;
   if (accept === lastAccept) return lastVerdict;
@@ -76,25 +77,4 @@ export function isJsonContentType(value: string | null): boolean {
   // The common exact value first; then parameters (charset) and case.
   if (value === 'application/json') return true;
   return value.split(';')[0]?.trim().toLowerCase() === 'application/json';
-}
-
-/** `host[:port]` of an absolute URL, lower-cased, without building a URL object per request. */
-function authorityOf(url: string): string {
-  const start = url.indexOf('//') + 2;
-  let end = start;
-  while (end < url.length) {
-    const c = url.charCodeAt(end);
-    if (c === 47 || c === 63 || c === 35) break; // '/', '?', '#'
-    end++;
-  }
-  const authority = url.slice(start, end).toLowerCase();
-  const at = authority.lastIndexOf('@');
-  return at === -1 ? authority : authority.slice(at + 1);
-}
-
-/** The host name of an authority: brackets kept for IPv6 literals, port dropped. */
-function hostnameOf(authority: string): string {
-  if (authority.startsWith('[')) return authority.slice(0, authority.indexOf(']') + 1);
-  const colon = authority.indexOf(':');
-  return colon === -1 ? authority : authority.slice(0, colon);
 }

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../protocol/constants.ts';
 import { errorMessage, type RequestId } from '../protocol/jsonrpc.ts';
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
@@ -58,7 +59,14 @@ const RETRY_SOON: Readonly<Record<string, string>> = { 'retry-after': '1' };
 
 /** 503 for a request the server will not serve because it is shutting down. */
 export function shuttingDown(id?: RequestId): Reply {
-  return errorResponse(503, -32603, 'The server is shutting down', id, undefined, RETRY_SOON);
+  return errorResponse(
+    503,
+    ErrorCode.InternalError,
+    'The server is shutting down',
+    id,
+    undefined,
+    RETRY_SOON,
+  );
 }
 
 export function emptyReply(status: number): Reply {
@@ -70,5 +78,14 @@ export function accepted(): Reply {
 }
 
 export function methodNotAllowed(allow: string): Reply {
-  return errorResponse(405, -32000, 'Method not allowed', undefined, undefined, { allow });
+  return errorResponse(
+    405,
+    ErrorCode.MethodNotAllowed,
+    'Method not allowed',
+    undefined,
+    undefined,
+    {
+      allow,
+    },
+  );
 }

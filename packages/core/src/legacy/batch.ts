@@ -1,11 +1,12 @@
-import type { HandlerCore } from '../http/handler.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, accepted, errorResponse, jsonResponse, Reply } from '../http/responses.ts';
-import { ErrorCode } from '../protocol/constants.ts';
+import { DEFAULT_LEGACY_VERSION, ErrorCode } from '../protocol/constants.ts';
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
 import { encodeEvent } from '../sse/encoder.ts';
 import { SSE_HEADERS } from '../sse/stream.ts';
-import { handleLegacy, sessionOf } from './dispatch.ts';
+import { handleLegacy } from './dispatch.ts';
+import type { LegacyEndpoint } from './endpoint.ts';
+import { claimedVersion, type SessionLookup, sessionOf } from './session-of.ts';
 
 /**
  * A JSON-RPC batch, legal only in 2025-03-26. Each element is served like a single message; the
@@ -13,14 +14,13 @@ import { handleLegacy, sessionOf } from './dispatch.ts';
  * carries every element's events as they come.
  */
 export async function handleBatch(
-  core: HandlerCore,
+  endpoint: LegacyEndpoint,
   request: IncomingRequest,
   values: unknown[],
 ): Promise<Answer> {
-  const session = sessionOf(core, request);
+  const session: SessionLookup = await sessionOf(endpoint, request);
   if (session instanceof Reply) return session;
-  const version =
-    session?.protocolVersion ?? request.headers.get('mcp-protocol-version')?.trim() ?? '2025-03-26';
+  const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
   if (version !== '2025-03-26')
     return errorResponse(
       400,
@@ -48,7 +48,7 @@ export async function handleBatch(
         }),
       );
     } else {
-      const answer = handleLegacy(core, shared, message, session);
+      const answer = handleLegacy(endpoint, shared, message, session);
       if (message.kind === 'request') answers.push(answer);
     }
   }

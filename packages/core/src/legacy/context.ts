@@ -1,9 +1,11 @@
 import type { LogLevel } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
-import { ContextBase, type RequestContext, requiredCapability } from '../server/context.ts';
+import { type RequestContext, requiredCapability, type SessionHandle } from '../server/context.ts';
+import { ContextBase } from '../server/context-base.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
+import type { SessionInit } from '../sessions/session.ts';
+import type { LegacyEndpoint } from './endpoint.ts';
 import type { LegacyExchange } from './exchange.ts';
-import type { SessionHandle, SessionInit } from './session.ts';
 
 /** The client did not declare what a server→client request needs (a tool error, not a protocol one). */
 export class ClientCapabilityError extends Error {
@@ -21,12 +23,20 @@ const NO_SESSION: Pick<SessionInit, 'clientInfo' | 'clientCapabilities'> = Objec
  * session; input requests are real server→client requests on the request's SSE stream, answered
  * by the client's POSTed responses.
  */
-export class LegacyContext extends ContextBase<LegacyExchange> implements RequestContext {
+export class LegacyContext
+  extends ContextBase<LegacyExchange, LegacyEndpoint>
+  implements RequestContext
+{
   readonly protocolVersion: string;
   readonly #init: Pick<SessionInit, 'clientInfo' | 'clientCapabilities'>;
 
-  constructor(exchange: LegacyExchange, meta: JsonObject, protocolVersion: string) {
-    super(exchange, meta);
+  constructor(
+    endpoint: LegacyEndpoint,
+    exchange: LegacyExchange,
+    meta: JsonObject,
+    protocolVersion: string,
+  ) {
+    super(endpoint, exchange, meta);
     this.protocolVersion = protocolVersion;
     this.#init = exchange.session ?? NO_SESSION;
   }

@@ -1,95 +1,54 @@
 import { McpError, methodNotFound } from '../errors.ts';
-import type { HandlerCore } from '../http/handler.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
+import { type Answer, accepted, Reply } from '../http/responses.ts';
 import {
-  type Answer,
-  accepted,
-  errorResponse,
-  JSON_HEADERS,
-  Reply,
-  shuttingDown,
-} from '../http/responses.ts';
-import {
+  DEFAULT_LEGACY_VERSION,
   ErrorCode,
-  HEADER,
-  LEGACY_VERSIONS,
-  type LegacyVersion,
   LOG_LEVELS,
   type LogLevel,
 } from '../protocol/constants.ts';
 import {
-  errorMessage,
   isObject,
   type JsonObject,
   type JsonRpcMessage,
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import {
-  advertises,
-  type ListName,
-  listResult,
-  readResource,
-  rpcError,
-} from '../server/features.ts';
-import { FEATURE_METHODS } from '../server/methods.ts';
+import { type EraRules, execute } from '../server/execute.ts';
+import { advertises } from '../server/lists.ts';
+import { FEATURE_METHODS, type MethodSpec } from '../server/methods.ts';
+import type { Session } from '../sessions/session.ts';
 import { LegacyContext } from './context.ts';
+import type { LegacyEndpoint } from './endpoint.ts';
 import { LegacyExchange } from './exchange.ts';
-import type { Session } from './session.ts';
-import { SessionLimitError } from './session-manager.ts';
-
-/** A method's result, or a promise of it when it has something to wait for. */
-type Method = (
-  core: HandlerCore,
-  ctx: LegacyContext,
-  params: JsonObject,
-) => JsonObject | Promise<JsonObject>;
-
-/** The session a legacy request names, or the Response that refuses it. */
-export function sessionOf(
-  core: HandlerCore,
-  request: IncomingRequest,
-): Session | Reply | undefined {
-  const manager = core.sessions;
-  if (!manager) return unsupportedVersion(request);
-  const id = request.headers.get(HEADER.sessionId);
-  if (id === null)
-    return errorResponse(
-      400,
-      ErrorCode.InvalidRequest,
-      'Bad Request: the Mcp-Session-Id header is required',
-    );
-  const session = manager.get(id);
-  if (!session) return errorResponse(404, -32001, 'Session not found');
-  return unsupportedVersion(request) ?? session;
-}
-
-/** A MCP-Protocol-Version header that names no legacy revision is a 400, sessions or not. */
-function unsupportedVersion(request: IncomingRequest): Reply | undefined {
-  const version = request.headers.get(HEADER.protocolVersion);
-  if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version.trim()))
-    return undefined;
-  return errorResponse(
-    400,
-    ErrorCode.InvalidRequest,
-    `Bad Request: unsupported MCP-Protocol-Version ${version}`,
-  );
-}
+import { initialize } from './initialize.ts';
+import { claimedVersion, type SessionLookup, sessionOf } from './session-of.ts';
 
 /**
  * Serves one legacy POST message (2025-03-26, 2025-06-18, 2025-11-25): `initialize`, then
  * requests, notifications and responses of a session (or, with sessions off, of nobody).
  */
 export function handleLegacy(
-  core: HandlerCore,
+  endpoint: LegacyEndpoint,
   request: IncomingRequest,
   message: JsonRpcMessage,
   /** The session, when the caller has already found it (a batch, once for all its elements). */
   known?: Session,
 ): Answer | Promise<Answer> {
   if (message.kind === 'request' && message.message.method === 'initialize')
-    return initialize(core, request, message.message);
-  const session = known ?? sessionOf(core, request);
+    return initialize(endpoint, request, message.message);
+  const session = known ?? sessionOf(endpoint, request);
+  if (session instanceof Promise)
+    return session.then((found) => serve(endpoint, request, message, found));
+  return serve(endpoint, request, message, session);
+}
+
+function serve(
+  endpoint: LegacyEndpoint,
+  request: IncomingRequest,
+  message: JsonRpcMessage,
+  session: SessionLookup,
+): Answer | Promise<Answer> {
   if (session instanceof Reply) return session;
   switch (message.kind) {
     case 'notification':
@@ -99,72 +58,8 @@ export function handleLegacy(
       respond(session, message);
       return accepted();
     case 'request':
-      return dispatch(core, request, session, message.message);
+      return dispatch(endpoint, request, session, message.message);
   }
-}
-
-function initialize(core: HandlerCore, request: IncomingRequest, rpc: JsonRpcRequest): Reply {
-  const params = rpc.params ?? {};
-  if (typeof params.protocolVersion !== 'string') {
-    return errorResponse(
-      400,
-      ErrorCode.InvalidParams,
-      'initialize needs params.protocolVersion',
-      rpc.id,
-    );
-  }
-  const requested = params.protocolVersion;
-  // Echo a supported revision; otherwise offer the newest legacy one (2026-07-28 is not negotiated here).
-  const protocolVersion = (
-    (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0]
-  ) as LegacyVersion;
-  const init = {
-    protocolVersion,
-    clientInfo: isObject(params.clientInfo) ? (params.clientInfo as never) : undefined,
-    clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
-  };
-  let sessionId: string | undefined;
-  if (core.sessions) {
-    // An initialize whose body was still arriving when the server shut down gets no session:
-    // one opened now would outlive the shutdown in the manager.
-    if (core.root.aborted) return shuttingDown(rpc.id);
-    let session: Session;
-    try {
-      session = core.sessions.create(core.root, init);
-    } catch (error) {
-      if (!(error instanceof SessionLimitError)) throw error;
-      return errorResponse(503, ErrorCode.InternalError, error.message, rpc.id, undefined, {
-        'retry-after': String(error.retryAfterSeconds),
-      });
-    }
-    core.sessionOpened(session, request);
-    sessionId = session.id;
-  }
-  // Everything but the version is the same for every client: serialized once per capability set.
-  const body = `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":{"protocolVersion":${JSON.stringify(protocolVersion)},${initializeTail(core)}}`;
-  return new Reply(
-    200,
-    body,
-    sessionId === undefined
-      ? JSON_HEADERS
-      : // A literal (not a spread of JSON_HEADERS) keeps this object's shape fixed and cheap.
-        { 'content-type': 'application/json', 'mcp-session-id': sessionId },
-  );
-}
-
-const tails = new WeakMap<object, string>();
-
-/** `"capabilities":…,"serverInfo":…[,"instructions":…]}` for the server's current capabilities. */
-function initializeTail(core: HandlerCore): string {
-  const capabilities = core.server.capabilities();
-  let tail = tails.get(capabilities);
-  if (tail === undefined) {
-    const rest: JsonObject = { capabilities, serverInfo: core.serverInfo };
-    if (core.server.info.instructions) rest.instructions = core.server.info.instructions;
-    tail = JSON.stringify(rest).slice(1);
-    tails.set(capabilities, tail);
-  }
-  return tail;
 }
 
 function notification(session: Session | undefined, method: string, params: JsonObject): void {
@@ -195,50 +90,47 @@ function respond(
 }
 
 function dispatch(
-  core: HandlerCore,
+  endpoint: LegacyEndpoint,
   request: IncomingRequest,
   session: Session | undefined,
   rpc: JsonRpcRequest,
 ): Promise<Answer> {
-  const version =
-    session?.protocolVersion ??
-    (request.headers.get(HEADER.protocolVersion)?.trim() || '2025-03-26');
+  const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
   const exchange = new LegacyExchange(
-    session ?? core.root,
+    session ?? endpoint.root,
     session,
     rpc.id,
     rpc.method,
-    core.legacy,
+    endpoint.legacy,
   );
-  exchange.watch(request);
+  exchange.followRequest(request);
   const params = rpc.params ?? {};
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const meta = isObject(params._meta) ? params._meta : {};
-  const ctx = new LegacyContext(exchange, meta, version);
-  void core.run(exchange, execute(core, ctx, params), version, session?.id);
+  const ctx = new LegacyContext(endpoint, exchange, meta, version);
+  const spec = METHODS[rpc.method];
+  const work =
+    spec && advertises(endpoint.registry, rpc.method)
+      ? execute(LEGACY, ctx, spec, params)
+      : execute(LEGACY, ctx, NOT_FOUND, params);
+  void endpoint.run(exchange, work, version, session?.id);
   return exchange.response;
 }
 
-async function execute(core: HandlerCore, ctx: LegacyContext, params: JsonObject): Promise<void> {
-  const exchange = ctx.exchange;
-  // Already over (the client left, or the session or server ended, while the body was read).
-  if (exchange.aborted) return;
-  try {
-    const method = METHODS[exchange.method];
-    if (!method || !advertises(core.server, exchange.method)) throw methodNotFound(exchange.method);
-    exchange.reply(resultMessage(exchange.id, await method(core, ctx, params)));
-  } catch (error) {
-    if (exchange.aborted) return;
-    const body = rpcError(error);
-    exchange.errorCode = body.code;
-    exchange.reply(errorMessage(exchange.id, body));
-  }
-}
+/** The wire shape of the legacy revisions around the shared methods: plain JSON-RPC. */
+const LEGACY: EraRules<LegacyContext> = {
+  resourceNotFound: ErrorCode.ResourceNotFound,
+  errorStatus: false,
+  finish: (ctx, result) => resultMessage(ctx.requestId, result),
+};
 
-function page(core: HandlerCore, kind: ListName, field: string, params: JsonObject): JsonObject {
-  return listResult(core.server, kind, field, params.cursor, core.pageSize);
-}
+/** Answers -32601 through the same path as every method (request log, error code). */
+const NOT_FOUND: MethodSpec<LegacyContext> = {
+  run: (ctx) => {
+    throw methodNotFound(ctx.method);
+  },
+};
 
 function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): JsonObject {
   if (typeof params.uri !== 'string')
@@ -250,26 +142,21 @@ function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): Jso
   return {};
 }
 
-const METHODS: Record<string, Method> = {
+const METHODS: Readonly<Record<string, MethodSpec<LegacyContext>>> = {
   ...FEATURE_METHODS,
-  ping: () => ({}),
-  'logging/setLevel': (_core, ctx, params) => {
-    if (!LOG_LEVELS.includes(params.level as LogLevel))
-      throw new McpError(ErrorCode.InvalidParams, `Unknown log level: ${String(params.level)}`);
-    const session = ctx.exchange.session;
-    if (session) {
-      session.logLevel = params.level as LogLevel;
-      session.changed();
-    }
-    return {};
+  ping: { run: () => ({}) },
+  'logging/setLevel': {
+    run: (ctx, params) => {
+      if (!LOG_LEVELS.includes(params.level as LogLevel))
+        throw new McpError(ErrorCode.InvalidParams, `Unknown log level: ${String(params.level)}`);
+      const session = ctx.exchange.session;
+      if (session) {
+        session.logLevel = params.level as LogLevel;
+        session.changed();
+      }
+      return {};
+    },
   },
-  'tools/list': (core, _ctx, params) => page(core, 'tools', 'tools', params),
-  'resources/list': (core, _ctx, params) => page(core, 'resources', 'resources', params),
-  'resources/templates/list': (core, _ctx, params) =>
-    page(core, 'templates', 'resourceTemplates', params),
-  'prompts/list': (core, _ctx, params) => page(core, 'prompts', 'prompts', params),
-  'resources/read': (core, ctx, params) =>
-    readResource(core.server, params.uri, ctx, ErrorCode.ResourceNotFound),
-  'resources/subscribe': (_core, ctx, params) => subscription(ctx, params, true),
-  'resources/unsubscribe': (_core, ctx, params) => subscription(ctx, params, false),
+  'resources/subscribe': { run: (ctx, params) => subscription(ctx, params, true) },
+  'resources/unsubscribe': { run: (ctx, params) => subscription(ctx, params, false) },
 };

@@ -3,17 +3,19 @@ import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, errorResponse } from '../http/responses.ts';
 import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import type { Scope } from '../lifecycle/scope.ts';
+import { unrefTimer } from '../lifecycle/timers.ts';
+import { ErrorCode } from '../protocol/constants.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
+import type { Session } from '../sessions/session.ts';
 import { SSE_HEADERS } from '../sse/stream.ts';
-import type { Session } from './session.ts';
 import { LegacyStream, type StreamConfig } from './stream.ts';
 
-/** The legacy disconnect policy; see `McpHandlerOptions.legacyDisconnect`. */
+/** The legacy disconnect policy (`McpHandlerOptions.disconnectGraceMs`, `streamAfterMs`). */
 export interface LegacyConfig extends StreamConfig {
   /** How long a handler whose resumable stream dropped keeps running, waiting for a resume. */
-  graceMs: number;
+  readonly graceMs: number;
   /** See `McpHandlerOptions.streamAfterMs`. */
-  streamAfterMs: number | undefined;
+  readonly streamAfterMs: number | undefined;
 }
 
 function graceExpired(exchange: LegacyExchange): void {
@@ -56,10 +58,10 @@ export class LegacyExchange extends ExchangeBase {
     this.begin(session ? config.streamAfterMs : undefined);
   }
 
-  /** Watches the HTTP exchange until the answer becomes a stream, which then watches it. */
-  watch(request: IncomingRequest): void {
+  /** Follows the HTTP exchange until the answer becomes a stream, which then follows it. */
+  override followRequest(request: IncomingRequest): void {
     this.#request = request;
-    this.followRequest(request);
+    super.followRequest(request);
   }
 
   /** The stream of this answer, opened (and the response sent) on first use. */
@@ -93,8 +95,7 @@ export class LegacyExchange extends ExchangeBase {
       this.abort('disconnect');
       return;
     }
-    this.#grace ??= setTimeout(graceExpired, this.#config.graceMs, this);
-    (this.#grace as { unref?: () => void }).unref?.();
+    this.#grace ??= unrefTimer(setTimeout(graceExpired, this.#config.graceMs, this));
   }
 
   /** A resume re-attached the stream within the grace window. */
@@ -155,7 +156,7 @@ export class LegacyExchange extends ExchangeBase {
         return new Response('', { status: 200, headers: SSE_HEADERS });
       case 'session-deleted':
       case 'session-expired':
-        return errorResponse(404, -32001, 'Session not found', this.id);
+        return errorResponse(404, ErrorCode.SessionNotFound, 'Session not found', this.id);
       default:
         return super.abortedAnswer(type);
     }

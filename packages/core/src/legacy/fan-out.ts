@@ -1,6 +1,6 @@
 import { notificationMessage } from '../protocol/jsonrpc.ts';
-import type { McpServer } from '../server/server.ts';
-import type { SessionManager } from './session-manager.ts';
+import type { Registry } from '../server/registry.ts';
+import type { SessionManager } from '../sessions/session-manager.ts';
 
 const EMPTY = {};
 
@@ -9,14 +9,14 @@ const EMPTY = {};
  * every session that has opened one, resource updates to the sessions subscribed to the URI.
  * One listener per handler, not one per session. Returns the function that removes them.
  */
-export function fanOut(server: McpServer, sessions: SessionManager): () => void {
-  const offLists = server.onListChanged((kind) => {
+export function fanOut(registry: Registry, sessions: SessionManager): () => void {
+  const offLists = registry.onListChanged((kind) => {
     const message = notificationMessage(`notifications/${kind}/list_changed`, EMPTY);
     sessions.forEach((session) => {
       session.standalone?.send(message);
     });
   });
-  const offUpdates = server.onResourceUpdated((uri) => {
+  const offUpdates = registry.onResourceUpdated((uri) => {
     const message = notificationMessage('notifications/resources/updated', { uri });
     sessions.forEach((session) => {
       if (session.isSubscribed(uri)) session.standalone?.send(message);

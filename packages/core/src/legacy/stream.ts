@@ -1,17 +1,24 @@
+import type { EventStore } from '../sessions/event-store.ts';
+import type { Session, SessionStream } from '../sessions/session.ts';
 import { encodePriming, KEEP_ALIVE } from '../sse/encoder.ts';
 import { SSE_HEADERS, type SseOwner, SseStream } from '../sse/stream.ts';
-import type { EventStore } from './event-store.ts';
-import type { LegacyExchange } from './exchange.ts';
-import type { Session } from './session.ts';
 
 /** What every legacy stream needs from the handler; built once. */
 export interface StreamConfig {
-  keepAliveMs: number;
-  eventStore: EventStore | undefined;
+  readonly keepAliveMs: number;
+  readonly eventStore: EventStore | undefined;
   /** SSE `retry` sent with the priming event (2025-11-25). */
-  retryMs: number;
-  /** Counters the handler reports. */
-  counters: { openStreams: number; resumed: number };
+  readonly retryMs: number;
+  /** Counters the handler reports (the one mutable part). */
+  readonly counters: { openStreams: number; resumed: number };
+}
+
+/** The request a stream answers, told when its connection drops or comes back. */
+export interface StreamOwner {
+  /** The connection dropped before the final message. */
+  streamDropped(stream: LegacyStream): void;
+  /** A resume re-attached the stream. */
+  resumed(): void;
 }
 
 /**
@@ -22,10 +29,10 @@ export interface StreamConfig {
  * The request stream's owner (the exchange) decides what a dropped connection means for the
  * handler; the standalone stream simply waits for the next GET.
  */
-export class LegacyStream implements SseOwner {
+export class LegacyStream implements SseOwner, SessionStream {
   readonly id: string;
   readonly session: Session;
-  readonly owner: LegacyExchange | undefined;
+  readonly owner: StreamOwner | undefined;
   readonly #config: StreamConfig;
   #live: SseStream | undefined;
   #signal: AbortSignal | undefined;
@@ -37,7 +44,7 @@ export class LegacyStream implements SseOwner {
   /** Id of the newest event sent on this stream: a fresh connection primes with it, not with 0. */
   #lastId: string | undefined;
 
-  constructor(session: Session, id: string, config: StreamConfig, owner?: LegacyExchange) {
+  constructor(session: Session, id: string, config: StreamConfig, owner?: StreamOwner) {
     this.session = session;
     this.id = id;
     this.#config = config;

@@ -1,13 +1,18 @@
 import { McpError } from '../errors.ts';
-import type { Exchange } from '../http/exchange.ts';
 import { ErrorCode, type LogLevel, META, MODERN_VERSION } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
-import { ContextBase, type RequestContext, requiredCapability } from '../server/context.ts';
-import { InputRequired } from '../server/features.ts';
+import { type RequestContext, requiredCapability } from '../server/context.ts';
+import { ContextBase } from '../server/context-base.ts';
+import { InputRequired } from '../server/input-required.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
+import type { ModernEndpoint } from './endpoint.ts';
+import type { ModernExchange } from './exchange.ts';
 
 /** `RequestContext` of a 2026-07-28 request: everything comes from this request's `_meta`. */
-export class ModernContext extends ContextBase<Exchange> implements RequestContext {
+export class ModernContext
+  extends ContextBase<ModernExchange, ModernEndpoint>
+  implements RequestContext
+{
   readonly clientCapabilities: ClientCapabilities;
   /** Answers from earlier rounds (verified requestState) and this request's inputResponses. */
   answers: JsonObject | undefined;
@@ -15,8 +20,8 @@ export class ModernContext extends ContextBase<Exchange> implements RequestConte
   mayAskInput = false;
   #nextKey = 0;
 
-  constructor(exchange: Exchange, meta: JsonObject) {
-    super(exchange, meta);
+  constructor(endpoint: ModernEndpoint, exchange: ModernExchange, meta: JsonObject) {
+    super(endpoint, exchange, meta);
     this.clientCapabilities = meta[META.clientCapabilities] as ClientCapabilities;
   }
 

@@ -1,5 +1,4 @@
 import { invalidParams, methodNotFound } from '../errors.ts';
-import type { HandlerCore } from '../http/handler.ts';
 import { META } from '../protocol/constants.ts';
 import {
   isObject,
@@ -7,7 +6,7 @@ import {
   notificationMessage,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import type { ListKind } from '../server/server.ts';
+import type { ListKind } from '../server/registry.ts';
 import type { ModernContext } from './context.ts';
 
 const LIST_FLAGS: Record<
@@ -25,15 +24,12 @@ const LIST_FLAGS: Record<
  * subscription id (the listen request's id). It ends when the client leaves, or on shutdown with
  * the completing result. Resolves when the stream is over.
  */
-export async function listen(
-  core: HandlerCore,
-  ctx: ModernContext,
-  params: JsonObject,
-): Promise<undefined> {
+export async function listen(ctx: ModernContext, params: JsonObject): Promise<undefined> {
+  const registry = ctx.endpoint.registry;
   const filter = params.notifications;
   if (filter !== undefined && !isObject(filter))
     throw invalidParams('notifications must be an object');
-  const caps = core.server.capabilities();
+  const caps = registry.capabilities();
   if (!caps.tools && !caps.prompts && !caps.resources) throw methodNotFound('subscriptions/listen');
   const wanted = filter ?? {};
   const honoured: JsonObject = {};
@@ -61,11 +57,11 @@ export async function listen(
     }),
   );
 
-  const offLists = core.server.onListChanged((kind) => {
+  const offLists = registry.onListChanged((kind) => {
     if (lists.has(kind))
       stream.send(notificationMessage(`notifications/${kind}/list_changed`, { _meta: tag }));
   });
-  const offUpdates = core.server.onResourceUpdated((uri) => {
+  const offUpdates = registry.onResourceUpdated((uri) => {
     if (uris.has(uri))
       stream.send(notificationMessage('notifications/resources/updated', { uri, _meta: tag }));
   });

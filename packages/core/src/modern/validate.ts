@@ -1,7 +1,7 @@
 import { McpError } from '../errors.ts';
 import { ErrorCode, HEADER, LOG_LEVELS, META, MODERN_VERSION } from '../protocol/constants.ts';
 import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
-import type { ToolEntry } from '../server/server.ts';
+import type { ToolEntry } from '../server/registry.ts';
 
 type HeaderReader = { get(name: string): string | null };
 
@@ -91,10 +91,10 @@ export function validateParamHeaders(headers: HeaderReader, tool: ToolEntry, arg
 const SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/;
 const SAFE = /^[\x20-\x7e\t]*$/;
 
-/** A request-metadata header, trimmed and Base64-sentinel decoded; rejects invalid characters. */
 /** Rejects malformed UTF-8 in a Base64-encoded header value; one decoder serves them all. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A request-metadata header, trimmed and Base64-sentinel decoded; rejects invalid characters. */
 function headerValue(headers: HeaderReader, name: string): string | undefined {
   const raw = headers.get(name);
   if (raw === null) return undefined;

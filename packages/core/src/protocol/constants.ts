@@ -5,6 +5,12 @@ export const MODERN_VERSION = '2026-07-28';
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
 
+/**
+ * The revision a legacy request is taken to speak when it names none: the spec tells servers to
+ * assume 2025-03-26 when a session-less request carries no MCP-Protocol-Version header.
+ */
+export const DEFAULT_LEGACY_VERSION: LegacyVersion = '2025-03-26';
+
 /** Reserved `_meta` keys of revision 2026-07-28. */
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
@@ -23,6 +29,10 @@ export const HEADER = {
   paramPrefix: 'mcp-param-',
   sessionId: 'mcp-session-id',
   lastEventId: 'last-event-id',
+  accept: 'accept',
+  contentType: 'content-type',
+  allow: 'allow',
+  retryAfter: 'retry-after',
 } as const;
 
 /** JSON-RPC and MCP error codes. */
@@ -32,6 +42,10 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Implementation-defined (the SDKs' choice): an HTTP method the endpoint does not serve (405). */
+  MethodNotAllowed: -32000,
+  /** Implementation-defined (the SDKs' choice): an unknown or ended legacy session (404). */
+  SessionNotFound: -32001,
   /** Legacy revisions only; 2026-07-28 uses InvalidParams. */
   ResourceNotFound: -32002,
   HeaderMismatch: -32020,

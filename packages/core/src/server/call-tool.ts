@@ -1,9 +1,9 @@
-import { McpError } from '../errors.ts';
+import { internalError as internal, McpError } from '../errors.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import { formatIssues, parseWith } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
-import { InputRequired, internal } from './features.ts';
-import type { ToolEntry } from './server.ts';
+import { InputRequired } from './input-required.ts';
+import type { ToolEntry } from './registry.ts';
 import type { ToolResult } from './types.ts';
 
 /**

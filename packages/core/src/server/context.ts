@@ -1,7 +1,16 @@
-import type { SessionHandle } from '../legacy/session.ts';
-import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
-import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
+import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
+import type { LogLevel } from '../protocol/constants.ts';
+import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from './types.ts';
+
+/** The part of a legacy session tools see through `ctx.session`. */
+export interface SessionHandle {
+  readonly id: string;
+  /** Per-session state for stateful tools (a running sum, a cursor); dropped when the session ends. */
+  readonly state: Map<string, unknown>;
+  /** Runs `fn` once when the session ends, with the reason. */
+  onClose(fn: (reason: AbortReasonType) => void): void;
+}
 
 /**
  * What every tool, resource and prompt handler receives besides its arguments.
@@ -63,70 +72,4 @@ export function requiredCapability(
     case 'roots/list':
       return caps.roots ? undefined : { roots: {} };
   }
-}
-
-/** What a context needs of its exchange (either era's). */
-interface ContextExchange {
-  readonly signal: AbortSignal;
-  readonly id: RequestId;
-  readonly method: string;
-  /** Sends a notification of this request; false when nothing can be sent any more. */
-  notify(json: string): boolean;
-}
-
-/**
- * What both eras' contexts share: the request's identity, and its progress and log
- * notifications (progress only forward, logs filtered by the era's level).
- */
-export abstract class ContextBase<E extends ContextExchange> {
-  readonly exchange: E;
-  readonly meta: JsonObject;
-  #lastProgress = Number.NEGATIVE_INFINITY;
-
-  constructor(exchange: E, meta: JsonObject) {
-    this.exchange = exchange;
-    this.meta = meta;
-  }
-
-  get signal(): AbortSignal {
-    return this.exchange.signal;
-  }
-  get requestId(): RequestId {
-    return this.exchange.id;
-  }
-  get method(): string {
-    return this.exchange.method;
-  }
-
-  progress(progress: number, total?: number, message?: string): void {
-    const token = this.meta.progressToken;
-    if (token === undefined || progress <= this.#lastProgress) return;
-    this.#lastProgress = progress;
-    const params: JsonObject = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    this.exchange.notify(notificationMessage('notifications/progress', params));
-  }
-
-  log(level: LogLevel, data: unknown, logger?: string): void {
-    const wanted = this.logLevel;
-    // undefined: the era's default (legacy: everything until logging/setLevel; modern: nothing).
-    if (wanted === undefined ? !this.logsWithoutLevel : !atLeast(level, wanted)) return;
-    this.exchange.notify(
-      notificationMessage(
-        'notifications/message',
-        logger === undefined ? { level, data } : { level, logger, data },
-      ),
-    );
-  }
-
-  /** The minimum level the client asked for, if any. */
-  protected abstract get logLevel(): LogLevel | undefined;
-  /** Whether messages go out while the client has asked for no level. */
-  protected abstract get logsWithoutLevel(): boolean;
-}
-
-/** Whether `level` is at or above the `wanted` minimum. */
-function atLeast(level: LogLevel, wanted: LogLevel): boolean {
-  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(wanted);
 }

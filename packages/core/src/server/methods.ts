@@ -1,19 +1,56 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import { callTool } from './call-tool.ts';
 import type { RequestContext } from './context.ts';
-import { complete, findTool, getPrompt } from './features.ts';
-import type { McpServer } from './server.ts';
+import type { Endpoint } from './endpoint.ts';
+import { complete, findTool, getPrompt, readResource } from './features.ts';
+import { listResult } from './lists.ts';
+import type { ListName } from './registry.ts';
 
-/** A method both eras serve alike (no wire fields of either era around its result). */
-type FeatureMethod = (
-  core: { readonly server: McpServer },
-  ctx: RequestContext,
+/** What a method gets: the request's context, which also knows the endpoint serving it. */
+export interface MethodContext extends RequestContext {
+  readonly endpoint: Endpoint;
+}
+
+/**
+ * A method's result, or a promise of it when it has something to wait for; `undefined` when the
+ * method answered itself (a stream that ended with the exchange).
+ */
+export type Method<C extends MethodContext = MethodContext> = (
+  ctx: C,
   params: JsonObject,
-) => JsonObject | Promise<JsonObject>;
+) => JsonObject | undefined | Promise<JsonObject | undefined>;
 
-/** The entries both eras' method tables share; each era adds its own methods around them. */
-export const FEATURE_METHODS: Readonly<Record<string, FeatureMethod>> = {
-  'tools/call': (core, ctx, params) => callTool(findTool(core.server, params), params, ctx),
-  'prompts/get': (core, ctx, params) => getPrompt(core.server, params, ctx),
-  'completion/complete': (core, _ctx, params) => complete(core.server, params),
+export interface MethodSpec<C extends MethodContext = MethodContext> {
+  readonly run: Method<C>;
+  /** The result is a list, a read or a discovery: 2026-07-28 adds cache hints to it. */
+  readonly cacheable?: boolean;
+}
+
+function list(kind: ListName, field: string): MethodSpec {
+  return {
+    run: (ctx, params) =>
+      listResult(ctx.endpoint.registry, kind, field, params.cursor, ctx.endpoint.pageSize),
+    cacheable: true,
+  };
+}
+
+/**
+ * The one method table of the server features, served alike by both eras; each era spreads it
+ * into its own table next to its era-only methods, and wraps every result in its own finish step
+ * (`EraRules`).
+ */
+export const FEATURE_METHODS: Readonly<Record<string, MethodSpec>> = {
+  'tools/call': {
+    run: (ctx, params) => callTool(findTool(ctx.endpoint.registry, params), params, ctx),
+  },
+  'prompts/get': { run: (ctx, params) => getPrompt(ctx.endpoint.registry, params, ctx) },
+  'completion/complete': { run: (ctx, params) => complete(ctx.endpoint.registry, params) },
+  'resources/read': {
+    run: (ctx, params) => readResource(ctx.endpoint.registry, params.uri, ctx),
+    cacheable: true,
+  },
+  'tools/list': list('tools', 'tools'),
+  'resources/list': list('resources', 'resources'),
+  'resources/templates/list': list('templates', 'resourceTemplates'),
+  'prompts/list': list('prompts', 'prompts'),
 };

@@ -1,6 +1,5 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import {
-  type CompiledSchema,
   compileSchema,
   type Infer,
   type JsonSchema,
@@ -8,16 +7,18 @@ import {
   type SchemaShape,
 } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
-import { strip } from './features.ts';
-import { type ParamHeader, paramHeadersOf } from './param-headers.ts';
-import type {
-  CompleteFn,
-  Implementation,
-  PromptResult,
-  ResourceResult,
-  ToolResult,
-} from './types.ts';
-import { compileTemplate, type UriTemplate } from './uri-template.ts';
+import { paramHeadersOf } from './param-headers.ts';
+import {
+  type ListKind,
+  type PromptEntry,
+  Registry,
+  type ResourceHandler,
+  type TemplateHandler,
+  type ToolEntry,
+} from './registry.ts';
+import { strip } from './strip.ts';
+import type { CompleteFn, Implementation, PromptResult, ToolResult } from './types.ts';
+import { compileTemplate } from './uri-template.ts';
 
 export interface ServerInfo extends Implementation {
   /** Sent in `server/discover` and the legacy InitializeResult. */
@@ -43,19 +44,11 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
   _meta?: JsonObject;
 }
 
+/** A tool's handler: validated arguments and the request's context. */
 export type ToolHandler<I> = (
   args: Infer<I>,
   ctx: RequestContext,
 ) => ToolResult | Promise<ToolResult>;
-
-export interface ToolEntry {
-  readonly name: string;
-  readonly definition: JsonObject;
-  readonly input: CompiledSchema;
-  readonly output: CompiledSchema | undefined;
-  readonly paramHeaders: readonly ParamHeader[];
-  readonly handler: (args: unknown, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
-}
 
 export interface ResourceOptions {
   title?: string;
@@ -64,32 +57,6 @@ export interface ResourceOptions {
   size?: number;
   annotations?: JsonObject;
   _meta?: JsonObject;
-}
-
-export type ResourceHandler = (
-  uri: string,
-  ctx: RequestContext,
-) => ResourceResult | Promise<ResourceResult>;
-export type TemplateHandler = (
-  uri: string,
-  variables: Record<string, string>,
-  ctx: RequestContext,
-) => ResourceResult | Promise<ResourceResult>;
-
-export interface ResourceEntry {
-  readonly uri: string;
-  readonly mimeType: string | undefined;
-  readonly definition: JsonObject;
-  readonly handler: ResourceHandler;
-}
-
-export interface TemplateEntry {
-  readonly name: string;
-  readonly template: UriTemplate;
-  readonly mimeType: string | undefined;
-  readonly definition: JsonObject;
-  readonly complete: Record<string, CompleteFn>;
-  readonly handler: TemplateHandler;
 }
 
 export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
@@ -102,48 +69,65 @@ export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
   _meta?: JsonObject;
 }
 
+/** A prompt's handler: validated arguments and the request's context. */
 export type PromptHandler<A> = (
   args: Infer<A>,
   ctx: RequestContext,
 ) => PromptResult | Promise<PromptResult>;
-
-export interface PromptEntry {
-  readonly name: string;
-  readonly definition: JsonObject;
-  readonly args: CompiledSchema;
-  readonly complete: Record<string, CompleteFn>;
-  readonly handler: (args: unknown, ctx: RequestContext) => PromptResult | Promise<PromptResult>;
-}
 
 /** Removes a registered tool, resource, template or prompt (and tells listeners the list changed). */
 export interface Registration {
   remove(): void;
 }
 
-export type ListKind = 'tools' | 'resources' | 'prompts';
-type ChangeListener = (kind: ListKind) => void;
-type UpdateListener = (uri: string) => void;
+let registry: (server: McpServer) => Registry;
+
+/** The registry behind a server, for the protocol layers (not exported from the package). */
+export function registryOf(server: McpServer): Registry {
+  return registry(server);
+}
 
 /**
  * The definition of an MCP server: its tools, resources, templates, prompts and completions.
- * Build it once and hand it to `createMcpHandler()`; schemas are compiled at registration.
+ * Build it once and hand it to `createMcpHandler()`; schemas are compiled at registration, and
+ * each registration can be removed again (clients are told the list changed).
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'notes', version: '1.0.0' });
+ * server.tool('add', { inputSchema: z.object({ a: z.number(), b: z.number() }) },
+ *   ({ a, b }) => String(a + b));
+ * ```
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server
  */
 export class McpServer {
+  /** Name, version and instructions, as `server/discover` and `initialize` send them. */
   readonly info: ServerInfo;
-  readonly tools = new Map<string, ToolEntry>();
-  readonly resources = new Map<string, ResourceEntry>();
-  readonly templates = new Map<string, TemplateEntry>();
-  readonly prompts = new Map<string, PromptEntry>();
-  readonly #changeListeners = new Set<ChangeListener>();
-  readonly #updateListeners = new Set<UpdateListener>();
-  /** Definitions in registration order, rebuilt lazily after a change. */
-  #capabilities: JsonObject | undefined;
-  #cache: Partial<Record<'tools' | 'resources' | 'templates' | 'prompts', JsonObject[]>> = {};
+  readonly #registry = new Registry();
+
+  static {
+    registry = (server) => server.#registry;
+  }
 
   constructor(info: ServerInfo) {
     this.info = info;
   }
 
+  /**
+   * Registers a tool. `inputSchema` validates the arguments before `handler` runs (-32602 when
+   * they do not match); `outputSchema` checks the handler's `structuredContent`. The handler
+   * returns a string (one text block) or a result object, and gets `ctx` with the request's
+   * `signal`, progress, logging and client input.
+   *
+   * @example
+   * ```ts
+   * server.tool('sleep', { inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
+   *   await setTimeout(ms, undefined, { signal: ctx.signal });
+   *   return `slept ${ms} ms`;
+   * });
+   * ```
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools
+   */
   tool<I extends SchemaOption = undefined, O extends SchemaOption = undefined>(
     name: string,
     options: ToolOptions<I, O>,
@@ -152,8 +136,7 @@ export class McpServer {
     if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name))
       throw new TypeError(`Invalid tool name "${name}": use 1-128 of [A-Za-z0-9_.-]`);
     checkOptions(options, `tool ${name}`, RENAMED_TOOL_OPTIONS);
-    if (typeof handler !== 'function')
-      throw new TypeError(`tool ${name}: the handler must be a function`);
+    checkHandler(handler, `tool ${name}`);
     const input = compileSchema(options.inputSchema, 'input', `tool ${name}`);
     const output =
       options.outputSchema === undefined
@@ -176,49 +159,97 @@ export class McpServer {
       paramHeaders: paramHeadersOf(input.json, name),
       handler: handler as ToolEntry['handler'],
     };
-    return this.#add(this.tools, name, entry, 'tools');
+    return this.#add(this.#registry.tools, name, entry, 'tools');
   }
 
+  /** `tool()` under the MCP SDKs' name (same arguments), for code moving over from them. */
+  registerTool<I extends SchemaOption = undefined, O extends SchemaOption = undefined>(
+    name: string,
+    options: ToolOptions<I, O>,
+    handler: ToolHandler<I>,
+  ): Registration {
+    return this.tool(name, options, handler);
+  }
+
+  /**
+   * Registers a resource at a fixed URI. The reader returns text, bytes (sent as a base64 blob)
+   * or a full `{ contents }` result; throw `ResourceNotFoundError` for a URI that has nothing.
+   *
+   * @example
+   * ```ts
+   * server.resource('readme', 'docs://readme', { mimeType: 'text/markdown' }, () => '# Hello');
+   * ```
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources
+   */
   resource(
     name: string,
     uri: string,
     options: ResourceOptions,
     handler: ResourceHandler,
   ): Registration {
+    checkHandler(handler, `resource ${name}`);
     const definition = strip({ uri, name, ...options });
     return this.#add(
-      this.resources,
+      this.#registry.resources,
       uri,
       { uri, mimeType: options.mimeType, definition, handler },
       'resources',
     );
   }
 
+  /**
+   * Registers a resource template (RFC 6570: `{var}`, `{+var}`, `{#var}`, `{/var}`, `{?a,b}`);
+   * `resources/read` of a matching URI calls the reader with the variables. `complete` offers
+   * completions per variable.
+   *
+   * @example
+   * ```ts
+   * server.resourceTemplate('user', 'users://{id}', {}, (uri, { id }) => JSON.stringify({ id }));
+   * ```
+   */
   resourceTemplate(
     name: string,
     uriTemplate: string,
     options: ResourceOptions & { complete?: Record<string, CompleteFn> },
     handler: TemplateHandler,
   ): Registration {
+    checkHandler(handler, `resource template ${name}`);
     const { complete, ...rest } = options;
     const definition = strip({ uriTemplate, name, ...rest });
-    const entry: TemplateEntry = {
-      name,
-      template: compileTemplate(uriTemplate),
-      mimeType: options.mimeType,
-      definition,
-      complete: complete ?? {},
-      handler,
-    };
-    return this.#add(this.templates, uriTemplate, entry, 'resources');
+    return this.#add(
+      this.#registry.templates,
+      uriTemplate,
+      {
+        name,
+        template: compileTemplate(uriTemplate),
+        mimeType: options.mimeType,
+        definition,
+        complete: complete ?? {},
+        handler,
+      },
+      'resources',
+    );
   }
 
+  /**
+   * Registers a prompt. `argsSchema` (an object of string properties) is advertised as the
+   * prompt's `arguments` list and validated on `prompts/get`; the handler returns a string (one
+   * user message) or `{ messages }`.
+   *
+   * @example
+   * ```ts
+   * server.prompt('review', { argsSchema: z.object({ language: z.string() }) },
+   *   ({ language }) => `Review this ${language} code`);
+   * ```
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts
+   */
   prompt<A extends Schema | SchemaShape | undefined = undefined>(
     name: string,
     options: PromptOptions<A>,
     handler: PromptHandler<A>,
   ): Registration {
     checkOptions(options, `prompt ${name}`, RENAMED_PROMPT_OPTIONS);
+    checkHandler(handler, `prompt ${name}`);
     const args = compileSchema(options.argsSchema, 'input', `prompt ${name}`);
     const definition = strip({
       name,
@@ -234,79 +265,34 @@ export class McpServer {
       complete: options.complete ?? {},
       handler: handler as PromptEntry['handler'],
     };
-    return this.#add(this.prompts, name, entry, 'prompts');
+    return this.#add(this.#registry.prompts, name, entry, 'prompts');
   }
 
-  /** Tool definitions as `tools/list` sends them, in registration order. */
-  list(kind: 'tools' | 'resources' | 'templates' | 'prompts'): JsonObject[] {
-    let cached = this.#cache[kind];
-    if (!cached) {
-      const source: Map<string, { definition: JsonObject }> = this[kind];
-      cached = [...source.values()].map((entry) => entry.definition);
-      this.#cache[kind] = cached;
-    }
-    return cached;
+  /** `prompt()` under the MCP SDKs' name (same arguments), for code moving over from them. */
+  registerPrompt<A extends Schema | SchemaShape | undefined = undefined>(
+    name: string,
+    options: PromptOptions<A>,
+    handler: PromptHandler<A>,
+  ): Registration {
+    return this.prompt(name, options, handler);
   }
 
   /**
-   * Server capabilities: a feature is advertised once something of it is registered. Computed
-   * once per change of the registry, not per request. Do not mutate the returned object.
+   * Tells every open subscription that a list changed: 2026-07-28 `subscriptions/listen` streams
+   * that asked for it, and legacy sessions on their GET stream. Registering and removing entries
+   * already does this; call it when what a list would return changed otherwise.
    */
-  capabilities(): JsonObject {
-    if (this.#capabilities) return this.#capabilities;
-    const caps: JsonObject = { logging: {} };
-    if (this.tools.size > 0) caps.tools = { listChanged: true };
-    if (this.resources.size > 0 || this.templates.size > 0)
-      caps.resources = { listChanged: true, subscribe: true };
-    if (this.prompts.size > 0) caps.prompts = { listChanged: true };
-    if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
-    this.#capabilities = caps;
-    return caps;
-  }
-
-  /** Tells every open subscription (listen stream, legacy session) that a list changed. */
   notifyListChanged(kind: ListKind): void {
-    for (const listener of this.#changeListeners) listener(kind);
+    this.#registry.listChanged(kind);
   }
 
-  /** Tells subscribers of `uri` that the resource changed. */
+  /** Tells the subscribers of `uri` (listen streams, legacy `resources/subscribe`) that it changed. */
   notifyResourceUpdated(uri: string): void {
-    for (const listener of this.#updateListeners) listener(uri);
-  }
-
-  /** @internal transports subscribe here; returns the unsubscribe function. */
-  onListChanged(listener: ChangeListener): () => void {
-    this.#changeListeners.add(listener);
-    return () => this.#changeListeners.delete(listener);
-  }
-
-  /** @internal */
-  onResourceUpdated(listener: UpdateListener): () => void {
-    this.#updateListeners.add(listener);
-    return () => this.#updateListeners.delete(listener);
+    this.#registry.resourceUpdated(uri);
   }
 
   #add<E>(map: Map<string, E>, key: string, entry: E, kind: ListKind): Registration {
-    if (map.has(key)) throw new TypeError(`Duplicate registration: ${key}`);
-    map.set(key, entry);
-    this.#changed(kind);
-    return {
-      remove: () => {
-        if (map.get(key) === entry) {
-          map.delete(key);
-          this.#changed(kind);
-        }
-      },
-    };
-  }
-
-  #changed(kind: ListKind): void {
-    this.#capabilities = undefined;
-    if (kind === 'resources') {
-      this.#cache.resources = undefined;
-      this.#cache.templates = undefined;
-    } else this.#cache[kind] = undefined;
-    this.notifyListChanged(kind);
+    return { remove: this.#registry.add(map, key, entry, kind) };
   }
 }
 
@@ -343,4 +329,8 @@ function checkOptions(
       throw new TypeError(
         `${what}: the option is named ${name}, not ${old} (as in the MCP SDKs and on the wire)`,
       );
+}
+
+function checkHandler(handler: unknown, what: string): void {
+  if (typeof handler !== 'function') throw new TypeError(`${what}: the handler must be a function`);
 }

@@ -1,10 +1,11 @@
 import { serve } from '@edge-mcp/adapters/node';
+import { HANDLE } from '@edge-mcp/core/adapter';
 import { createSuiteApp, type FixtureKind, memorySink } from '../fixture.ts';
 import { inProcessTarget } from './node.ts';
 import type { Target } from './types.ts';
 
 /**
- * Node with the core handler served directly (its `handle()` fast path: a light request in, plain
+ * Node with the core handler served directly (its `HANDLE` fast entry: a light request in, plain
  * replies written as they are), as `serve(handler)` does. `/health` and `/__log` are answered
  * beside it without Hono, so every MCP request takes the fast path.
  */
@@ -19,12 +20,12 @@ export async function nodeDirectTarget(fixture: FixtureKind = 'suite'): Promise<
   const server = await serve(
     {
       fetch: (request) => handler.fetch(request),
-      handle: async (request) => {
+      [HANDLE]: async (request) => {
         const path = new URL(request.url).pathname;
         if (path === '/health')
           return json({ ok: !handler.closed, runtime: 'node', ...handler.stats() });
         if (path === '/__log') return json(await sink.read());
-        return handler.handle(request);
+        return handler[HANDLE](request);
       },
       close: () => handler.close(),
     },

@@ -1,6 +1,7 @@
+import { DEFAULTS } from '../defaults.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
-import type { Scope } from '../lifecycle/scope.ts';
-import { Session, type SessionInit } from './session.ts';
+import { unrefTimer } from '../lifecycle/timers.ts';
+import type { Session, SessionInit, SessionRecord } from './session.ts';
 
 /** The manager is full: the initialize is answered 503 with Retry-After. */
 export class SessionLimitError extends Error {
@@ -12,32 +13,42 @@ export class SessionLimitError extends Error {
   }
 }
 
-/** Told when a session ends, with why. */
-export type SessionClosedListener = (session: Session, reason: AbortReasonType) => void;
+/**
+ * What the handler lends its session manager when it binds it: the only way to make session
+ * objects (they hang under the handler's cancellation tree, which a manager never sees), and
+ * whom to tell when one ends.
+ */
+export interface SessionHost {
+  /** A new live session object with this id (registered nowhere yet). */
+  open(id: string, init: SessionInit): Session;
+  /** A live session object rebuilt from its stored record (after a restart). */
+  restore(record: SessionRecord): Session;
+  /** Must be called once per ended session (after `session.abort()`), with the reason. */
+  closed(session: Session, reason: AbortReasonType): void;
+}
 
 /**
  * Where legacy sessions live (rmcp's split: the manager owns live sessions, an EventStore owns
  * their replayable events). `MemorySessionManager` is the embedded default; a Durable Object
- * holds one session behind the same interface.
+ * holds one session behind the same interface. `create`, `get` and `close` may answer with a
+ * promise (a manager backed by a remote store); the memory manager answers at once.
  */
 export interface SessionManager {
-  /** Creates and registers a session under `parent`; throws SessionLimitError when full. */
-  create(parent: Scope, init: SessionInit): Session;
-  get(id: string): Session | undefined;
+  /** The handler binds itself once, before any other call. */
+  bind(host: SessionHost): void;
+  /** Creates and registers a session (through `host.open`); throws SessionLimitError when full. */
+  create(init: SessionInit): Session | Promise<Session>;
+  get(id: string): Session | undefined | Promise<Session | undefined>;
   /** Ends a session with `reason` (DELETE, idle, operator); false when unknown. */
-  close(id: string, reason: AbortReasonType): boolean;
-  /** Ends every session with `reason` (shutdown). */
+  close(id: string, reason: AbortReasonType): boolean | Promise<boolean>;
+  /** Ends every session this instance holds with `reason` (shutdown, operator). */
   closeAll(reason: AbortReasonType): void;
-  /** Calls `fn` for every live session (fan-out of server notifications). */
+  /** Calls `fn` for every live session this instance holds (fan-out of server notifications). */
   forEach(fn: (session: Session) => void): void;
+  /** Live sessions this instance holds. */
   readonly size: number;
   /** Sessions ended by the idle timeout so far. */
   readonly reaped: number;
-  /**
-   * The handler registers here: `root` is the scope sessions hang under (a durable manager
-   * restoring a session needs it), `closed` runs once per ended session.
-   */
-  bind(root: Scope, closed: SessionClosedListener): void;
 }
 
 export interface MemorySessionManagerOptions {
@@ -46,6 +57,18 @@ export interface MemorySessionManagerOptions {
   /** Live sessions at most; `initialize` beyond it gets 503 + Retry-After. @default 10000 */
   maxSessions?: number;
 }
+
+let sweep: (manager: MemorySessionManager) => void;
+
+const UNBOUND: SessionHost = {
+  open() {
+    throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
+  },
+  restore() {
+    throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
+  },
+  closed() {},
+};
 
 /**
  * In-memory sessions with an idle timeout and a cap. One sweep timer serves all sessions (unref'd,
@@ -57,35 +80,40 @@ export class MemorySessionManager implements SessionManager {
   readonly #idleMs: number;
   readonly #max: number;
   #sweeper: ReturnType<typeof setInterval> | undefined;
-  #closed: SessionClosedListener | undefined;
-  reaped = 0;
+  #host: SessionHost = UNBOUND;
+  #reaped = 0;
 
   constructor(options: MemorySessionManagerOptions = {}) {
-    this.#idleMs = options.idleTimeoutMs ?? 600_000;
-    this.#max = options.maxSessions ?? 10_000;
+    this.#idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
+    this.#max = options.maxSessions ?? DEFAULTS.maxSessions;
+  }
+
+  get reaped(): number {
+    return this.#reaped;
   }
 
   get size(): number {
     return this.#sessions.size;
   }
 
-  bind(_root: Scope, closed: SessionClosedListener): void {
-    this.#closed = closed;
+  bind(host: SessionHost): void {
+    this.#host = host;
   }
 
-  create(parent: Scope, init: SessionInit): Session {
+  create(init: SessionInit): Session {
     if (this.#sessions.size >= this.#max) {
       throw new SessionLimitError(
         this.#max,
         Math.max(1, Math.ceil(Math.min(this.#idleMs, 60_000) / 1000)),
       );
     }
-    const session = new Session(parent, crypto.randomUUID(), init);
+    const session = this.#host.open(crypto.randomUUID(), init);
     this.#sessions.set(session.id, session);
     if (!this.#sweeper && this.#idleMs > 0 && Number.isFinite(this.#idleMs)) {
       // Reaped between idleTimeout and idleTimeout × 1.1 after the last activity.
-      this.#sweeper = setInterval(sweep, Math.max(10, Math.min(this.#idleMs / 10, 60_000)), this);
-      (this.#sweeper as { unref?: () => void }).unref?.();
+      this.#sweeper = unrefTimer(
+        setInterval(sweep, Math.max(10, Math.min(this.#idleMs / 10, 60_000)), this),
+      );
     }
     return session;
   }
@@ -109,11 +137,16 @@ export class MemorySessionManager implements SessionManager {
     for (const session of this.#sessions.values()) fn(session);
   }
 
-  /** @internal one pass of the idle sweep. */
-  sweep(now: number): void {
+  static {
+    // The sweep timer's callback: module-level (no closure per manager), yet it reaches the
+    // manager's private state, which stays off the public surface.
+    sweep = (manager) => manager.#sweep(Date.now());
+  }
+
+  #sweep(now: number): void {
     for (const session of [...this.#sessions.values()]) {
       if (session.active === 0 && now - session.lastActive >= this.#idleMs) {
-        this.reaped++;
+        this.#reaped++;
         this.#end(session, 'session-expired');
       }
     }
@@ -127,10 +160,6 @@ export class MemorySessionManager implements SessionManager {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }
-    this.#closed?.(session, reason);
+    this.#host.closed(session, reason);
   }
-}
-
-function sweep(manager: MemorySessionManager): void {
-  manager.sweep(Date.now());
 }

@@ -2,9 +2,8 @@ import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import type { LegacyVersion, LogLevel } from '../protocol/constants.ts';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
+import type { SessionHandle } from '../server/context.ts';
 import type { ClientCapabilities, Implementation } from '../server/types.ts';
-import type { LegacyExchange } from './exchange.ts';
-import type { LegacyStream } from './stream.ts';
 
 /** What a session was opened with (the negotiated `initialize`). */
 export interface SessionInit {
@@ -19,6 +18,28 @@ export interface PendingRequest {
   reject(error: unknown): void;
   /** Forgets the request (entry and abort listener) without settling it. */
   release(): void;
+}
+
+/** An in-flight request of the session, as the session sees it (the legacy exchange). */
+export interface SessionRequest {
+  /** Cancels the request (`notifications/cancelled`, session end). */
+  abort(type: AbortReasonType): void;
+}
+
+/**
+ * A logical SSE stream of the session (the standalone GET stream, or a POST's answer), as the
+ * session and its transport see it (the legacy stream).
+ */
+export interface SessionStream {
+  readonly id: string;
+  /** Sends one message (stored for replay first, when there is an event store). */
+  send(message: string): void;
+  /** Ends the live connection without a final message. */
+  end(): void;
+  /** Opens a new HTTP connection for the stream, replacing a live one. */
+  connect(signal: AbortSignal | undefined): Response;
+  /** Replays what followed `lastEventId` on a new connection, then goes on live. */
+  resume(lastEventId: string, signal: AbortSignal | undefined): Promise<Response>;
 }
 
 /**
@@ -66,19 +87,11 @@ class SessionState extends Map<string, unknown> {
   }
 }
 
-/** The part of a session tools see through `ctx.session`. */
-export interface SessionHandle {
-  readonly id: string;
-  /** Per-session state for stateful tools (a running sum, a cursor); dropped when the session ends. */
-  readonly state: Map<string, unknown>;
-  /** Runs `fn` once when the session ends, with the reason. */
-  onClose(fn: (reason: AbortReasonType) => void): void;
-}
-
 /**
  * One legacy session: a node of the cancellation tree (server → session → request) holding what
  * the protocol needs between requests. Collections are created on first use so an idle session
- * stays small.
+ * stays small. Only the handler makes sessions (`SessionHost.open`/`restore`); a session
+ * manager holds them.
  */
 export class Session extends Scope implements SessionHandle, SessionInit {
   readonly id: string;
@@ -92,11 +105,11 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   lastActive = Date.now();
   #state: Map<string, unknown> | undefined;
   #subscriptions: Set<string> | undefined;
-  #requests: Map<RequestId, LegacyExchange> | undefined;
+  #requests: Map<RequestId, SessionRequest> | undefined;
   #pending: Map<RequestId, PendingRequest> | undefined;
-  #streams: Map<string, LegacyStream> | undefined;
+  #streams: Map<string, SessionStream> | undefined;
   #onClose: Array<(reason: AbortReasonType) => void> | undefined;
-  standalone: LegacyStream | undefined;
+  standalone: SessionStream | undefined;
   /** Set by a durable manager to store and schedule; unset in memory. */
   observer: SessionObserver | undefined;
   #nextStream = 1;
@@ -155,7 +168,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     this.#subscriptions ??= new Set();
     return this.#subscriptions;
   }
-  get requests(): Map<RequestId, LegacyExchange> {
+  get requests(): Map<RequestId, SessionRequest> {
     this.#requests ??= new Map();
     return this.#requests;
   }
@@ -163,7 +176,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     this.#pending ??= new Map();
     return this.#pending;
   }
-  get streams(): Map<string, LegacyStream> {
+  get streams(): Map<string, SessionStream> {
     this.#streams ??= new Map();
     return this.#streams;
   }

@@ -1,3 +1,5 @@
+import { DEFAULTS } from '../defaults.ts';
+
 /**
  * Storage of SSE events for resumable legacy streams.
  *
@@ -62,7 +64,7 @@ export class MemoryEventStore implements EventStore {
   readonly #max: number;
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.#max = options.maxEventsPerSession ?? 1000;
+    this.#max = options.maxEventsPerSession ?? DEFAULTS.maxEventsPerSession;
   }
 
   append(sessionId: string, streamId: string, message: string): string {

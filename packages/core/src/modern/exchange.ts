@@ -1,15 +1,15 @@
+import { ExchangeBase } from '../http/exchange-base.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import { KEEP_ALIVE } from '../sse/encoder.ts';
 import { SSE_HEADERS, SseStream } from '../sse/stream.ts';
-import { ExchangeBase } from './exchange-base.ts';
 
 /**
  * A 2026-07-28 exchange: JSON, or a plain SSE stream the moment the handler sends a notification
  * first (progress, log) or a stream is asked for (listen). A client that leaves aborts it at once.
  */
-export class Exchange extends ExchangeBase {
+export class ModernExchange extends ExchangeBase {
   /** Final message written to an open stream when it is shut down (listen results). */
   farewell: string | undefined;
   #sse: SseStream | undefined;

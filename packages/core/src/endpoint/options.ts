@@ -1,7 +1,7 @@
-import type { EventStore } from '../legacy/event-store.ts';
-import type { SessionManager } from '../legacy/session-manager.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Implementation } from '../server/types.ts';
+import type { EventStore } from '../sessions/event-store.ts';
+import type { SessionManager } from '../sessions/session-manager.ts';
 
 /** One finished request, as the request log sees it. */
 export interface RequestEvent {
@@ -43,9 +43,17 @@ export interface HandlerStats {
   resumed: number;
 }
 
+/** Options of `createMcpHandler()`; every default is in `DEFAULTS`. */
 export interface McpHandlerOptions {
   /** Server-wide shutdown: aborting it is the same as calling `close()`. */
   signal?: AbortSignal;
+  /**
+   * The endpoint's path: `fetch()` answers 404 for any other. A framework that routes itself
+   * (the Hono `mcp()` entry, the Cloudflare session Worker) bypasses this check, so the handler
+   * can be mounted anywhere there. `false` serves every path.
+   * @default '/mcp'
+   */
+  path?: string | false;
   /**
    * Host names (or `host:port`) accepted besides loopback names; `'*'` accepts any.
    * @default [] — only localhost, 127.0.0.1 and [::1]

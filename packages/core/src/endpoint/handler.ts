@@ -1,30 +1,36 @@
-import { type EventStore, MemoryEventStore } from '../legacy/event-store.ts';
+import { DEFAULTS } from '../defaults.ts';
+import type { ExchangeBase } from '../http/exchange-base.ts';
+import { type FastEntry, HANDLE } from '../http/fast-path.ts';
+import { type HostPolicy, hostPolicy } from '../http/guards.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import { type Answer, toResponse } from '../http/responses.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut } from '../legacy/fan-out.ts';
-import type { Session } from '../legacy/session.ts';
-import { MemorySessionManager, type SessionManager } from '../legacy/session-manager.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
+import { unrefTimer } from '../lifecycle/timers.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { ErrorCode, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
 import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
-import type { McpServer } from '../server/server.ts';
-import type { ExchangeBase } from './exchange-base.ts';
-import { type HostPolicy, hostPolicy } from './guards.ts';
-import type { IncomingRequest } from './incoming.ts';
+import type { Registry } from '../server/registry.ts';
+import { type McpServer, registryOf } from '../server/server.ts';
+import { type EventStore, MemoryEventStore } from '../sessions/event-store.ts';
+import { Session, type SessionInit, type SessionRecord } from '../sessions/session.ts';
+import {
+  MemorySessionManager,
+  type SessionHost,
+  type SessionManager,
+} from '../sessions/session-manager.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
-import { type Answer, toResponse } from './responses.ts';
-import { route } from './route.ts';
+import { type RoutedEndpoint, route } from './route.ts';
 
-export interface McpHandler {
+/**
+ * The MCP endpoint `createMcpHandler()` builds: one `fetch` for every HTTP exchange, and one
+ * `close()` that ends everything it started.
+ */
+export interface McpHandler extends FastEntry {
   /** The endpoint: `request.signal` is the cancellation token of the HTTP exchange. */
   fetch(request: Request): Promise<Response>;
-  /**
-   * The same endpoint for adapters that write answers themselves: takes any `IncomingRequest`
-   * (a `Request` is one) and gives complete answers as a `Reply` (status, headers, text) instead
-   * of a `Response`; streamed answers stay `Response`s.
-   */
-  handle(request: IncomingRequest): Promise<Answer>;
   /**
    * Shutdown: ends every session (their `onClose` hooks run), aborts every in-flight handler with
    * reason `shutdown`, ends every open stream (listen streams get their completing result first)
@@ -44,27 +50,31 @@ export interface McpHandler {
   stats(): HandlerStats;
 }
 
-/** Shared state of one handler, built once; every request reads it, none copies it. */
-export class HandlerCore {
-  readonly server: McpServer;
-  readonly root = new Scope();
+/**
+ * Shared state of one handler, built once; every request reads it, none copies it. It is the
+ * endpoint routing and both eras serve through (`RoutedEndpoint`) and the host its session
+ * manager makes sessions through.
+ */
+export class HandlerCore implements RoutedEndpoint, SessionHost {
+  readonly registry: Registry;
+  readonly root: Scope = new Scope();
   readonly signer: RequestStateSigner;
   readonly policy: HostPolicy;
+  /** The endpoint's path, or `undefined` for every path. */
+  readonly path: string | undefined;
   readonly maxBodyBytes: number;
   readonly keepAliveMs: number;
   readonly streamAfterMs: number | undefined;
   readonly shutdownTimeoutMs: number;
   readonly pageSize: number;
-  readonly cache: { ttlMs: number; cacheScope: 'public' | 'private' };
+  readonly cache: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
   readonly supported: readonly string[];
   readonly legacyEnabled: boolean;
   readonly sessions: SessionManager | undefined;
   readonly legacy: LegacyConfig;
-  /** `Allow` header of 405 answers. */
   readonly allow: string;
-  /** `_meta` serverInfo of every modern result, `serverInfo` of initialize (no instructions). */
   readonly serverInfo: JsonObject;
-  /** `"_meta":{serverInfo}` serialized once, spliced into modern results. */
+  readonly instructions: string | undefined;
   readonly serverInfoMeta: string;
   readonly #options: McpHandlerOptions;
   readonly #eventStore: EventStore | undefined;
@@ -76,24 +86,26 @@ export class HandlerCore {
   #detach: Array<() => void> = [];
 
   constructor(server: McpServer, options: McpHandlerOptions) {
-    this.server = server;
+    this.registry = registryOf(server);
     this.#options = options;
     this.signer = new RequestStateSigner(
       options.requestState?.secret,
-      options.requestState?.ttlMs ?? 600_000,
+      options.requestState?.ttlMs ?? DEFAULTS.requestStateTtlMs,
     );
     this.policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
-    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.path = options.path === false ? undefined : (options.path ?? DEFAULTS.path);
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+    this.keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
     this.streamAfterMs = options.streamAfterMs;
-    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
-    this.pageSize = options.pageSize ?? 100;
+    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs;
+    this.pageSize = options.pageSize ?? DEFAULTS.pageSize;
     this.cache = {
-      ttlMs: options.cache?.ttlMs ?? 0,
-      cacheScope: options.cache?.cacheScope ?? 'private',
+      ttlMs: options.cache?.ttlMs ?? DEFAULTS.cacheTtlMs,
+      cacheScope: options.cache?.cacheScope ?? DEFAULTS.cacheScope,
     };
-    const { instructions: _, ...info } = server.info;
+    const { instructions, ...info } = server.info;
     this.serverInfo = info;
+    this.instructions = instructions;
     this.serverInfoMeta = `"_meta":${JSON.stringify({ [META.serverInfo]: info })}`;
     this.legacyEnabled = options.legacy !== false;
     this.supported = this.legacyEnabled ? [MODERN_VERSION, ...LEGACY_VERSIONS] : [MODERN_VERSION];
@@ -109,13 +121,15 @@ export class HandlerCore {
     this.legacy = {
       keepAliveMs: this.keepAliveMs,
       eventStore: this.#eventStore,
-      retryMs: options.retryMs ?? 1000,
-      graceMs: options.disconnectGraceMs ?? 30_000,
+      retryMs: options.retryMs ?? DEFAULTS.retryMs,
+      graceMs: options.disconnectGraceMs ?? DEFAULTS.disconnectGraceMs,
       streamAfterMs: options.streamAfterMs,
       counters: { openStreams: 0, resumed: 0 },
     };
-    this.sessions?.bind(this.root, (session, reason) => this.#sessionClosed(session, reason));
-    if (this.sessions) this.#detach.push(fanOut(server, this.sessions));
+    if (this.sessions) {
+      this.sessions.bind(this);
+      this.#detach.push(fanOut(this.registry, this.sessions));
+    }
     const signal = options.signal;
     if (signal?.aborted) void this.close();
     else if (signal) {
@@ -136,19 +150,19 @@ export class HandlerCore {
     };
   }
 
-  sessionOpened(session: Session, request: IncomingRequest): void {
-    this.opened++;
-    if (!this.#options.onSessionOpen) return;
-    this.#emit(this.#options.onSessionOpen, {
-      sessionId: session.id,
-      protocolVersion: session.protocolVersion,
-      reason: undefined,
-      clientInfo: session.clientInfo,
-      userAgent: request.headers.get('user-agent') ?? undefined,
-    });
+  /**
+   * SessionHost: sessions hang under the root but stay out of its child set: the manager holds
+   * them and `close()` closes it before the root aborts (memory and time per initialize).
+   */
+  open(id: string, init: SessionInit): Session {
+    return new Session(this.root, id, init);
   }
 
-  #sessionClosed(session: Session, reason: AbortReasonType): void {
+  restore(record: SessionRecord): Session {
+    return Session.restore(this.root, record);
+  }
+
+  closed(session: Session, reason: AbortReasonType): void {
     try {
       // A custom store may fail; its session is gone either way, and its rejection must not be
       // left unhandled (that ends a Node process).
@@ -164,6 +178,18 @@ export class HandlerCore {
     });
   }
 
+  sessionOpened(session: Session, request: IncomingRequest): void {
+    this.opened++;
+    if (!this.#options.onSessionOpen) return;
+    this.#emit(this.#options.onSessionOpen, {
+      sessionId: session.id,
+      protocolVersion: session.protocolVersion,
+      reason: undefined,
+      clientInfo: session.clientInfo,
+      userAgent: request.headers.get('user-agent') ?? undefined,
+    });
+  }
+
   #emit(hook: ((event: SessionEvent) => void) | undefined, event: SessionEvent): void {
     try {
       hook?.(event);
@@ -172,10 +198,6 @@ export class HandlerCore {
     }
   }
 
-  /**
-   * Accounts for `exchange` until `work` (which replies through the exchange) settles, then
-   * reports it. Work that throws unexpectedly is answered with -32603 rather than left hanging.
-   */
   async run(
     exchange: ExchangeBase,
     work: Promise<void>,
@@ -221,12 +243,12 @@ export class HandlerCore {
     if (this.#closing) return this.#closing;
     for (const undo of this.#detach) undo();
     this.#detach = [];
+    // Sessions first: they are not in the root's child set (see `open`).
     this.sessions?.closeAll('shutdown');
     this.root.abort('shutdown');
     this.#closing = new Promise<void>((resolve) => {
       if (this.inFlight === 0) return resolve();
-      const timer = setTimeout(resolve, this.shutdownTimeoutMs);
-      (timer as { unref?: () => void }).unref?.();
+      const timer = unrefTimer(setTimeout(resolve, this.shutdownTimeoutMs));
       this.#drained = () => {
         clearTimeout(timer);
         resolve();
@@ -234,24 +256,28 @@ export class HandlerCore {
     });
     return this.#closing;
   }
-
-  /** The Web entry: every answer as a `Response`. */
-  async fetch(request: IncomingRequest): Promise<Response> {
-    return toResponse(await route(this, request));
-  }
-
-  /** The adapters' entry: a complete answer stays a `Reply` (plain data) for a direct write. */
-  handle(request: IncomingRequest): Promise<Answer> {
-    return route(this, request);
-  }
 }
 
-/** Builds the MCP endpoint for `server` once; call `fetch` per request. */
+/**
+ * Builds the MCP endpoint for `server` once; call `fetch` per request. The server is an
+ * instance (as in Cloudflare's `agents`), not a factory per request (as in SDK v2's function of
+ * the same name): registrations are compiled once and shared by every request.
+ *
+ * @example
+ * ```ts
+ * const handler = createMcpHandler(server, { allowedHosts: ['mcp.example.com'] });
+ * Deno.serve((request) => handler.fetch(request));
+ * ```
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+ */
 export function createMcpHandler(server: McpServer, options: McpHandlerOptions = {}): McpHandler {
   const core = new HandlerCore(server, options);
   return {
-    fetch: (request) => core.fetch(request),
-    handle: (request) => core.handle(request),
+    async fetch(request) {
+      return toResponse(await route(core, request, false));
+    },
+    [HANDLE]: (request: IncomingRequest, routed = false): Promise<Answer> =>
+      route(core, request, routed),
     close: () => core.close(),
     get signal() {
       return core.root.signal;

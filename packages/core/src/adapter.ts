@@ -1,0 +1,23 @@
+/**
+ * @module
+ * edge-mcp core, for adapter authors: the light request the endpoint reads, the plain answers it
+ * gives through its fast entry (`handler[HANDLE]`), body reading with a limit, the era rule for
+ * adapters that route before the core (the Cloudflare session Worker), and the protocol's header
+ * names and error codes.
+ */
+export { DEFAULTS } from './defaults.ts';
+export { BodyTooLargeError, readBody } from './http/body.ts';
+export { type FastEntry, HANDLE } from './http/fast-path.ts';
+export type { DisconnectListener, IncomingRequest } from './http/incoming.ts';
+export type { Answer, Reply } from './http/responses.ts';
+export { pathOf } from './http/url.ts';
+export {
+  DEFAULT_LEGACY_VERSION,
+  ErrorCode,
+  HEADER,
+  LEGACY_VERSIONS,
+  META,
+  MODERN_VERSION,
+} from './protocol/constants.ts';
+export { classifyEra, type Era, type HeaderSource } from './protocol/era.ts';
+export { errorMessage } from './protocol/jsonrpc.ts';

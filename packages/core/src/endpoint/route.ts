@@ -1,0 +1,144 @@
+import { BodyTooLargeError, readBody } from '../http/body.ts';
+import { acceptsBoth, checkHost, type HostPolicy, isJsonContentType } from '../http/guards.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import {
+  type Answer,
+  accepted,
+  errorResponse,
+  methodNotAllowed,
+  type Reply,
+  shuttingDown,
+} from '../http/responses.ts';
+import { pathOf } from '../http/url.ts';
+import { handleBatch } from '../legacy/batch.ts';
+import { handleLegacy } from '../legacy/dispatch.ts';
+import type { LegacyEndpoint } from '../legacy/endpoint.ts';
+import { handleDelete, handleGet } from '../legacy/get-delete.ts';
+import { handleModern } from '../modern/dispatch.ts';
+import type { ModernEndpoint } from '../modern/endpoint.ts';
+import {
+  DEFAULT_LEGACY_VERSION,
+  ErrorCode,
+  HEADER,
+  META,
+  MODERN_VERSION,
+} from '../protocol/constants.ts';
+import { modernHeader } from '../protocol/era.ts';
+import { classify, isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
+
+/** What routing reads of the endpoint, besides what the two eras read. */
+export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
+  readonly policy: HostPolicy;
+  /** The endpoint's path; `undefined` serves every path. */
+  readonly path: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly legacyEnabled: boolean;
+}
+
+/**
+ * One HTTP request to the endpoint: the guards every request passes (shutdown, path, Host/Origin,
+ * method, content type, Accept, body size, JSON), then the era (`classifyEra`'s rule): a request
+ * carrying the modern `_meta` (or header) is 2026-07-28; anything else is a legacy message,
+ * answered by its session. `routed`: a framework already matched the path.
+ */
+export async function route(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  routed: boolean,
+): Promise<Answer> {
+  if (core.root.aborted) return shuttingDown();
+  if (!routed && core.path !== undefined && pathOf(request.url) !== core.path)
+    return errorResponse(
+      404,
+      ErrorCode.InvalidRequest,
+      `Not found: the MCP endpoint is ${core.path}`,
+    );
+  const refused = checkHost(request, core.policy);
+  if (refused) return errorResponse(403, ErrorCode.InvalidRequest, refused);
+  const method = request.method;
+  if (method === 'GET')
+    return core.legacyEnabled ? handleGet(core, request) : methodNotAllowed(core.allow);
+  if (method === 'DELETE')
+    return core.legacyEnabled ? handleDelete(core, request) : methodNotAllowed(core.allow);
+  if (method !== 'POST') return methodNotAllowed(core.allow);
+  if (!isJsonContentType(request.headers.get(HEADER.contentType)))
+    return errorResponse(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
+  if (!acceptsBoth(request.headers.get(HEADER.accept)))
+    return errorResponse(
+      406,
+      ErrorCode.InvalidRequest,
+      'Accept must list both application/json and text/event-stream',
+    );
+  let text: string;
+  try {
+    text = await readBody(request, core.maxBodyBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      return errorResponse(413, ErrorCode.InvalidRequest, error.message);
+    return errorResponse(400, ErrorCode.ParseError, 'Could not read the request body');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+  }
+  const headerSaysModern = modernHeader(request.headers);
+  if (Array.isArray(value)) {
+    if (core.legacyEnabled && !headerSaysModern) return handleBatch(core, request, value);
+    return errorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      'Batches are not supported by core protocol revision',
+    );
+  }
+  const message = classify(value);
+  if (!message)
+    return errorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      'The body is not a JSON-RPC 2.0 request or notification',
+    );
+  const params = message.kind === 'response' ? undefined : message.message.params;
+  const meta = isObject(params?._meta) ? params._meta : undefined;
+  // classifyEra's rule, with the header already read and the message already classified.
+  const modern = (meta !== undefined && META.protocolVersion in meta) || headerSaysModern;
+  if (modern || !core.legacyEnabled) {
+    if (message.kind === 'response')
+      return errorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        'Clients must not send JSON-RPC responses',
+      );
+    // The modern era defines no client notifications over HTTP; accept and ignore them.
+    if (message.kind === 'notification') return accepted();
+    // Legacy-only input (a `_meta` without the version, e.g. a progress token, counts as legacy).
+    if (!modern) return modernOnly(core, request, message.message.id, message.message);
+    // `return await` settles in one microtask hop; returning the promise itself would take three.
+    return await handleModern(core, request, message.message, meta ?? {});
+  }
+  return await handleLegacy(core, request, message);
+}
+
+/** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */
+function modernOnly(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  id: RequestId,
+  rpc: { method: string; params?: JsonObject },
+): Reply {
+  const requested =
+    rpc.method === 'initialize'
+      ? rpc.params?.protocolVersion
+      : (request.headers.get(HEADER.protocolVersion)?.trim() ?? DEFAULT_LEGACY_VERSION);
+  return errorResponse(
+    400,
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version: core server speaks ${MODERN_VERSION}`,
+    id,
+    {
+      supported: core.supported,
+      requested,
+    },
+  );
+}

@@ -1,0 +1,105 @@
+import type { IncomingRequest } from '../http/incoming.ts';
+import { errorResponse, JSON_HEADERS, Reply, shuttingDown } from '../http/responses.ts';
+import { ErrorCode, LEGACY_VERSIONS, type LegacyVersion } from '../protocol/constants.ts';
+import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import type { Implementation } from '../server/types.ts';
+import type { Session, SessionInit } from '../sessions/session.ts';
+import { SessionLimitError } from '../sessions/session-manager.ts';
+import type { LegacyEndpoint } from './endpoint.ts';
+
+/**
+ * `initialize`: negotiates the revision (the client's when served, else the newest legacy one;
+ * 2026-07-28 is not negotiated here) and opens a session when the handler has sessions.
+ */
+export function initialize(
+  endpoint: LegacyEndpoint,
+  request: IncomingRequest,
+  rpc: JsonRpcRequest,
+): Reply | Promise<Reply> {
+  const params = rpc.params ?? {};
+  if (typeof params.protocolVersion !== 'string') {
+    return errorResponse(
+      400,
+      ErrorCode.InvalidParams,
+      'initialize needs params.protocolVersion',
+      rpc.id,
+    );
+  }
+  const requested = params.protocolVersion;
+  const protocolVersion = (
+    (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0]
+  ) as LegacyVersion;
+  const manager = endpoint.sessions;
+  if (!manager) return answer(endpoint, rpc, protocolVersion, undefined);
+  // An initialize whose body was still arriving when the server shut down gets no session:
+  // one opened now would outlive the shutdown in the manager.
+  if (endpoint.root.aborted) return shuttingDown(rpc.id);
+  const init: SessionInit = {
+    protocolVersion,
+    clientInfo: isObject(params.clientInfo) ? (params.clientInfo as Implementation) : undefined,
+    clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
+  };
+  let created: Session | Promise<Session>;
+  try {
+    created = manager.create(init);
+  } catch (error) {
+    return refused(error, rpc);
+  }
+  if (created instanceof Promise)
+    return created.then(
+      (session) => opened(endpoint, request, rpc, session),
+      (error: unknown) => refused(error, rpc),
+    );
+  return opened(endpoint, request, rpc, created);
+}
+
+function opened(
+  endpoint: LegacyEndpoint,
+  request: IncomingRequest,
+  rpc: JsonRpcRequest,
+  session: Session,
+): Reply {
+  endpoint.sessionOpened(session, request);
+  return answer(endpoint, rpc, session.protocolVersion, session.id);
+}
+
+/** A full manager is a 503 whose Retry-After says when to try again; anything else is thrown on. */
+function refused(error: unknown, rpc: JsonRpcRequest): Reply {
+  if (!(error instanceof SessionLimitError)) throw error;
+  return errorResponse(503, ErrorCode.InternalError, error.message, rpc.id, undefined, {
+    'retry-after': String(error.retryAfterSeconds),
+  });
+}
+
+function answer(
+  endpoint: LegacyEndpoint,
+  rpc: JsonRpcRequest,
+  protocolVersion: string,
+  sessionId: string | undefined,
+): Reply {
+  // Everything but the version is the same for every client: serialized once per capability set.
+  const body = `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":{"protocolVersion":${JSON.stringify(protocolVersion)},${initializeTail(endpoint)}}`;
+  return new Reply(
+    200,
+    body,
+    sessionId === undefined
+      ? JSON_HEADERS
+      : // A literal (not a spread of JSON_HEADERS) keeps this object's shape fixed and cheap.
+        { 'content-type': 'application/json', 'mcp-session-id': sessionId },
+  );
+}
+
+const tails = new WeakMap<object, string>();
+
+/** `"capabilities":…,"serverInfo":…[,"instructions":…]}` for the server's current capabilities. */
+function initializeTail(endpoint: LegacyEndpoint): string {
+  const capabilities = endpoint.registry.capabilities();
+  let tail = tails.get(capabilities);
+  if (tail === undefined) {
+    const rest: JsonObject = { capabilities, serverInfo: endpoint.serverInfo };
+    if (endpoint.instructions) rest.instructions = endpoint.instructions;
+    tail = JSON.stringify(rest).slice(1);
+    tails.set(capabilities, tail);
+  }
+  return tail;
+}

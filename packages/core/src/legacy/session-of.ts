@@ -1,0 +1,59 @@
+import type { IncomingRequest } from '../http/incoming.ts';
+import { errorResponse, type Reply } from '../http/responses.ts';
+import { ErrorCode, HEADER, LEGACY_VERSIONS } from '../protocol/constants.ts';
+import type { Session } from '../sessions/session.ts';
+import type { LegacyEndpoint } from './endpoint.ts';
+
+/** The session a legacy request names, or the answer that refuses it. */
+export type SessionLookup = Session | Reply | undefined;
+
+/**
+ * The session a legacy request names (`undefined` when the handler has no sessions), or the
+ * answer that refuses it: 400 without a session id, 404 for an unknown one, 400 for a
+ * MCP-Protocol-Version that names no legacy revision. A promise when the manager answers with one.
+ */
+export function sessionOf(
+  endpoint: LegacyEndpoint,
+  request: IncomingRequest,
+): SessionLookup | Promise<SessionLookup> {
+  const manager = endpoint.sessions;
+  if (!manager) return unsupportedVersion(request);
+  const id = request.headers.get(HEADER.sessionId);
+  if (id === null)
+    return errorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      'Bad Request: the Mcp-Session-Id header is required',
+    );
+  const found = manager.get(id);
+  if (found instanceof Promise) return found.then((session) => checked(session, request));
+  return checked(found, request);
+}
+
+function checked(session: Session | undefined, request: IncomingRequest): SessionLookup {
+  if (!session) return errorResponse(404, ErrorCode.SessionNotFound, 'Session not found');
+  return unsupportedVersion(request) ?? session;
+}
+
+/** A MCP-Protocol-Version header that names no legacy revision is a 400, sessions or not. */
+function unsupportedVersion(request: IncomingRequest): Reply | undefined {
+  const version = request.headers.get(HEADER.protocolVersion);
+  if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version.trim()))
+    return undefined;
+  return errorResponse(
+    400,
+    ErrorCode.InvalidRequest,
+    `Bad Request: unsupported MCP-Protocol-Version ${version}`,
+  );
+}
+
+/** The revision a request of `session` speaks: the session's, else the header's, else the default. */
+export function claimedVersion(
+  session: Session | undefined,
+  request: IncomingRequest,
+  fallback: string,
+): string {
+  return (
+    session?.protocolVersion ?? (request.headers.get(HEADER.protocolVersion)?.trim() || fallback)
+  );
+}

@@ -1,0 +1,72 @@
+import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
+import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
+import type { Endpoint } from './endpoint.ts';
+
+/** What a context needs of its exchange (either era's). */
+interface ContextExchange {
+  readonly signal: AbortSignal;
+  readonly id: RequestId;
+  readonly method: string;
+  /** Sends a notification of this request; false when nothing can be sent any more. */
+  notify(json: string): boolean;
+}
+
+/**
+ * What both eras' contexts share: the request's identity, and its progress and log
+ * notifications (progress only forward, logs filtered by the era's level).
+ */
+export abstract class ContextBase<E extends ContextExchange, P extends Endpoint = Endpoint> {
+  /** The endpoint serving the request (methods read the registry and options from it). */
+  readonly endpoint: P;
+  readonly exchange: E;
+  readonly meta: JsonObject;
+  #lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(endpoint: P, exchange: E, meta: JsonObject) {
+    this.endpoint = endpoint;
+    this.exchange = exchange;
+    this.meta = meta;
+  }
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+  get requestId(): RequestId {
+    return this.exchange.id;
+  }
+  get method(): string {
+    return this.exchange.method;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta.progressToken;
+    if (token === undefined || progress <= this.#lastProgress) return;
+    this.#lastProgress = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.exchange.notify(notificationMessage('notifications/progress', params));
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    const wanted = this.logLevel;
+    // undefined: the era's default (legacy: everything until logging/setLevel; modern: nothing).
+    if (wanted === undefined ? !this.logsWithoutLevel : !atLeast(level, wanted)) return;
+    this.exchange.notify(
+      notificationMessage(
+        'notifications/message',
+        logger === undefined ? { level, data } : { level, logger, data },
+      ),
+    );
+  }
+
+  /** The minimum level the client asked for, if any. */
+  protected abstract get logLevel(): LogLevel | undefined;
+  /** Whether messages go out while the client has asked for no level. */
+  protected abstract get logsWithoutLevel(): boolean;
+}
+
+/** Whether `level` is at or above the `wanted` minimum. */
+function atLeast(level: LogLevel, wanted: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(wanted);
+}

@@ -1,0 +1,31 @@
+import type { ExchangeBase } from '../http/exchange-base.ts';
+import type { Scope } from '../lifecycle/scope.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { Registry } from './registry.ts';
+
+/**
+ * What both eras read of the endpoint that serves them (the handler, one layer up), built once
+ * per handler. Each era widens it with what only it needs (`ModernEndpoint`, `LegacyEndpoint`);
+ * the handler implements all three, and no era imports the handler.
+ */
+export interface Endpoint {
+  readonly registry: Registry;
+  /** Root of the cancellation tree: modern requests (and session-less legacy ones) hang here. */
+  readonly root: Scope;
+  readonly pageSize: number;
+  readonly keepAliveMs: number;
+  readonly streamAfterMs: number | undefined;
+  /** `serverInfo` as results carry it (name, version, title: no instructions). */
+  readonly serverInfo: JsonObject;
+  readonly instructions: string | undefined;
+  /**
+   * Accounts for `exchange` until `work` (which replies through it) settles, then reports it to
+   * the request log; work that throws unexpectedly is answered -32603 rather than left hanging.
+   */
+  run(
+    exchange: ExchangeBase,
+    work: Promise<void>,
+    protocolVersion: string,
+    sessionId?: string,
+  ): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import { McpError, rpcError } from '../errors.ts';
+import type { ExchangeBase } from '../http/exchange-base.ts';
+import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
+import type { MethodContext, MethodSpec } from './methods.ts';
+
+/** A context whose exchange replies (either era's). */
+export interface ExecutionContext extends MethodContext {
+  readonly exchange: ExchangeBase;
+}
+
+/** What differs between the eras around one method: the wire shape of results and errors. */
+export interface EraRules<C extends ExecutionContext> {
+  /** Code of a resource nobody serves: -32602 in 2026-07-28, -32002 in the legacy revisions. */
+  readonly resourceNotFound: number;
+  /**
+   * Whether an McpError's own HTTP status goes out (2026-07-28: 404 for an unknown method, 400
+   * for bad metadata); legacy errors travel in a 200 like any JSON-RPC message.
+   */
+  readonly errorStatus: boolean;
+  /** Before the method runs (2026-07-28: verify the answers of earlier input rounds). */
+  prepare?(ctx: C, params: JsonObject): void | Promise<void>;
+  /** The serialized result message of a method that completed. */
+  finish(ctx: C, result: JsonObject, spec: MethodSpec<C>): string;
+  /**
+   * An error the era answers with a result instead (2026-07-28: input required); `undefined`
+   * when it is an error.
+   */
+  recover?(ctx: C, params: JsonObject, error: unknown): Promise<string> | undefined;
+}
+
+/**
+ * Runs one method and replies through the exchange: a result (the era's finish), a recovered
+ * result, or a JSON-RPC error.
+ */
+export async function execute<C extends ExecutionContext>(
+  rules: EraRules<C>,
+  ctx: C,
+  spec: MethodSpec<C>,
+  params: JsonObject,
+): Promise<void> {
+  const exchange = ctx.exchange;
+  // Already over (the client left, or shutdown or the session's end came, while the body was
+  // read): its answer is settled and nobody would see the work; a listen would wait for ever.
+  if (exchange.aborted) return;
+  try {
+    await rules.prepare?.(ctx, params);
+    const result = await spec.run(ctx, params);
+    if (result !== undefined) exchange.reply(rules.finish(ctx, result, spec));
+  } catch (error) {
+    // A cancelled request gets nothing more; its handler's rejection is the expected way out.
+    if (exchange.aborted) return;
+    const recovered = rules.recover?.(ctx, params, error);
+    if (recovered !== undefined) {
+      exchange.reply(await recovered);
+      return;
+    }
+    const body = rpcError(error, rules.resourceNotFound);
+    exchange.errorCode = body.code;
+    const status = rules.errorStatus && error instanceof McpError ? error.status : 200;
+    exchange.reply(errorMessage(exchange.id, body), status);
+  }
+}

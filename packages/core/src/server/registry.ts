@@ -1,0 +1,145 @@
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { CompiledSchema } from '../schema/standard.ts';
+import type { RequestContext } from './context.ts';
+import type { ParamHeader } from './param-headers.ts';
+import type { CompleteFn, PromptResult, ResourceResult, ToolResult } from './types.ts';
+import type { UriTemplate } from './uri-template.ts';
+
+/** A resource reader: the URI asked for, and the request's context. */
+export type ResourceHandler = (
+  uri: string,
+  ctx: RequestContext,
+) => ResourceResult | Promise<ResourceResult>;
+
+/** A resource template reader: the URI, the template's variables read from it, the context. */
+export type TemplateHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  ctx: RequestContext,
+) => ResourceResult | Promise<ResourceResult>;
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly definition: JsonObject;
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+  readonly paramHeaders: readonly ParamHeader[];
+  readonly handler: (args: unknown, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
+}
+
+export interface ResourceEntry {
+  readonly uri: string;
+  readonly mimeType: string | undefined;
+  readonly definition: JsonObject;
+  readonly handler: ResourceHandler;
+}
+
+export interface TemplateEntry {
+  readonly name: string;
+  readonly template: UriTemplate;
+  readonly mimeType: string | undefined;
+  readonly definition: JsonObject;
+  readonly complete: Readonly<Record<string, CompleteFn>>;
+  readonly handler: TemplateHandler;
+}
+
+export interface PromptEntry {
+  readonly name: string;
+  readonly definition: JsonObject;
+  readonly args: CompiledSchema;
+  readonly complete: Readonly<Record<string, CompleteFn>>;
+  readonly handler: (args: unknown, ctx: RequestContext) => PromptResult | Promise<PromptResult>;
+}
+
+/** Which list a change concerns (`notifications/<kind>/list_changed`). */
+export type ListKind = 'tools' | 'resources' | 'prompts';
+/** The four lists the server answers. */
+export type ListName = 'tools' | 'resources' | 'templates' | 'prompts';
+type ChangeListener = (kind: ListKind) => void;
+type UpdateListener = (uri: string) => void;
+
+/**
+ * What a server holds, as the protocol layers read it: the entries, their definitions as the
+ * lists send them, the capabilities they imply, and the listeners of changes. Not public API:
+ * `McpServer` is the only writer, through its registration methods.
+ */
+export class Registry {
+  readonly tools: Map<string, ToolEntry> = new Map();
+  readonly resources: Map<string, ResourceEntry> = new Map();
+  readonly templates: Map<string, TemplateEntry> = new Map();
+  readonly prompts: Map<string, PromptEntry> = new Map();
+  readonly #changeListeners = new Set<ChangeListener>();
+  readonly #updateListeners = new Set<UpdateListener>();
+  /** Capabilities, computed once per change of the registry. */
+  #capabilities: JsonObject | undefined;
+  /** Definitions in registration order, rebuilt lazily after a change. */
+  #lists: Partial<Record<ListName, JsonObject[]>> = {};
+
+  /** The definitions one list method sends (all four kinds), in registration order. */
+  list(kind: ListName): JsonObject[] {
+    let cached = this.#lists[kind];
+    if (!cached) {
+      const source: Map<string, { definition: JsonObject }> = this[kind];
+      cached = [...source.values()].map((entry) => entry.definition);
+      this.#lists[kind] = cached;
+    }
+    return cached;
+  }
+
+  /**
+   * Server capabilities: a feature is advertised once something of it is registered. Computed
+   * once per change, not per request. Do not mutate the returned object.
+   */
+  capabilities(): JsonObject {
+    if (this.#capabilities) return this.#capabilities;
+    const caps: JsonObject = { logging: {} };
+    if (this.tools.size > 0) caps.tools = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0)
+      caps.resources = { listChanged: true, subscribe: true };
+    if (this.prompts.size > 0) caps.prompts = { listChanged: true };
+    if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
+    this.#capabilities = caps;
+    return caps;
+  }
+
+  /** Transports subscribe here; returns the unsubscribe function. */
+  onListChanged(listener: ChangeListener): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  onResourceUpdated(listener: UpdateListener): () => void {
+    this.#updateListeners.add(listener);
+    return () => this.#updateListeners.delete(listener);
+  }
+
+  listChanged(kind: ListKind): void {
+    for (const listener of this.#changeListeners) listener(kind);
+  }
+
+  resourceUpdated(uri: string): void {
+    for (const listener of this.#updateListeners) listener(uri);
+  }
+
+  /** Registers `entry` under `key`; returns what removes it again. */
+  add<E>(map: Map<string, E>, key: string, entry: E, kind: ListKind): () => void {
+    if (map.has(key)) throw new TypeError(`Duplicate registration: ${key}`);
+    map.set(key, entry);
+    this.#changed(kind);
+    return () => {
+      if (map.get(key) === entry) {
+        map.delete(key);
+        this.#changed(kind);
+      }
+    };
+  }
+
+  #changed(kind: ListKind): void {
+    this.#capabilities = undefined;
+    if (kind === 'resources') {
+      this.#lists.resources = undefined;
+      this.#lists.templates = undefined;
+    } else this.#lists[kind] = undefined;
+    this.listChanged(kind);
+  }
+}
