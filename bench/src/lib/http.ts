@@ -4,6 +4,7 @@
  * delay a server's exit.
  */
 import { type IncomingHttpHeaders, request } from 'node:http';
+import { sseMessages } from '@edge-mcp/test-kit';
 
 export interface HttpAnswer {
   status: number;
@@ -37,15 +38,11 @@ export async function getJson<T>(url: string): Promise<T> {
   return JSON.parse(answer.body) as T;
 }
 
-/** The JSON-RPC message of a JSON or SSE answer (the last `data:` line of a stream). */
+/** The JSON-RPC message of a JSON or SSE answer (the last message of a stream). */
 export function jsonRpcOf(answer: HttpAnswer): { result?: unknown; error?: unknown } | undefined {
   const text = answer.body.trim();
   if (text.startsWith('{')) return JSON.parse(text);
-  const data = text
-    .split('\n')
-    .filter((line) => line.startsWith('data:') && line.length > 6)
-    .at(-1);
-  return data === undefined ? undefined : JSON.parse(data.slice(5));
+  return sseMessages(answer.body).at(-1);
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

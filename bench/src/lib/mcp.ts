@@ -1,9 +1,13 @@
 /** Request shapes of both protocol eras, as the load generator and the probes send them. */
+import {
+  initializeParams,
+  legacyHeaders,
+  legacyMessage,
+  modernHeaders,
+  modernMessage,
+  type RpcMessage,
+} from '@edge-mcp/test-kit';
 import { httpRequest, jsonRpcOf } from './http.ts';
-
-export const MODERN = '2026-07-28';
-const ACCEPT = 'application/json, text/event-stream';
-const MODERN_META = `"_meta":{"io.modelcontextprotocol/protocolVersion":"${MODERN}","io.modelcontextprotocol/clientCapabilities":{}}`;
 
 export type Era = 'modern' | 'legacy';
 
@@ -13,58 +17,61 @@ export interface CallShape {
   body(n: number): string;
 }
 
-export function modernHeaders(tool: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    accept: ACCEPT,
-    'mcp-protocol-version': MODERN,
-    'mcp-method': 'tools/call',
-    'mcp-name': tool,
-  };
+/**
+ * Bodies that differ only in their id, from one serialisation: the load loop joins strings
+ * instead of serialising a message per request. (`clientInfo: null` in modern messages keeps
+ * the bodies as small as before; the client is unnamed in every run.)
+ */
+function numbered(message: RpcMessage): (n: number) => string {
+  const rest = JSON.stringify({ ...message, id: undefined }).slice(1);
+  return (n) => `{"id":${n},${rest}`;
 }
 
-export function legacyHeaders(version: string, sessionId?: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: ACCEPT,
-    'mcp-protocol-version': version,
-  };
-  if (sessionId) headers['mcp-session-id'] = sessionId;
-  return headers;
+/** The headers of a modern `tools/call` of `tool`. */
+export function toolCallHeaders(tool: string): Record<string, string> {
+  return modernHeaders('tools/call', { name: tool });
+}
+
+/** The headers of a legacy POST (the session once there is one). */
+export function legacyPostHeaders(version: string, sessionId?: string): Record<string, string> {
+  return { 'content-type': 'application/json', ...legacyHeaders(sessionId, { version }) };
 }
 
 /** `tools/call echo {text: 'hello'}` in either era. */
 export function echoCall(era: Era, version: string, sessionId?: string): CallShape {
-  const args = '"arguments":{"text":"hello"}';
+  const params = { name: 'echo', arguments: { text: 'hello' } };
   if (era === 'modern') {
     return {
-      headers: modernHeaders('echo'),
-      body: (n) =>
-        `{"jsonrpc":"2.0","id":${n},"method":"tools/call","params":{"name":"echo",${args},${MODERN_META}}}`,
+      headers: toolCallHeaders('echo'),
+      body: numbered(modernMessage('tools/call', params, { clientInfo: null })),
     };
   }
   return {
-    headers: legacyHeaders(version, sessionId),
-    body: (n) =>
-      `{"jsonrpc":"2.0","id":${n},"method":"tools/call","params":{"name":"echo",${args}}}`,
+    headers: legacyPostHeaders(version, sessionId),
+    body: numbered(legacyMessage('tools/call', params)),
   };
 }
 
 /** A modern `sleep` call with a progress token, so the answer streams at once. */
 export function modernSleepBody(id: string, ms: number): string {
-  return `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"sleep","arguments":{"ms":${ms}},"_meta":{"progressToken":"${id}","io.modelcontextprotocol/protocolVersion":"${MODERN}","io.modelcontextprotocol/clientCapabilities":{}}}}`;
+  const message = modernMessage(
+    'tools/call',
+    { name: 'sleep', arguments: { ms } },
+    { id, clientInfo: null, meta: { progressToken: id } },
+  );
+  return JSON.stringify(message);
 }
 
 export function legacySleepBody(n: number, ms: number): string {
-  return `{"jsonrpc":"2.0","id":${n},"method":"tools/call","params":{"name":"sleep","arguments":{"ms":${ms}}}}`;
+  return JSON.stringify(legacyMessage('tools/call', { name: 'sleep', arguments: { ms } }, n));
 }
 
 /** An `initialize` request (no session header, no protocol-version header, as clients send it). */
 export function initializeShape(version: string): CallShape {
+  const params = initializeParams(version, {}, { name: 'bench', version: '1.0.0' });
   return {
-    headers: { 'content-type': 'application/json', accept: ACCEPT },
-    body: (n) =>
-      `{"jsonrpc":"2.0","id":${n},"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`,
+    headers: { 'content-type': 'application/json', ...legacyHeaders() },
+    body: numbered(legacyMessage('initialize', params)),
   };
 }
 
@@ -81,8 +88,8 @@ export async function openSession(mcpUrl: string, version: string): Promise<stri
   const sessionId = typeof header === 'string' ? header : undefined;
   const note = await httpRequest(mcpUrl, {
     method: 'POST',
-    headers: legacyHeaders(version, sessionId),
-    body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    headers: legacyPostHeaders(version, sessionId),
+    body: JSON.stringify(legacyMessage('notifications/initialized', undefined, null)),
   });
   if (note.status >= 300) throw new Error(`notifications/initialized: ${note.status} ${note.body}`);
   return sessionId;

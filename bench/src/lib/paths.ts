@@ -1,17 +1,17 @@
 /** Where things are: the bench package, its results, and the Deno and Bun binaries. */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/node';
 
 export const BENCH_DIR = join(import.meta.dirname, '..', '..');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 const APPS_DIR = join(BENCH_DIR, '..', 'apps');
 
-/** The real deno binary (the npm package's bin is a Node wrapper that would outlive a kill). */
+/** The real deno binary, of apps/deno's devDependency (the npm package's bin is a Node wrapper). */
 export function denoBinary(): string {
-  const pkg = createRequire(join(APPS_DIR, 'deno', 'package.json')).resolve('deno/package.json');
-  return createRequire(pkg).resolve('@deno/linux-x64-glibc/deno');
+  return denoOf(join(APPS_DIR, 'deno'));
 }
 
+/** The real bun binary, of apps/bun's devDependency. */
 export function bunBinary(): string {
-  return join(APPS_DIR, 'bun', 'node_modules', 'bun', 'bin', 'bun.exe');
+  return bunOf(join(APPS_DIR, 'bun'));
 }

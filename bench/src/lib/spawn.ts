@@ -3,7 +3,7 @@
  * channel, and stops it by pid.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '@edge-mcp/test-kit/node';
 import { getJson, sleep } from './http.ts';
 import { BENCH_DIR, bunBinary, denoBinary } from './paths.ts';
 
@@ -28,17 +28,6 @@ export interface RunningTarget {
   output(): string;
   /** SIGTERM to the server's pid, SIGKILL to its group if it has not exited after 5 s. */
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function command(spec: TargetSpec): [string, string[]] {

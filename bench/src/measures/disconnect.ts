@@ -12,7 +12,7 @@
  * and not counted.
  */
 import { request } from 'node:http';
-import { modernHeaders, modernSleepBody } from '../lib/mcp.ts';
+import { modernSleepBody, toolCallHeaders } from '../lib/mcp.ts';
 import { type RunningTarget, startTarget, type TargetSpec } from '../lib/spawn.ts';
 
 export interface DisconnectRow {
@@ -85,7 +85,7 @@ function dropOnce(
     const req = request(server.mcpUrl, {
       method: 'POST',
       agent: false,
-      headers: modernHeaders('sleep'),
+      headers: toolCallHeaders('sleep'),
     });
     req.on('response', (res) => {
       if (res.statusCode !== 200) {

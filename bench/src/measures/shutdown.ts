@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import type { Config } from '../config.ts';
 import { getJson, sleep } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
-import { initializeShape, legacyHeaders, legacySleepBody, openSession } from '../lib/mcp.ts';
+import { initializeShape, legacyPostHeaders, legacySleepBody, openSession } from '../lib/mcp.ts';
 import { startTarget, type TargetSpec } from '../lib/spawn.ts';
 import { LEGACY } from '../targets.ts';
 
@@ -53,7 +53,7 @@ export async function runShutdown(spec: TargetSpec, config: Config): Promise<Shu
           const req = request(server.mcpUrl, {
             method: 'POST',
             agent: false,
-            headers: legacyHeaders(LEGACY, id),
+            headers: legacyPostHeaders(LEGACY, id),
           });
           req.on('response', (res) => {
             res.resume();
