@@ -30,18 +30,18 @@ export {
 export type { JsonObject, RequestId } from './protocol/jsonrpc.ts';
 export type { Infer, JsonSchema, Schema, SchemaShape } from './schema/standard.ts';
 export type { RequestContext, SessionHandle } from './server/context.ts';
+export type {
+  PromptHandler,
+  PromptOptions,
+  Registration,
+  ResourceOptions,
+  SchemaOption,
+  ServerInfo,
+  ToolHandler,
+  ToolOptions,
+} from './server/options.ts';
 export type { ListKind, ResourceHandler, TemplateHandler } from './server/registry.ts';
-export {
-  McpServer,
-  type PromptHandler,
-  type PromptOptions,
-  type Registration,
-  type ResourceOptions,
-  type SchemaOption,
-  type ServerInfo,
-  type ToolHandler,
-  type ToolOptions,
-} from './server/server.ts';
+export { McpServer } from './server/server.ts';
 export type {
   ClientCapabilities,
   CompleteFn,

@@ -1,18 +1,36 @@
 import { type AbortReasonType, RequestAbortedError } from './abort-reason.ts';
 
 /**
- * A node of the cancellation tree: server → session → request.
+ * A node of the cancellation tree. This file is the one place the tree lives:
  *
- * Aborting a scope aborts its whole subtree with the same typed reason. Children are held in a
- * Set and walked directly instead of each child listening on its parent's signal, so a
- * long-lived server signal never accumulates one listener per request.
+ * ```text
+ * root (HandlerCore.root)                  aborted by close() / the `signal` option: `shutdown`
+ * ├── ModernExchange                       one 2026-07-28 request
+ * ├── LegacyExchange                       a legacy request without a session
+ * ├┄┄ Session (held by its SessionManager, not in the root's child set)
+ * │   └── LegacyExchange                   `client-cancel`, `session-deleted`, `session-expired`
+ * └── (tasks, when they land: under the root, never under their request)
+ * ```
  *
- * The AbortController is created only when someone reads `signal`: an idle session or a handler
- * that never looks at its signal costs none, and on workerd no AbortSignal made while serving one
- * request is ever touched by another (which workerd forbids).
+ * Sessions stay out of the root's child set (memory and time per initialize): the handler's
+ * `close()` closes every session through its manager *before* it aborts the root, so shutdown
+ * still reaches them. Every abort carries a typed reason (`RequestAbortedError.type`).
  *
- * A scope is also the `handleEvent` target for an outside signal (the HTTP exchange's
- * `request.signal`, the server's `signal` option), which avoids a closure per request.
+ * A disconnect comes in by one of three doors, all ending in `abort('disconnect')` of the
+ * request's scope:
+ * 1. `request.watch(scope)`: an adapter's light request calls `scope.handleEvent()` when the
+ *    client leaves (Node; no AbortSignal per request) — `followRequest`;
+ * 2. `request.signal` aborting (Web runtimes) — `followRequest` falls back to it, and a legacy
+ *    stream that took over watching listens on it too;
+ * 3. the SSE body cancelled by the runtime (`SseOwner.disconnected`; on workerd the only one).
+ *
+ * Aborting a scope aborts its whole subtree with the same reason. Children are held in a Set and
+ * walked directly instead of each child listening on its parent's signal, so a long-lived root
+ * never accumulates one listener per request. The AbortController is created only when someone
+ * reads `signal`: an idle session or a handler that never looks at its signal costs none, and on
+ * workerd no AbortSignal made while serving one request is ever touched by another (which workerd
+ * forbids). A scope is the `handleEvent` target of what it follows, so following a request costs
+ * no closure.
  */
 export class Scope {
   #controller: AbortController | undefined;
@@ -20,8 +38,6 @@ export class Scope {
   readonly #parent: Scope | undefined;
   /** Created on the first child: a request scope (a leaf) never allocates one. */
   #children: Set<Scope> | undefined;
-  /** Reason applied when an attached outside signal aborts. */
-  #externalReason: AbortReasonType = 'disconnect';
   #external: AbortSignal | undefined;
   #watched: { watch?(listener: Scope | undefined): void } | undefined;
 
@@ -75,30 +91,27 @@ export class Scope {
     for (const child of children ?? []) child.abort(type, error);
   }
 
-  /** Aborts with `reason` when `signal` aborts; released by `dispose()`. */
-  follow(signal: AbortSignal, reason: AbortReasonType): void {
-    this.#externalReason = reason;
-    if (signal.aborted) {
-      this.abort(reason);
-      return;
-    }
-    this.#external = signal;
-    signal.addEventListener('abort', this);
-  }
-
   /**
    * Aborts with `disconnect` when the request's client leaves: through `request.watch` when the
-   * adapter offers it (no AbortSignal needed), else through `request.signal`.
+   * adapter offers it (no AbortSignal needed), else through `request.signal`. Released by
+   * `dispose()` or `unfollow()`.
    */
   followRequest(request: {
     readonly signal: AbortSignal;
     watch?(listener: Scope | undefined): void;
   }): void {
     if (request.watch) {
-      this.#externalReason = 'disconnect';
       this.#watched = request;
       request.watch(this);
-    } else this.follow(request.signal, 'disconnect');
+      return;
+    }
+    const signal = request.signal;
+    if (signal.aborted) {
+      this.abort('disconnect');
+      return;
+    }
+    this.#external = signal;
+    signal.addEventListener('abort', this);
   }
 
   /** Stops following the request (`followRequest`), e.g. when a stream takes over watching it. */
@@ -106,8 +119,9 @@ export class Scope {
     this.#detachExternal();
   }
 
+  /** The followed request's client left. */
   handleEvent(): void {
-    this.abort(this.#externalReason);
+    this.abort('disconnect');
   }
 
   /** Leaves the tree: the parent forgets this scope and outside listeners are removed. */

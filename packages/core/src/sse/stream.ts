@@ -7,14 +7,7 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 };
 
-/**
- * A server-sent-events body on Web Streams.
- *
- * The consumer cancelling the body (the runtime noticed the client left) is reported to the owner
- * (`disconnected()`); on workerd this is the only disconnect signal there is. After `close()` or a
- * cancel every write is a no-op, so nothing is written for a request once it is cancelled.
- * Keep-alive comments go out every `keepAliveMs` while the stream is open.
- */
+/** Whoever a stream answers for, told when its client goes away. */
 export interface SseOwner {
   /** The client went away while the stream was open. */
   disconnected(stream: SseStream): void;
@@ -25,6 +18,14 @@ function keepAlive(stream: SseStream): void {
   stream.write(KEEP_ALIVE);
 }
 
+/**
+ * A server-sent-events body on Web Streams.
+ *
+ * The consumer cancelling the body (the runtime noticed the client left) is reported to the owner
+ * (`disconnected()`); on workerd this is the only disconnect signal there is. After `close()` or a
+ * cancel every write is a no-op, so nothing is written for a request once it is cancelled.
+ * Keep-alive comments go out every `keepAliveMs` while the stream is open.
+ */
 export class SseStream {
   readonly readable: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;

@@ -1,0 +1,64 @@
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { Infer, JsonSchema, Schema, SchemaShape } from '../schema/standard.ts';
+import type { RequestContext } from './context.ts';
+import type { CompleteFn, Implementation, PromptResult, ToolResult } from './types.ts';
+
+export interface ServerInfo extends Implementation {
+  /** Sent in `server/discover` and the legacy InitializeResult. */
+  instructions?: string;
+}
+
+/** What a tool's or prompt's schema option takes. */
+export type SchemaOption = Schema | SchemaShape | JsonSchema | undefined;
+
+export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
+  title?: string;
+  description?: string;
+  /**
+   * Arguments schema: zod 4, valibot wrapped with `toStandardJsonSchema()`, a shape of them
+   * (`{ text: z.string() }`), or a plain JSON Schema (advertised, not validated). Validated before
+   * the handler runs; invalid arguments are answered -32602.
+   * @default { type: 'object' } (any arguments)
+   */
+  inputSchema?: I;
+  /** Structured-result schema; the handler's `structuredContent` is validated against it. */
+  outputSchema?: O;
+  annotations?: JsonObject;
+  _meta?: JsonObject;
+}
+
+/** A tool's handler: validated arguments and the request's context. */
+export type ToolHandler<I> = (
+  args: Infer<I>,
+  ctx: RequestContext,
+) => ToolResult | Promise<ToolResult>;
+
+export interface ResourceOptions {
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: JsonObject;
+  _meta?: JsonObject;
+}
+
+export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
+  title?: string;
+  description?: string;
+  /** Arguments as an object schema (or shape) of string properties; advertised as the prompt's `arguments` list. */
+  argsSchema?: A;
+  /** Completion per argument name. */
+  complete?: Record<string, CompleteFn>;
+  _meta?: JsonObject;
+}
+
+/** A prompt's handler: validated arguments and the request's context. */
+export type PromptHandler<A> = (
+  args: Infer<A>,
+  ctx: RequestContext,
+) => PromptResult | Promise<PromptResult>;
+
+/** Removes a registered tool, resource, template or prompt (and tells listeners the list changed). */
+export interface Registration {
+  remove(): void;
+}
