@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import { modernRequest, readAnswer, sseMessages } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import {
@@ -7,7 +8,7 @@ import {
   RequestAbortedError,
   type RequestEvent,
 } from '../src/index.ts';
-import { aborted, modern, parseSse, read } from './helpers.ts';
+import { aborted } from './helpers.ts';
 
 /** A server whose `sleep` tool reports when it starts and whether it ever finished. */
 function sleepy() {
@@ -54,7 +55,11 @@ describe('disconnect is cancellation', () => {
     const client = new AbortController();
     const running = nextStart();
     const responding = handler.fetch(
-      modern('tools/call', { name: 'sleep', arguments: { ms: 5000 } }, { signal: client.signal }),
+      modernRequest(
+        'tools/call',
+        { name: 'sleep', arguments: { ms: 5000 } },
+        { signal: client.signal },
+      ),
     );
     const signal = await running;
     const t0 = performance.now();
@@ -80,7 +85,7 @@ describe('disconnect is cancellation', () => {
     const handler = createMcpHandler(server);
     const running = nextStart();
     const response = await handler.fetch(
-      modern(
+      modernRequest(
         'tools/call',
         { name: 'sleep', arguments: { ms: 5000, progress: true } },
         { meta: { progressToken: 'p' } },
@@ -90,7 +95,7 @@ describe('disconnect is cancellation', () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
-    expect(parseSse(first)[0]).toMatchObject({
+    expect(sseMessages(first)[0]).toMatchObject({
       method: 'notifications/progress',
       params: { progressToken: 'p', progress: 0 },
     });
@@ -106,12 +111,12 @@ describe('disconnect is cancellation', () => {
     const handler = createMcpHandler(server);
     const client = new AbortController();
     for (let i = 0; i < 5; i++) {
-      const request = modern(
+      const request = modernRequest(
         'tools/call',
         { name: 'sleep', arguments: { ms: 0 } },
         { signal: client.signal },
       );
-      const answer = await read(await handler.fetch(request));
+      const answer = await readAnswer(await handler.fetch(request));
       expect(answer.message.result.content[0].text).toBe('slept 0');
       await expect.poll(() => handler.inFlight).toBe(0);
       expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
@@ -128,12 +133,14 @@ describe('shutdown ends everything', () => {
     const calls: Promise<Response>[] = [];
     for (let i = 0; i < 100; i++) {
       signals.push(nextStart());
-      calls.push(handler.fetch(modern('tools/call', { name: 'sleep', arguments: { ms: 30_000 } })));
+      calls.push(
+        handler.fetch(modernRequest('tools/call', { name: 'sleep', arguments: { ms: 30_000 } })),
+      );
     }
     const streams = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         handler.fetch(
-          modern(
+          modernRequest(
             'subscriptions/listen',
             { notifications: { toolsListChanged: true } },
             { id: `listen-${i}` },
@@ -155,7 +162,7 @@ describe('shutdown ends everything', () => {
     }
     for (const [i, stream] of streams.entries()) {
       // The whole stream can be read to its end: it was closed, and its last message is the completing result.
-      const messages = parseSse(await stream.text());
+      const messages = sseMessages(await stream.text());
       expect(messages[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
       expect(messages.at(-1)).toEqual({
         jsonrpc: '2.0',
@@ -170,7 +177,7 @@ describe('shutdown ends everything', () => {
     expect(events.filter((e) => e.outcome === 'cancelled' && e.reason === 'shutdown')).toHaveLength(
       110,
     );
-    const after = await handler.fetch(modern('tools/list'));
+    const after = await handler.fetch(modernRequest('tools/list'));
     expect(after.status).toBe(503);
   });
 
@@ -179,7 +186,9 @@ describe('shutdown ends everything', () => {
     const shutdown = new AbortController();
     const handler = createMcpHandler(server, { signal: shutdown.signal });
     const running = nextStart();
-    const call = handler.fetch(modern('tools/call', { name: 'sleep', arguments: { ms: 30_000 } }));
+    const call = handler.fetch(
+      modernRequest('tools/call', { name: 'sleep', arguments: { ms: 30_000 } }),
+    );
     const signal = await running;
     shutdown.abort();
     expect(((await aborted(signal, 1000)) as RequestAbortedError).type).toBe('shutdown');
@@ -190,7 +199,7 @@ describe('shutdown ends everything', () => {
   test('close() does not wait forever for a handler that ignores its signal', async () => {
     const { server } = sleepy();
     const handler = createMcpHandler(server, { shutdownTimeoutMs: 50 });
-    const call = handler.fetch(modern('tools/call', { name: 'stubborn' }));
+    const call = handler.fetch(modernRequest('tools/call', { name: 'stubborn' }));
     await expect.poll(() => handler.inFlight).toBe(1);
     await handler.close();
     expect((await call).status).toBe(503);

@@ -1,9 +1,10 @@
+import { modernRequest, SseReader } from '@edge-mcp/test-kit';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer, ResourceNotFoundError, type Schema } from '../src/index.ts';
-import { call, modern, parseSse } from './helpers.ts';
+import { call } from './helpers.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'features', version: '2.0.0', instructions: 'Be nice.' });
@@ -256,24 +257,14 @@ describe('subscriptions/listen', () => {
     const s = server();
     const handler = createMcpHandler(s);
     const response = await handler.fetch(
-      modern(
+      modernRequest(
         'subscriptions/listen',
         { notifications: { toolsListChanged: true, resourceSubscriptions: ['docs://readme'] } },
         { id: 'sub-1' },
       ),
     );
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const next = async (count: number) => {
-      while (parseSse(text).length < count) {
-        const { done, value } = await reader.read();
-        if (done) throw new Error(`stream ended after ${parseSse(text).length} events`);
-        text += decoder.decode(value);
-      }
-      return parseSse(text);
-    };
-    const [ack] = await next(1);
+    const reader = new SseReader(response);
+    const [ack] = await reader.messages(1);
     expect(ack).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
@@ -286,8 +277,7 @@ describe('subscriptions/listen', () => {
     s.notifyResourceUpdated('docs://logo'); // not subscribed
     const extra = s.tool('late', {}, () => 'late');
     s.notifyResourceUpdated('docs://readme');
-    const messages = await next(3);
-    expect(messages.slice(1)).toEqual([
+    expect(await reader.messages(2)).toEqual([
       {
         jsonrpc: '2.0',
         method: 'notifications/tools/list_changed',

@@ -1,7 +1,7 @@
+import { MCP_URL, MODERN, modernRequest, readAnswer } from '@edge-mcp/test-kit';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpError, McpServer } from '../src/index.ts';
-import { modern, read, URL_, VERSION } from './helpers.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'contract', version: '1.0.0' });
@@ -83,7 +83,7 @@ afterEach(() => {
 });
 
 function post(body: string, headers: Record<string, string> = {}): Request {
-  return new Request(URL_, {
+  return new Request(MCP_URL, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -96,7 +96,7 @@ function post(body: string, headers: Record<string, string> = {}): Request {
 
 describe('HTTP contract of 2026-07-28', () => {
   test('malformed JSON is 400 with -32700 and no id', async () => {
-    const answer = await read(await handler.fetch(post('{"jsonrpc":')));
+    const answer = await readAnswer(await handler.fetch(post('{"jsonrpc":')));
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32700);
     expect('id' in answer.message).toBe(false);
@@ -109,35 +109,39 @@ describe('HTTP contract of 2026-07-28', () => {
       '{"jsonrpc":"2.0","id":null,"method":"x"}',
       '{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}',
     ]) {
-      const answer = await read(await handler.fetch(post(body)));
+      const answer = await readAnswer(await handler.fetch(post(body)));
       expect(answer.status, body).toBe(400);
       expect(answer.message.error.code, body).toBe(-32600);
     }
   });
 
   test('a JSON-RPC response from the client is rejected', async () => {
-    const answer = await read(await handler.fetch(post('{"jsonrpc":"2.0","id":1,"result":{}}')));
+    const answer = await readAnswer(
+      await handler.fetch(post('{"jsonrpc":"2.0","id":1,"result":{}}')),
+    );
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32600);
   });
 
   test('wrong Content-Type is 415', async () => {
     const response = await handler.fetch(
-      modern('tools/list', {}, { headers: { 'content-type': 'text/plain' } }),
+      modernRequest('tools/list', {}, { headers: { 'content-type': 'text/plain' } }),
     );
     expect(response.status).toBe(415);
   });
 
   test('an Accept without both types is 406', async () => {
     for (const accept of ['application/json', 'text/event-stream', 'text/html']) {
-      const response = await handler.fetch(modern('tools/list', {}, { headers: { accept } }));
+      const response = await handler.fetch(
+        modernRequest('tools/list', {}, { headers: { accept } }),
+      );
       expect(response.status, accept).toBe(406);
     }
   });
 
   test('a batch is rejected', async () => {
-    const one = JSON.parse(await modern('tools/list').text());
-    const answer = await read(await handler.fetch(post(JSON.stringify([one, one]))));
+    const one = JSON.parse(await modernRequest('tools/list').text());
+    const answer = await readAnswer(await handler.fetch(post(JSON.stringify([one, one]))));
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32600);
   });
@@ -146,19 +150,23 @@ describe('HTTP contract of 2026-07-28', () => {
     const cases: Array<[string, Request]> = [
       [
         'missing version header',
-        modern('tools/list', {}, { headers: { 'mcp-protocol-version': '' } }),
+        modernRequest('tools/list', {}, { headers: { 'mcp-protocol-version': '' } }),
       ],
       [
         'version header differs from _meta',
-        modern('tools/list', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': 'v999' } }),
+        modernRequest(
+          'tools/list',
+          {},
+          { meta: { 'io.modelcontextprotocol/protocolVersion': 'v999' } },
+        ),
       ],
       [
         'Mcp-Method differs',
-        modern('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } }),
+        modernRequest('tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } }),
       ],
       [
         'Mcp-Name differs',
-        modern(
+        modernRequest(
           'tools/call',
           { name: 'echo', arguments: { text: 'a' } },
           { headers: { 'mcp-name': 'other' } },
@@ -166,16 +174,19 @@ describe('HTTP contract of 2026-07-28', () => {
       ],
       [
         'Mcp-Param differs',
-        modern(
+        modernRequest(
           'tools/call',
           { name: 'region', arguments: { region: 'eu' } },
           { headers: { 'mcp-param-region': 'us' } },
         ),
       ],
-      ['Mcp-Param missing', modern('tools/call', { name: 'region', arguments: { region: 'eu' } })],
+      [
+        'Mcp-Param missing',
+        modernRequest('tools/call', { name: 'region', arguments: { region: 'eu' } }),
+      ],
       [
         'Mcp-Param integer differs',
-        modern(
+        modernRequest(
           'tools/call',
           { name: 'region', arguments: { n: 3 } },
           { headers: { 'mcp-param-n': '4' } },
@@ -184,7 +195,7 @@ describe('HTTP contract of 2026-07-28', () => {
     ];
     for (const [what, request] of cases) {
       if (what === 'missing version header') request.headers.delete('mcp-protocol-version');
-      const answer = await read(await handler.fetch(request));
+      const answer = await readAnswer(await handler.fetch(request));
       expect(answer.status, what).toBe(400);
       expect(answer.message.error.code, what).toBe(-32020);
     }
@@ -192,9 +203,9 @@ describe('HTTP contract of 2026-07-28', () => {
 
   test('Mcp-Param headers that match (numerically, base64-encoded, padded) are accepted', async () => {
     const encoded = `=?base64?${btoa('eu-west')}?=`;
-    const answer = await read(
+    const answer = await readAnswer(
       await handler.fetch(
-        modern(
+        modernRequest(
           'tools/call',
           { name: 'region', arguments: { region: 'eu-west', n: 7 } },
           { headers: { 'mcp-param-region': ` ${encoded} `, 'mcp-param-n': '07' } },
@@ -206,7 +217,7 @@ describe('HTTP contract of 2026-07-28', () => {
   });
 
   test('an unsupported version is 400 with -32022 listing the supported ones', async () => {
-    const request = modern(
+    const request = modernRequest(
       'tools/list',
       {},
       {
@@ -214,44 +225,48 @@ describe('HTTP contract of 2026-07-28', () => {
         meta: { 'io.modelcontextprotocol/protocolVersion': 'v999' },
       },
     );
-    const answer = await read(await handler.fetch(request));
+    const answer = await readAnswer(await handler.fetch(request));
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32022);
     expect(answer.message.error.data).toEqual({
-      supported: [VERSION, '2025-11-25', '2025-06-18', '2025-03-26'],
+      supported: [MODERN, '2025-11-25', '2025-06-18', '2025-03-26'],
       requested: 'v999',
     });
     expect(answer.message.id).toBeDefined();
   });
 
   test('missing clientCapabilities or a bad log level is 400 with -32602; missing clientInfo is fine', async () => {
-    const noCaps = modern(
+    const noCaps = modernRequest(
       'tools/list',
       {},
       { meta: { 'io.modelcontextprotocol/clientCapabilities': undefined } },
     );
-    let answer = await read(await handler.fetch(noCaps));
+    let answer = await readAnswer(await handler.fetch(noCaps));
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32602);
-    answer = await read(
+    answer = await readAnswer(
       await handler.fetch(
-        modern('tools/list', {}, { meta: { 'io.modelcontextprotocol/logLevel': 'loud' } }),
+        modernRequest('tools/list', {}, { meta: { 'io.modelcontextprotocol/logLevel': 'loud' } }),
       ),
     );
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32602);
-    answer = await read(
+    answer = await readAnswer(
       await handler.fetch(
-        modern('tools/list', {}, { meta: { 'io.modelcontextprotocol/clientInfo': undefined } }),
+        modernRequest(
+          'tools/list',
+          {},
+          { meta: { 'io.modelcontextprotocol/clientInfo': undefined } },
+        ),
       ),
     );
     expect(answer.status).toBe(200);
   });
 
   test('a request with the modern header but no _meta fails on the missing fields', async () => {
-    const answer = await read(
+    const answer = await readAnswer(
       await handler.fetch(
-        modern('tools/list', {}, { body: '{"jsonrpc":"2.0","id":9,"method":"tools/list"}' }),
+        modernRequest('tools/list', {}, { body: '{"jsonrpc":"2.0","id":9,"method":"tools/list"}' }),
       ),
     );
     expect(answer.status).toBe(400);
@@ -267,7 +282,9 @@ describe('HTTP contract of 2026-07-28', () => {
       'resources/subscribe',
       'prompts/list',
     ]) {
-      const answer = await read(await handler.fetch(modern(method, {}, { id: `id-${method}` })));
+      const answer = await readAnswer(
+        await handler.fetch(modernRequest(method, {}, { id: `id-${method}` })),
+      );
       expect(answer.status, method).toBe(404);
       expect(answer.message.error.code, method).toBe(-32601);
       expect(answer.message.id).toBe(`id-${method}`);
@@ -286,17 +303,17 @@ describe('HTTP contract of 2026-07-28', () => {
         clientInfo: { name: 'c', version: '1' },
       },
     });
-    const answer = await read(await modernOnly.fetch(post(body)));
+    const answer = await readAnswer(await modernOnly.fetch(post(body)));
     expect(answer.status).toBe(400);
     expect(answer.message.error.code).toBe(-32022);
-    expect(answer.message.error.data.supported).toEqual([VERSION]);
+    expect(answer.message.error.data.supported).toEqual([MODERN]);
   });
 
   test('GET and DELETE are 405 while no legacy era is served', async () => {
     const modernOnly = createMcpHandler(server(), { legacy: false });
     for (const method of ['GET', 'DELETE']) {
       const response = await modernOnly.fetch(
-        new Request(URL_, { method, headers: { accept: 'text/event-stream' } }),
+        new Request(MCP_URL, { method, headers: { accept: 'text/event-stream' } }),
       );
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
@@ -304,13 +321,13 @@ describe('HTTP contract of 2026-07-28', () => {
   });
 
   test('unknown tool and schema-invalid arguments are -32602 with the validation message', async () => {
-    let answer = await read(
-      await handler.fetch(modern('tools/call', { name: 'missing', arguments: {} })),
+    let answer = await readAnswer(
+      await handler.fetch(modernRequest('tools/call', { name: 'missing', arguments: {} })),
     );
     expect(answer.message.error.code).toBe(-32602);
     expect(answer.message.error.message).toContain('missing');
-    answer = await read(
-      await handler.fetch(modern('tools/call', { name: 'echo', arguments: { text: '' } })),
+    answer = await readAnswer(
+      await handler.fetch(modernRequest('tools/call', { name: 'echo', arguments: { text: '' } })),
     );
     expect(answer.message.error.code).toBe(-32602);
     expect(answer.message.error.message).toMatch(/text/);
@@ -320,7 +337,7 @@ describe('HTTP contract of 2026-07-28', () => {
   test('a notification is accepted with 202 and no body', async () => {
     const response = await handler.fetch(
       post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
-        'mcp-protocol-version': VERSION,
+        'mcp-protocol-version': MODERN,
       }),
     );
     expect(response.status).toBe(202);
@@ -341,7 +358,7 @@ describe('HTTP contract of 2026-07-28', () => {
         cancelled = true;
       },
     });
-    const request = new Request(URL_, {
+    const request = new Request(MCP_URL, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -359,33 +376,41 @@ describe('HTTP contract of 2026-07-28', () => {
   });
 
   test('a handler that throws gives an error result and the server keeps serving', async () => {
-    let answer = await read(await handler.fetch(modern('tools/call', { name: 'boom' })));
+    let answer = await readAnswer(
+      await handler.fetch(modernRequest('tools/call', { name: 'boom' })),
+    );
     expect(answer.message.result.isError).toBe(true);
     expect(answer.message.result.content[0].text).toBe('kaboom');
-    answer = await read(await handler.fetch(modern('tools/call', { name: 'protocol-error' })));
+    answer = await readAnswer(
+      await handler.fetch(modernRequest('tools/call', { name: 'protocol-error' })),
+    );
     expect(answer.message.error).toEqual({
       code: -32098,
       message: 'custom failure',
       data: { why: 'test' },
     });
-    answer = await read(
+    answer = await readAnswer(
       await handler.fetch(
-        modern('tools/call', { name: 'echo', arguments: { text: 'still here' } }),
+        modernRequest('tools/call', { name: 'echo', arguments: { text: 'still here' } }),
       ),
     );
     expect(answer.message.result.content[0].text).toBe('still here');
   });
 
   test('a foreign Host or Origin is 403; loopback and allow-listed names pass', async () => {
-    const foreignHost = new Request('http://evil.example.com/mcp', modern('tools/list'));
+    const foreignHost = modernRequest('tools/list', {}, { url: 'http://evil.example.com/mcp' });
     expect((await handler.fetch(foreignHost)).status).toBe(403);
-    const foreignOrigin = modern(
+    const foreignOrigin = modernRequest(
       'tools/list',
       {},
       { headers: { origin: 'http://evil.example.com' } },
     );
     expect((await handler.fetch(foreignOrigin)).status).toBe(403);
-    const localOrigin = modern('tools/list', {}, { headers: { origin: 'http://localhost:3000' } });
+    const localOrigin = modernRequest(
+      'tools/list',
+      {},
+      { headers: { origin: 'http://localhost:3000' } },
+    );
     expect((await handler.fetch(localOrigin)).status).toBe(200);
     const listed = createMcpHandler(server(), {
       allowedHosts: ['mcp.example.com'],
@@ -393,12 +418,12 @@ describe('HTTP contract of 2026-07-28', () => {
     });
     const ok = new Request(
       'https://mcp.example.com/mcp',
-      modern('tools/list', {}, { headers: { origin: 'https://app.example.com' } }),
+      modernRequest('tools/list', {}, { headers: { origin: 'https://app.example.com' } }),
     );
     expect((await listed.fetch(ok)).status).toBe(200);
     const other = new Request(
       'https://mcp.example.com/mcp',
-      modern('tools/list', {}, { headers: { origin: 'https://other.example.com' } }),
+      modernRequest('tools/list', {}, { headers: { origin: 'https://other.example.com' } }),
     );
     expect((await listed.fetch(other)).status).toBe(403);
   });
@@ -409,14 +434,14 @@ describe('Mcp-Param Base64 sentinel', () => {
     const h = createMcpHandler(server());
     const send = (region: string, header: string) =>
       h.fetch(
-        modern(
+        modernRequest(
           'tools/call',
           { name: 'region', arguments: { region } },
           { headers: { 'mcp-param-region': header } },
         ),
       );
     for (const header of ['=?base64?SGVsbG8?=', '=?base64?SGVs!!!bG8=?=']) {
-      const answer = await read(await send('Hello', header));
+      const answer = await readAnswer(await send('Hello', header));
       expect(answer.status, header).toBe(400);
       expect(answer.message.error.code, header).toBe(-32020);
     }
@@ -432,7 +457,7 @@ describe('Host allow-list', () => {
       allowedHosts: ['mcp.example.com', 'api.example.com:8443'],
     });
     const status = async (url: string) =>
-      (await h.fetch(new Request(url, modern('tools/list')))).status;
+      (await h.fetch(modernRequest('tools/list', {}, { url }))).status;
     expect(await status('http://[::1]:8787/mcp')).toBe(200);
     expect(await status('http://LOCALHOST:1/mcp')).toBe(200);
     expect(await status('http://127.0.0.1/mcp?x=1')).toBe(200);

@@ -1,3 +1,11 @@
+import {
+  legacyGetRequest,
+  legacyRequest,
+  notificationRequest,
+  openSession,
+  readAnswer,
+  SseReader,
+} from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import {
@@ -7,8 +15,7 @@ import {
   type RequestEvent,
   type SessionEvent,
 } from '../src/index.ts';
-import { aborted, read } from './helpers.ts';
-import { get, legacy, notify, openSession, SseReader } from './legacy-helpers.ts';
+import { aborted } from './helpers.ts';
 
 /** `work` reports progress `steps` times, each step released by the test (no timers). */
 function server() {
@@ -50,7 +57,7 @@ describe('legacy disconnect policy', () => {
     const session = await openSession(handler);
     const starting = nextStart();
     const responding = handler.fetch(
-      legacy('tools/call', { name: 'work', arguments: { steps: 3 }, _meta: meta }, { session }),
+      legacyRequest('tools/call', { name: 'work', arguments: { steps: 3 }, _meta: meta }, session),
     );
     await starting;
     runs[runs.length - 1]?.step();
@@ -63,7 +70,7 @@ describe('legacy disconnect policy', () => {
     const reason = (await aborted(runs[0]!.signal, 1000)) as RequestAbortedError;
     expect(reason.type).toBe('disconnect');
     // The session itself lives on.
-    expect((await handler.fetch(legacy('ping', undefined, { session }))).status).toBe(200);
+    expect((await handler.fetch(legacyRequest('ping', undefined, session))).status).toBe(200);
   });
 
   test('a JSON answer still pending when the client drops aborts at once (nothing to resume)', async () => {
@@ -73,11 +80,9 @@ describe('legacy disconnect policy', () => {
     const client = new AbortController();
     const starting = nextStart();
     const responding = handler.fetch(
-      legacy(
-        'tools/call',
-        { name: 'work', arguments: { steps: 1 } },
-        { session, signal: client.signal },
-      ),
+      legacyRequest('tools/call', { name: 'work', arguments: { steps: 1 } }, session, {
+        signal: client.signal,
+      }),
     );
     await starting;
     client.abort();
@@ -92,11 +97,9 @@ describe('legacy disconnect policy', () => {
     const session = await openSession(handler, '2025-11-25');
     const starting = nextStart();
     const responding = handler.fetch(
-      legacy(
-        'tools/call',
-        { name: 'work', arguments: { steps: 3 }, _meta: meta },
-        { session, id: 'call-1' },
-      ),
+      legacyRequest('tools/call', { name: 'work', arguments: { steps: 3 }, _meta: meta }, session, {
+        id: 'call-1',
+      }),
     );
     await starting;
     runs[runs.length - 1]?.step();
@@ -114,7 +117,7 @@ describe('legacy disconnect policy', () => {
     runs[0]?.step();
     await expect.poll(() => runs[0]?.finished).toBe(true);
     expect(runs[0]?.signal.aborted).toBe(false);
-    const resumed = new SseReader(await handler.fetch(get(session, first?._eventId)));
+    const resumed = new SseReader(await handler.fetch(legacyGetRequest(session, first?._eventId)));
     const replay = [await resumed.message(), await resumed.message(), await resumed.message()];
     expect(replay.map((m) => m?.params?.progress ?? m?.result?.content[0].text)).toEqual([
       2,
@@ -136,7 +139,7 @@ describe('legacy disconnect policy', () => {
     const session = await openSession(handler, '2025-11-25');
     const starting = nextStart();
     const responding = handler.fetch(
-      legacy('tools/call', { name: 'work', arguments: { steps: 2 }, _meta: meta }, { session }),
+      legacyRequest('tools/call', { name: 'work', arguments: { steps: 2 }, _meta: meta }, session),
     );
     await starting;
     runs[runs.length - 1]?.step();
@@ -144,7 +147,7 @@ describe('legacy disconnect policy', () => {
     const reader = new SseReader(response);
     const priming = await reader.next();
     await reader.cancel();
-    const resumed = new SseReader(await handler.fetch(get(session, priming?.id)));
+    const resumed = new SseReader(await handler.fetch(legacyGetRequest(session, priming?.id)));
     expect((await resumed.message())?.params.progress).toBe(1);
     await expect.poll(() => runs[0]?.done).toBe(1);
     runs[0]?.step();
@@ -159,7 +162,7 @@ describe('legacy disconnect policy', () => {
     const session = await openSession(handler, '2025-11-25');
     const starting = nextStart();
     const responding = handler.fetch(
-      legacy('tools/call', { name: 'work', arguments: { steps: 3 }, _meta: meta }, { session }),
+      legacyRequest('tools/call', { name: 'work', arguments: { steps: 3 }, _meta: meta }, session),
     );
     await starting;
     runs[runs.length - 1]?.step();
@@ -178,11 +181,9 @@ describe('legacy disconnect policy', () => {
     const session = await openSession(handler, '2025-11-25');
     const starting = nextStart();
     const responding = handler.fetch(
-      legacy(
-        'tools/call',
-        { name: 'work', arguments: { steps: 3 }, _meta: meta },
-        { session, id: 42 },
-      ),
+      legacyRequest('tools/call', { name: 'work', arguments: { steps: 3 }, _meta: meta }, session, {
+        id: 42,
+      }),
     );
     await starting;
     runs[runs.length - 1]?.step();
@@ -190,7 +191,11 @@ describe('legacy disconnect policy', () => {
     expect(
       (
         await handler.fetch(
-          notify('notifications/cancelled', { requestId: 42, reason: 'user' }, session),
+          notificationRequest(
+            'notifications/cancelled',
+            { requestId: 42, reason: 'user' },
+            session,
+          ),
         )
       ).status,
     ).toBe(202);
@@ -211,7 +216,7 @@ describe('legacy disconnect policy', () => {
 describe('shutdown ends every session', () => {
   test('an initialize whose body arrives after close() gets 503 and opens no session', async () => {
     const handler = createMcpHandler(server().s);
-    const init = legacy('initialize', {
+    const init = legacyRequest('initialize', {
       protocolVersion: '2025-11-25',
       capabilities: {},
       clientInfo: { name: 'late', version: '1' },
@@ -256,15 +261,19 @@ describe('shutdown ends every session', () => {
     for (const session of sessions.slice(0, 10)) {
       const starting = nextStart();
       calls.push(
-        handler.fetch(legacy('tools/call', { name: 'work', arguments: { steps: 5 } }, { session })),
+        handler.fetch(
+          legacyRequest('tools/call', { name: 'work', arguments: { steps: 5 } }, session),
+        ),
       );
       await starting;
     }
     const streams = await Promise.all(
-      sessions.slice(10).map((session) => handler.fetch(get(session))),
+      sessions.slice(10).map((session) => handler.fetch(legacyGetRequest(session))),
     );
     for (const session of sessions)
-      await read(await handler.fetch(legacy('tools/call', { name: 'remember' }, { session })));
+      await readAnswer(
+        await handler.fetch(legacyRequest('tools/call', { name: 'remember' }, session)),
+      );
     expect(handler.stats()).toMatchObject({ sessions: 20, openStreams: 10, inFlight: 10 });
 
     await handler.close();

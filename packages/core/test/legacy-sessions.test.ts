@@ -1,9 +1,16 @@
+import {
+  legacyDeleteRequest,
+  legacyGetRequest,
+  legacyRequest,
+  notificationRequest,
+  openSession,
+  postRequest,
+  readAnswer,
+} from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer, type SessionEvent } from '../src/index.ts';
 import { MemorySessionManager } from '../src/sessions.ts';
-import { read } from './helpers.ts';
-import { legacy, notify, openSession } from './legacy-helpers.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'legacy', version: '1.0.0', instructions: 'hi' });
@@ -36,7 +43,7 @@ describe('legacy handshake and sessions', () => {
       ['2099-01-01', '2025-11-25'],
     ]) {
       const response = await handler.fetch(
-        legacy('initialize', {
+        legacyRequest('initialize', {
           protocolVersion: asked,
           capabilities: {},
           clientInfo: { name: 'c', version: '1' },
@@ -59,15 +66,16 @@ describe('legacy handshake and sessions', () => {
 
   test('requests need a live session: 400 without the header, 404 for an unknown id, 400 for a bad version header', async () => {
     const handler = createMcpHandler(server());
-    expect((await handler.fetch(legacy('tools/list', {}))).status).toBe(400);
-    const unknown = await handler.fetch(legacy('tools/list', {}, { session: 'nope' }));
+    expect((await handler.fetch(legacyRequest('tools/list', {}))).status).toBe(400);
+    const unknown = await handler.fetch(legacyRequest('tools/list', {}, 'nope'));
     expect(unknown.status).toBe(404);
     const session = await openSession(handler);
     expect(
-      (await handler.fetch(legacy('tools/list', {}, { session, version: '1999-01-01' }))).status,
+      (await handler.fetch(legacyRequest('tools/list', {}, session, { version: '1999-01-01' })))
+        .status,
     ).toBe(400);
-    const ok = await read(
-      await handler.fetch(legacy('tools/list', {}, { session, version: '2025-11-25' })),
+    const ok = await readAnswer(
+      await handler.fetch(legacyRequest('tools/list', {}, session, { version: '2025-11-25' })),
     );
     expect(ok.message.result.tools.map((t: { name: string }) => t.name)).toEqual(['echo', 'count']);
     expect(ok.message.result.ttlMs).toBeUndefined();
@@ -77,21 +85,30 @@ describe('legacy handshake and sessions', () => {
     const handler = createMcpHandler(server());
     const session = await openSession(handler);
     expect(
-      (await read(await handler.fetch(legacy('ping', undefined, { session })))).message.result,
+      (await readAnswer(await handler.fetch(legacyRequest('ping', undefined, session)))).message
+        .result,
     ).toEqual({});
     expect(
-      (await read(await handler.fetch(legacy('logging/setLevel', { level: 'info' }, { session }))))
-        .message.result,
+      (
+        await readAnswer(
+          await handler.fetch(legacyRequest('logging/setLevel', { level: 'info' }, session)),
+        )
+      ).message.result,
     ).toEqual({});
     expect(
-      (await read(await handler.fetch(legacy('logging/setLevel', { level: 'loud' }, { session }))))
-        .message.error.code,
+      (
+        await readAnswer(
+          await handler.fetch(legacyRequest('logging/setLevel', { level: 'loud' }, session)),
+        )
+      ).message.error.code,
     ).toBe(-32602);
-    const unknown = await read(await handler.fetch(legacy('nope/nothing', {}, { session })));
+    const unknown = await readAnswer(
+      await handler.fetch(legacyRequest('nope/nothing', {}, session)),
+    );
     expect(unknown.status).toBe(200);
     expect(unknown.message.error.code).toBe(-32601);
-    const missing = await read(
-      await handler.fetch(legacy('resources/read', { uri: 'test://none' }, { session })),
+    const missing = await readAnswer(
+      await handler.fetch(legacyRequest('resources/read', { uri: 'test://none' }, session)),
     );
     expect(missing.message.error).toMatchObject({ code: -32002, data: { uri: 'test://none' } });
   });
@@ -100,33 +117,23 @@ describe('legacy handshake and sessions', () => {
     const events: SessionEvent[] = [];
     const handler = createMcpHandler(server(), { onSessionClose: (e) => events.push(e) });
     const session = await openSession(handler);
-    const first = await read(
-      await handler.fetch(legacy('tools/call', { name: 'count' }, { session })),
+    const first = await readAnswer(
+      await handler.fetch(legacyRequest('tools/call', { name: 'count' }, session)),
     );
-    const second = await read(
-      await handler.fetch(legacy('tools/call', { name: 'count' }, { session })),
+    const second = await readAnswer(
+      await handler.fetch(legacyRequest('tools/call', { name: 'count' }, session)),
     );
     expect([first.message.result.content[0].text, second.message.result.content[0].text]).toEqual([
       '1',
       '2',
     ]);
     closed.length = 0;
-    const deleted = await handler.fetch(
-      new Request('http://127.0.0.1/mcp', {
-        method: 'DELETE',
-        headers: { 'mcp-session-id': session },
-      }),
-    );
+    const deleted = await handler.fetch(legacyDeleteRequest(session));
     expect(deleted.status).toBe(200);
     expect(closed).toEqual(['session-deleted']);
     expect(events).toMatchObject([{ sessionId: session, reason: 'session-deleted' }]);
-    expect((await handler.fetch(legacy('tools/list', {}, { session }))).status).toBe(404);
-    const again = await handler.fetch(
-      new Request('http://127.0.0.1/mcp', {
-        method: 'DELETE',
-        headers: { 'mcp-session-id': session },
-      }),
-    );
+    expect((await handler.fetch(legacyRequest('tools/list', {}, session))).status).toBe(404);
+    const again = await handler.fetch(legacyDeleteRequest(session));
     expect(again.status).toBe(404);
     expect(handler.stats().sessions).toBe(0);
   });
@@ -138,13 +145,11 @@ describe('legacy handshake and sessions', () => {
     const a = await openSession(handler);
     await openSession(handler);
     const full = await handler.fetch(
-      legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+      legacyRequest('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
     );
     expect(full.status).toBe(503);
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
-    await handler.fetch(
-      new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': a } }),
-    );
+    await handler.fetch(legacyDeleteRequest(a));
     await openSession(handler);
     expect(handler.stats().sessions).toBe(2);
   });
@@ -152,86 +157,80 @@ describe('legacy handshake and sessions', () => {
   test('the idle timeout reaps an idle session but never one with an in-flight request or an open stream', async () => {
     const s = server();
     let release: () => void = () => {};
+    let holding: () => void = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
     s.tool(
       'hold',
       { description: 'holds until released' },
-      () => new Promise<string>((resolve) => (release = () => resolve('released'))),
+      () =>
+        new Promise<string>((resolve) => {
+          release = () => resolve('released');
+          holding();
+        }),
     );
     const reaped: SessionEvent[] = [];
-    // Long enough that a stalled CI machine cannot reap busy or streaming before their call and
-    // stream have started; the sweep runs every tenth of it.
+    // busy's call and streaming's stream start right after each opens, before anything else; no
+    // stall of a loaded machine lasts a whole window between the two. The sweep runs every tenth.
+    const idleTimeoutMs = 2000;
     const handler = createMcpHandler(s, {
-      sessions: new MemorySessionManager({ idleTimeoutMs: 500 }),
+      sessions: new MemorySessionManager({ idleTimeoutMs }),
       onSessionClose: (e) => reaped.push(e),
     });
     const reapedIds = () => reaped.map((e) => e.sessionId);
+    const window = { timeout: 3 * idleTimeoutMs };
     const busy = await openSession(handler);
+    const call = handler.fetch(legacyRequest('tools/call', { name: 'hold' }, busy));
+    await held;
     const streaming = await openSession(handler);
-    const idle = await openSession(handler);
-    const call = handler.fetch(legacy('tools/call', { name: 'hold' }, { session: busy }));
-    const stream = await handler.fetch(
-      new Request('http://127.0.0.1/mcp', {
-        method: 'GET',
-        headers: { accept: 'text/event-stream', 'mcp-session-id': streaming },
-      }),
-    );
+    const stream = await handler.fetch(legacyGetRequest(streaming));
     expect(stream.status).toBe(200);
+    const idle = await openSession(handler);
     // The idle one goes (an event, not a sleep)...
-    await expect.poll(reapedIds, { timeout: 5000 }).toContain(idle);
+    await expect.poll(reapedIds, window).toContain(idle);
     expect(reaped[0]).toMatchObject({ sessionId: idle, reason: 'session-expired' });
     expect(handler.stats().reaped).toBe(1);
-    expect((await handler.fetch(legacy('ping', undefined, { session: idle }))).status).toBe(404);
+    expect((await handler.fetch(legacyRequest('ping', undefined, idle))).status).toBe(404);
     // ...then a whole idle window more passes: a session opened now is reaped in turn, while the
     // busy and streaming ones, idle for longer than that in wall time, are still there.
     const probe = await openSession(handler);
-    await expect.poll(reapedIds, { timeout: 5000 }).toContain(probe);
+    await expect.poll(reapedIds, window).toContain(probe);
     expect(reapedIds()).toEqual([idle, probe]);
     release();
-    expect((await read(await call)).message.result.content[0].text).toBe('released');
+    expect((await readAnswer(await call)).message.result.content[0].text).toBe('released');
     // Once the call is over, the busy session can idle out too.
-    await expect.poll(reapedIds, { timeout: 5000 }).toContain(busy);
+    await expect.poll(reapedIds, window).toContain(busy);
     expect(reapedIds()).not.toContain(streaming);
     await stream.body?.cancel();
-    await expect.poll(reapedIds, { timeout: 5000 }).toContain(streaming);
-  });
+    await expect.poll(reapedIds, window).toContain(streaming);
+  }, 30_000);
 
   test('notifications and client responses are accepted with 202', async () => {
     const handler = createMcpHandler(server());
     const session = await openSession(handler);
     expect(
-      (await handler.fetch(notify('notifications/roots/list_changed', {}, session))).status,
+      (await handler.fetch(notificationRequest('notifications/roots/list_changed', {}, session)))
+        .status,
     ).toBe(202);
-    const response = new Request('http://127.0.0.1/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': session,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'unknown', result: {} }),
-    });
+    const response = postRequest({ jsonrpc: '2.0', id: 'unknown', result: {} }, session);
     expect((await handler.fetch(response)).status).toBe(202);
   });
 
   test('sessions: false serves legacy requests without sessions', async () => {
     const handler = createMcpHandler(server(), { sessions: false });
     const init = await handler.fetch(
-      legacy('initialize', { protocolVersion: '2025-06-18', capabilities: {} }),
+      legacyRequest('initialize', { protocolVersion: '2025-06-18', capabilities: {} }),
     );
     expect(init.headers.get('mcp-session-id')).toBeNull();
     expect((await init.json()).result.protocolVersion).toBe('2025-06-18');
-    const call = await read(
+    const call = await readAnswer(
       await handler.fetch(
-        legacy('tools/call', { name: 'echo', arguments: { text: 'x' } }, { version: '2025-06-18' }),
+        legacyRequest('tools/call', { name: 'echo', arguments: { text: 'x' } }, undefined, {
+          version: '2025-06-18',
+        }),
       ),
     );
     expect(call.message.result.content[0].text).toBe('x');
-    const getResponse = await handler.fetch(
-      new Request('http://127.0.0.1/mcp', {
-        method: 'GET',
-        headers: { accept: 'text/event-stream' },
-      }),
-    );
+    const getResponse = await handler.fetch(legacyGetRequest());
     expect(getResponse.status).toBe(405);
   });
 });

@@ -1,8 +1,15 @@
+import {
+  legacyGetRequest,
+  legacyRequest,
+  modernRequest,
+  openSession,
+  postRequest,
+  readAnswer,
+  SseReader,
+} from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer } from '../src/index.ts';
-import { modern, read } from './helpers.ts';
-import { get, legacy, openSession, SseReader } from './legacy-helpers.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'streams', version: '1.0.0' });
@@ -27,26 +34,12 @@ function server(): McpServer {
   return s;
 }
 
-function post(body: unknown, session: string, version?: string): Request {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-session-id': session,
-  };
-  if (version) headers['mcp-protocol-version'] = version;
-  return new Request('http://127.0.0.1/mcp', {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(body),
-  });
-}
-
 describe('the standalone GET stream', () => {
   test('carries list changes; a dropped GET stream is not a dead session; Last-Event-ID replays what was missed', async () => {
     const s = server();
     const handler = createMcpHandler(s);
     const session = await openSession(handler, '2025-11-25');
-    const first = new SseReader(await handler.fetch(get(session)));
+    const first = new SseReader(await handler.fetch(legacyGetRequest(session)));
     const priming = await first.next();
     expect(priming?.id).toBe('0-0');
     s.notifyListChanged('tools');
@@ -58,9 +51,12 @@ describe('the standalone GET stream', () => {
     s.notifyListChanged('resources');
     // The session is fine.
     expect(
-      (await read(await handler.fetch(legacy('ping', undefined, { session })))).message.result,
+      (await readAnswer(await handler.fetch(legacyRequest('ping', undefined, session)))).message
+        .result,
     ).toEqual({});
-    const resumed = new SseReader(await handler.fetch(get(session, changed?._eventId)));
+    const resumed = new SseReader(
+      await handler.fetch(legacyGetRequest(session, changed?._eventId)),
+    );
     expect((await resumed.message())?.method).toBe('notifications/prompts/list_changed');
     expect((await resumed.message())?.method).toBe('notifications/resources/list_changed');
     // And it goes on live.
@@ -73,8 +69,8 @@ describe('the standalone GET stream', () => {
     const s = server();
     const handler = createMcpHandler(s);
     const session = await openSession(handler, '2025-06-18');
-    const stale = new SseReader(await handler.fetch(get(session)));
-    const fresh = await handler.fetch(get(session));
+    const stale = new SseReader(await handler.fetch(legacyGetRequest(session)));
+    const fresh = await handler.fetch(legacyGetRequest(session));
     expect(fresh.status).toBe(200);
     // The old connection ends; the new one gets the traffic.
     expect(await stale.next()).toBeUndefined();
@@ -91,13 +87,13 @@ describe('the standalone GET stream', () => {
     const handler = createMcpHandler(s);
     const subscriber = await openSession(handler, '2025-06-18');
     const bystander = await openSession(handler, '2025-06-18');
-    await read(
+    await readAnswer(
       await handler.fetch(
-        legacy('resources/subscribe', { uri: 'test://watched' }, { session: subscriber }),
+        legacyRequest('resources/subscribe', { uri: 'test://watched' }, subscriber),
       ),
     );
-    const mine = new SseReader(await handler.fetch(get(subscriber)));
-    const theirs = new SseReader(await handler.fetch(get(bystander)));
+    const mine = new SseReader(await handler.fetch(legacyGetRequest(subscriber)));
+    const theirs = new SseReader(await handler.fetch(legacyGetRequest(bystander)));
     s.notifyResourceUpdated('test://other');
     s.notifyResourceUpdated('test://watched');
     expect(await mine.message()).toMatchObject({
@@ -106,9 +102,9 @@ describe('the standalone GET stream', () => {
     });
     s.notifyListChanged('tools'); // a marker: the bystander's first message must be this, not an update
     expect((await theirs.message())?.method).toBe('notifications/tools/list_changed');
-    await read(
+    await readAnswer(
       await handler.fetch(
-        legacy('resources/unsubscribe', { uri: 'test://watched' }, { session: subscriber }),
+        legacyRequest('resources/unsubscribe', { uri: 'test://watched' }, subscriber),
       ),
     );
     s.notifyResourceUpdated('test://watched');
@@ -137,8 +133,8 @@ describe('the standalone GET stream', () => {
         )
       ).status,
     ).toBe(400);
-    expect((await handler.fetch(get('unknown'))).status).toBe(404);
-    expect((await handler.fetch(get(session, 'garbage'))).status).toBe(400);
+    expect((await handler.fetch(legacyGetRequest('unknown'))).status).toBe(404);
+    expect((await handler.fetch(legacyGetRequest(session, 'garbage'))).status).toBe(400);
   });
 
   test('a Last-Event-ID of another session replays nothing of this one', async () => {
@@ -146,13 +142,13 @@ describe('the standalone GET stream', () => {
     const handler = createMcpHandler(s);
     const a = await openSession(handler, '2025-11-25');
     const b = await openSession(handler, '2025-11-25');
-    const streamA = new SseReader(await handler.fetch(get(a)));
+    const streamA = new SseReader(await handler.fetch(legacyGetRequest(a)));
     await streamA.next();
     s.notifyListChanged('tools');
     const seen = await streamA.message();
     await streamA.cancel();
     // Session b presents a's event id: it must not receive a's events.
-    const streamB = new SseReader(await handler.fetch(get(b, '0-0')));
+    const streamB = new SseReader(await handler.fetch(legacyGetRequest(b, '0-0')));
     s.notifyListChanged('prompts');
     const first = await streamB.message();
     expect(first?.method).toBe('notifications/prompts/list_changed');
@@ -167,7 +163,7 @@ describe('server-to-client requests', () => {
     const session = await openSession(handler, '2025-11-25', { elicitation: {} });
     const reader = new SseReader(
       await handler.fetch(
-        legacy('tools/call', { name: 'ask', arguments: { greeting: 'Hello' } }, { session }),
+        legacyRequest('tools/call', { name: 'ask', arguments: { greeting: 'Hello' } }, session),
       ),
     );
     const request = await reader.message();
@@ -177,7 +173,7 @@ describe('server-to-client requests', () => {
       params: { message: 'Name?' },
     });
     const answered = await handler.fetch(
-      post(
+      postRequest(
         { jsonrpc: '2.0', id: request?.id, result: { action: 'accept', content: { name: 'Ada' } } },
         session,
       ),
@@ -189,9 +185,9 @@ describe('server-to-client requests', () => {
   test('a client without the capability gets a tool error, not a request', async () => {
     const handler = createMcpHandler(server());
     const session = await openSession(handler, '2025-11-25');
-    const answer = await read(
+    const answer = await readAnswer(
       await handler.fetch(
-        legacy('tools/call', { name: 'ask', arguments: { greeting: 'Hi' } }, { session }),
+        legacyRequest('tools/call', { name: 'ask', arguments: { greeting: 'Hi' } }, session),
       ),
     );
     expect(answer.contentType).toBe('application/json');
@@ -216,7 +212,7 @@ describe('batches (2025-03-26 only)', () => {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'ping' },
     ];
-    const response = await handler.fetch(post(batch, session));
+    const response = await handler.fetch(postRequest(batch, session));
     expect(response.headers.get('content-type')).toBe('application/json');
     const body = await response.json();
     expect(body).toEqual([
@@ -229,12 +225,12 @@ describe('batches (2025-03-26 only)', () => {
     const handler = createMcpHandler(server());
     const session = await openSession(handler, '2025-06-18');
     const rejected = await handler.fetch(
-      post([{ jsonrpc: '2.0', id: 1, method: 'ping' }], session),
+      postRequest([{ jsonrpc: '2.0', id: 1, method: 'ping' }], session),
     );
     expect(rejected.status).toBe(400);
     const old = await openSession(handler, '2025-03-26');
     const withInit = await handler.fetch(
-      post(
+      postRequest(
         [
           {
             jsonrpc: '2.0',
@@ -266,7 +262,7 @@ describe('both eras on one endpoint', () => {
     const session = await openSession(handler);
     const client = new AbortController();
     const responding = handler.fetch(
-      modern(
+      modernRequest(
         'tools/call',
         { name: 'wait' },
         { signal: client.signal, headers: { 'mcp-session-id': session } },
@@ -284,17 +280,17 @@ test('a fresh GET primes with the newest event id, so a later resume does not re
   const s = server();
   const handler = createMcpHandler(s);
   const session = await openSession(handler, '2025-11-25');
-  const first = new SseReader(await handler.fetch(get(session)));
+  const first = new SseReader(await handler.fetch(legacyGetRequest(session)));
   await first.next();
   s.notifyListChanged('tools');
   const delivered = await first.message();
   await first.cancel();
-  const second = new SseReader(await handler.fetch(get(session)));
+  const second = new SseReader(await handler.fetch(legacyGetRequest(session)));
   const priming = await second.next();
   expect(priming?.id).toBe(delivered?._eventId);
   await second.cancel();
   s.notifyListChanged('prompts');
-  const resumed = new SseReader(await handler.fetch(get(session, priming?.id)));
+  const resumed = new SseReader(await handler.fetch(legacyGetRequest(session, priming?.id)));
   expect((await resumed.message())?.method).toBe('notifications/prompts/list_changed');
   await resumed.cancel();
 });

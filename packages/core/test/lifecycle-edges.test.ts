@@ -3,12 +3,19 @@
  * over, a shutdown signal that aborted before the handler existed, questions a handler stopped
  * waiting for, a failing event store, batches under an adapter's single-listener `watch()`.
  */
+import {
+  legacyDeleteRequest,
+  legacyRequest,
+  MCP_URL,
+  modernRequest,
+  openSession,
+  readAnswer,
+  SseReader,
+} from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import { HANDLE, type IncomingRequest } from '../src/adapter.ts';
 import { createMcpHandler, McpServer, type RequestAbortedError } from '../src/index.ts';
 import { MemoryEventStore, MemorySessionManager } from '../src/sessions.ts';
-import { modern, read, URL_ } from './helpers.ts';
-import { legacy, openSession, SseReader } from './legacy-helpers.ts';
 
 /**
  * A request whose body comes in two parts: the second only after `between()`, which runs once the
@@ -52,7 +59,7 @@ describe('an exchange that is over before its work starts', () => {
     server.tool('t', {}, () => 'ok');
     const handler = createMcpHandler(server);
     const request = await lateBody(
-      modern('subscriptions/listen', { notifications: { toolsListChanged: true } }),
+      modernRequest('subscriptions/listen', { notifications: { toolsListChanged: true } }),
       () => handler.close(),
     );
     const response = await handler.fetch(request);
@@ -66,7 +73,7 @@ describe('an exchange that is over before its work starts', () => {
       signal: AbortSignal.abort(),
     });
     expect(handler.closed).toBe(true);
-    expect((await handler.fetch(modern('ping'))).status).toBe(503);
+    expect((await handler.fetch(modernRequest('ping'))).status).toBe(503);
   });
 });
 
@@ -83,9 +90,13 @@ describe('results a handler returns are its own', () => {
     server.prompt('p', {}, () => messages as never);
     const handler = createMcpHandler(server);
     // Frozen: writing resultType or cache hints onto them would throw and answer an error.
-    const resource = await read(await handler.fetch(modern('resources/read', { uri: 'test://r' })));
+    const resource = await readAnswer(
+      await handler.fetch(modernRequest('resources/read', { uri: 'test://r' })),
+    );
     expect(resource.message.result).toMatchObject({ resultType: 'complete', contents: [{}] });
-    const prompt = await read(await handler.fetch(modern('prompts/get', { name: 'p' })));
+    const prompt = await readAnswer(
+      await handler.fetch(modernRequest('prompts/get', { name: 'p' })),
+    );
     expect(prompt.message.result).toMatchObject({ resultType: 'complete', messages: [{}] });
     expect(Object.keys(contents)).toEqual(['contents']);
   });
@@ -96,9 +107,11 @@ describe('legacy routing', () => {
     const handler = createMcpHandler(new McpServer({ name: 'edges', version: '1' }), {
       legacy: false,
     });
-    const answer = await read(
+    const answer = await readAnswer(
       await handler.fetch(
-        legacy('ping', { _meta: { progressToken: 1 } }, { version: '2025-11-25' }),
+        legacyRequest('ping', { _meta: { progressToken: 1 } }, undefined, {
+          version: '2025-11-25',
+        }),
       ),
     );
     expect([answer.status, answer.message.error.code]).toEqual([400, -32022]);
@@ -108,9 +121,13 @@ describe('legacy routing', () => {
     const handler = createMcpHandler(new McpServer({ name: 'edges', version: '1' }), {
       sessions: false,
     });
-    const bad = await handler.fetch(legacy('ping', undefined, { version: '1999-01-01' }));
+    const bad = await handler.fetch(
+      legacyRequest('ping', undefined, undefined, { version: '1999-01-01' }),
+    );
     expect(bad.status).toBe(400);
-    const good = await handler.fetch(legacy('ping', undefined, { version: '2025-06-18' }));
+    const good = await handler.fetch(
+      legacyRequest('ping', undefined, undefined, { version: '2025-06-18' }),
+    );
     expect(good.status).toBe(200);
   });
 });
@@ -127,7 +144,7 @@ describe('server→client requests', () => {
     const handler = createMcpHandler(server, { sessions: manager });
     const session = await openSession(handler, '2025-11-25', { elicitation: {} });
     const response = await handler.fetch(
-      legacy('tools/call', { name: 'impatient' }, { session, version: '2025-11-25' }),
+      legacyRequest('tools/call', { name: 'impatient' }, session, { version: '2025-11-25' }),
     );
     const reader = new SseReader(response);
     const asked = await reader.message();
@@ -161,23 +178,16 @@ describe('a failing event store', () => {
     const handler = createMcpHandler(server, { eventStore: failing });
     const session = await openSession(handler, '2025-11-25');
     const response = await handler.fetch(
-      legacy(
-        'tools/call',
-        { name: 'report', _meta: { progressToken: 'p' } },
-        { session, version: '2025-11-25' },
-      ),
+      legacyRequest('tools/call', { name: 'report', _meta: { progressToken: 'p' } }, session, {
+        version: '2025-11-25',
+      }),
     );
     const text = await deadline(response.text(), 'the stream to end');
     expect(failures).toBe(2);
     expect(text.match(/notifications\/progress/g)).toHaveLength(2);
     expect(text).toContain('reported');
     // dropSession failing (asynchronously) on DELETE is no unhandled rejection.
-    const deleted = await handler.fetch(
-      new Request(URL_, {
-        method: 'DELETE',
-        headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
-      }),
-    );
+    const deleted = await handler.fetch(legacyDeleteRequest(session, { version: '2025-11-25' }));
     expect(deleted.status).toBe(200);
   });
 });
@@ -216,7 +226,7 @@ describe('batches under an adapter watch() that holds one listener', () => {
     // Like the Node adapter's light request: watch() keeps one listener at a time.
     const request: IncomingRequest = {
       method: 'POST',
-      url: URL_,
+      url: MCP_URL,
       headers,
       signal: controller.signal,
       body: null,

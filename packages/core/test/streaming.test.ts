@@ -1,6 +1,7 @@
+import { modernRequest, sseMessages } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import { createMcpHandler, McpServer } from '../src/index.ts';
-import { call, modern, parseSse } from './helpers.ts';
+import { call } from './helpers.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'streams', version: '1.0.0' });
@@ -78,7 +79,7 @@ describe('JSON or SSE answers', () => {
   test('SSE answers carry the anti-buffering headers and comment keep-alives', async () => {
     const h = createMcpHandler(server(), { keepAliveMs: 20 });
     const response = await h.fetch(
-      modern('tools/call', { name: 'wait' }, { meta: { progressToken: 'k' } }),
+      modernRequest('tools/call', { name: 'wait' }, { meta: { progressToken: 'k' } }),
     );
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     expect(response.headers.get('cache-control')).toContain('no-cache');
@@ -90,7 +91,7 @@ describe('JSON or SSE answers', () => {
       if (done) throw new Error(`stream ended before a keep-alive: ${text}`);
       text += decoder.decode(value);
     }
-    expect(parseSse(text)[0]).toMatchObject({ method: 'notifications/progress' });
+    expect(sseMessages(text)[0]).toMatchObject({ method: 'notifications/progress' });
     await h.close();
     // After shutdown the stream ends without a result for the cut request.
     let rest = '';
@@ -99,7 +100,7 @@ describe('JSON or SSE answers', () => {
       if (done) break;
       rest += decoder.decode(value);
     }
-    expect(parseSse(rest).some((m) => 'result' in m)).toBe(false);
+    expect(sseMessages(rest).some((m) => 'result' in m)).toBe(false);
   });
 });
 
@@ -108,7 +109,7 @@ describe('streamAfterMs', () => {
     const h = createMcpHandler(server(), { streamAfterMs: 0, keepAliveMs: 0 });
     const quick = await call(h, 'tools/call', { name: 'quiet' });
     expect(quick.contentType).toBe('application/json');
-    const slow = await h.fetch(modern('tools/call', { name: 'wait' }));
+    const slow = await h.fetch(modernRequest('tools/call', { name: 'wait' }));
     expect(slow.headers.get('content-type')).toBe('text/event-stream');
     const reader = slow.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe(': keep-alive\n\n');
