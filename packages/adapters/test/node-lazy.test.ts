@@ -5,13 +5,12 @@
  */
 import { createMcpHandler, type McpHandler, McpServer } from '@edge-mcp/core';
 import { HANDLE, type IncomingRequest } from '@edge-mcp/core/adapter';
+import { modern } from '@edge-mcp/test-kit';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { describe, expect, test } from 'vitest';
 import { mcp } from '../src/hono/index.ts';
 import { start } from './helpers.ts';
-
-const MODERN = '2026-07-28';
 
 function core(): McpHandler {
   const server = new McpServer({ name: 'lazy', version: '1.0.0' });
@@ -41,31 +40,10 @@ function counted(handler: McpHandler): McpHandler & { fetches: number } {
 
 /** A modern echo call; `chunked` sends the body as a stream (no Content-Length). */
 function echo(url: string, text: string, chunked = false): Promise<Response> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: {
-      name: 'echo',
-      arguments: { text },
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': MODERN,
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
-    },
-  });
-  return fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': 'echo',
-    },
-    body: chunked ? new Blob([body]).stream() : body,
-    duplex: 'half',
-  } as RequestInit);
+  const init = modern('tools/call', { name: 'echo', arguments: { text } }, { id: 1 });
+  if (chunked)
+    Object.assign(init, { body: new Blob([init.body as string]).stream(), duplex: 'half' });
+  return fetch(`${url}/mcp`, init);
 }
 
 async function echoed(response: Response): Promise<string> {
