@@ -6,6 +6,16 @@ import type { DurableObjectNamespace } from './workers-types.ts';
 
 export type { SessionInspection } from './session-object.ts';
 
+/** Operator access to a deployment's session objects; see {@link sessionControl}. */
+export interface SessionControl {
+  /** Ends the session (its handlers are aborted with `reason`, its storage deleted). */
+  close(sessionId: string, reason?: AbortReasonType): Promise<boolean>;
+  /** Ends every live session of the deployment; resolves with how many were ended. */
+  closeAll(reason?: AbortReasonType): Promise<number>;
+  /** What the session's object holds. */
+  inspect(sessionId: string): Promise<SessionInspection>;
+}
+
 /**
  * Operator access to session objects from Worker code (an admin route behind your auth, a cron):
  * end one session with a typed reason, end every session of the deployment (needs the
@@ -15,21 +25,19 @@ export type { SessionInspection } from './session-object.ts';
 export function sessionControl(
   namespace: DurableObjectNamespace,
   registry?: DurableObjectNamespace,
-) {
+): SessionControl {
   const stub = (sessionId: string) => {
     const objectId = objectIdOf(namespace, sessionId);
     if (objectId === undefined) throw new TypeError(`Not a session id: ${sessionId}`);
     return namespace.get(objectId);
   };
   return {
-    /** Ends the session (its handlers are aborted with `reason`, its storage deleted). */
     async close(sessionId: string, reason: AbortReasonType = 'session-deleted'): Promise<boolean> {
       const response = await stub(sessionId).fetch(
         new Request(`${CONTROL}/close?reason=${reason}`, { method: 'POST' }),
       );
       return ((await response.json()) as { closed: boolean }).closed;
     },
-    /** Ends every live session of the deployment; resolves with how many were ended. */
     async closeAll(reason: AbortReasonType = 'shutdown'): Promise<number> {
       if (!registry) throw new TypeError('closeAll needs the SessionRegistry namespace');
       const ids = await listSessions(registry);

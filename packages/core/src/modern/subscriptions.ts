@@ -31,7 +31,7 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
     throw invalidParams('notifications must be an object');
   const caps = registry.capabilities();
   if (!caps.tools && !caps.prompts && !caps.resources) throw methodNotFound('subscriptions/listen');
-  const wanted = filter ?? {};
+  const wanted: JsonObject = isObject(filter) ? filter : {};
   const honoured: JsonObject = {};
   const lists = new Set<ListKind>();
   for (const kind of ['tools', 'prompts', 'resources'] as const) {
@@ -41,8 +41,9 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
     }
   }
   const uris = new Set<string>();
-  if (caps.resources && Array.isArray(wanted.resourceSubscriptions)) {
-    for (const uri of wanted.resourceSubscriptions) if (typeof uri === 'string') uris.add(uri);
+  const asked = wanted.resourceSubscriptions;
+  if (caps.resources && Array.isArray(asked)) {
+    for (const uri of asked) if (typeof uri === 'string') uris.add(uri);
     honoured.resourceSubscriptions = [...uris];
   }
 

@@ -134,7 +134,10 @@ function mergeShape(
     if (result.issues)
       for (const issue of result.issues)
         issues.push({ message: issue.message, path: [key, ...(issue.path ?? [])] });
-    else if (result.value !== undefined) output[key] = result.value;
+    else {
+      const value = (result as StandardSchemaV1.SuccessResult<unknown>).value;
+      if (value !== undefined) output[key] = value;
+    }
   });
   return issues.length > 0 ? { issues } : { value: output };
 }
@@ -167,7 +170,7 @@ function parsed(
     throw invalidParams(`Invalid arguments for ${kind} ${name}: ${formatIssues(result.issues)}`, {
       issues: plainIssues(result.issues),
     });
-  return result.value;
+  return (result as StandardSchemaV1.SuccessResult<unknown>).value;
 }
 
 export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {

@@ -102,7 +102,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   logLevel: LogLevel | undefined;
   /** In-flight requests and live stream connections; the session is idle only at 0. */
   active = 0;
-  lastActive = Date.now();
+  lastActive: number = Date.now();
   #state: Map<string, unknown> | undefined;
   #subscriptions: Set<string> | undefined;
   #requests: Map<RequestId, SessionRequest> | undefined;
