@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createMcpHandler, McpServer } from '@edge-mcp/core';
+import { modern, readAnswer } from '@edge-mcp/test-kit';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { mcp } from '../src/hono/index.ts';
@@ -59,5 +61,33 @@ describe('Hono entry', () => {
     plain = createServer(toNodeListener(createApp()));
     await new Promise<void>((resolve) => plain?.listen(0, '127.0.0.1', resolve));
     await checkRoutes(`http://127.0.0.1:${(plain.address() as AddressInfo).port}`);
+  });
+});
+
+describe('the core handler mounted by mcp() on another path', () => {
+  function mounted(): Hono {
+    const server = new McpServer({ name: 'mounted', version: '1' });
+    server.tool('echo', {}, () => 'mounted');
+    // The handler's own path stays the default /mcp: Hono has routed the request, so it does not apply.
+    const app = new Hono();
+    app.all('/api/v1/mcp', mcp(createMcpHandler(server)));
+    return app;
+  }
+
+  test('on the Node adapter (the lazy Request and fast entry)', async () => {
+    const { url } = await start({ fetch: mounted().fetch });
+    const answer = await readAnswer(
+      await fetch(`${url}/api/v1/mcp`, modern('tools/call', { name: 'echo' })),
+    );
+    expect(answer.message.result.content[0].text).toBe('mounted');
+  });
+
+  test('with a real Request (the Web runtimes)', async () => {
+    const request = new Request(
+      'http://127.0.0.1/api/v1/mcp',
+      modern('tools/call', { name: 'echo' }),
+    );
+    const answer = await readAnswer(await mounted().fetch(request));
+    expect(answer.message.result.content[0].text).toBe('mounted');
   });
 });
