@@ -8,7 +8,17 @@ import { DEFAULTS } from '@edge-mcp/core';
 import { describe, expect, test } from 'vitest';
 import { codeSpans, headerOf, read, section, tableRows } from './markdown.ts';
 
-type Key = keyof typeof DEFAULTS;
+/** Every default as a dotted path (`limits.maxBatchSize` for a nested one) and its value. */
+function flatten(value: object, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [key, inner] of Object.entries(value)) {
+    if (typeof inner === 'object' && inner !== null) {
+      for (const [k, v] of flatten(inner, `${prefix}${key}.`)) out.set(k, v);
+    } else out.set(`${prefix}${key}`, inner);
+  }
+  return out;
+}
+const DEFAULT_VALUES = flatten(DEFAULTS);
 
 /** How a default is written in a table: the first code span of the default cell. */
 function literal(value: unknown): string {
@@ -16,27 +26,27 @@ function literal(value: unknown): string {
   return String(value);
 }
 
-/** Option (as the table names it) → the default it must show. */
-const EXPECTED: Record<string, { keys: Key[]; text: string }> = {
-  path: one('path'),
-  maxBodyBytes: one('maxBodyBytes'),
-  keepAliveMs: one('keepAliveMs'),
-  shutdownTimeoutMs: one('shutdownTimeoutMs'),
-  'requestState.ttlMs': one('requestStateTtlMs'),
+/**
+ * Options whose name is not their DEFAULTS key. Any other option named like a DEFAULTS key (or
+ * a nested one, `limits.maxBatchSize`) must show that key's value.
+ */
+const RENAMED: Record<string, { keys: string[]; text: string }> = {
+  'requestState.ttlMs': {
+    keys: ['requestStateTtlMs'],
+    text: literal(DEFAULTS.requestStateTtlMs),
+  },
   cache: {
     keys: ['cacheTtlMs', 'cacheScope'],
     text: `{ ttlMs: ${literal(DEFAULTS.cacheTtlMs)}, cacheScope: ${literal(DEFAULTS.cacheScope)} }`,
   },
-  pageSize: one('pageSize'),
-  disconnectGraceMs: one('disconnectGraceMs'),
-  retryMs: one('retryMs'),
-  idleTimeoutMs: one('idleTimeoutMs'),
-  maxSessions: one('maxSessions'),
-  maxEventsPerSession: one('maxEventsPerSession'),
 };
 
-function one(key: Key): { keys: Key[]; text: string } {
-  return { keys: [key], text: literal(DEFAULTS[key]) };
+/** Option (as the table names it) → the DEFAULTS keys it shows and how; none for the rest. */
+function expected(name: string): { keys: string[]; text: string } | undefined {
+  if (RENAMED[name]) return RENAMED[name];
+  return DEFAULT_VALUES.has(name)
+    ? { keys: [name], text: literal(DEFAULT_VALUES.get(name)) }
+    : undefined;
 }
 
 /** The options a row names: `a`, `a.b`, `` `f(event)`, `g(event)` `` → f, g. */
@@ -68,10 +78,10 @@ const tables = {
 describe.each(Object.entries(tables))('the %s defaults table', (_name, table) => {
   // Rows whose default is not a DEFAULTS value (a hook, a class instance, `[]`) are not checked.
   const checked = table.flatMap((row) =>
-    row.names.filter((name) => EXPECTED[name] !== undefined).map((name) => [name, row] as const),
+    row.names.filter((name) => expected(name) !== undefined).map((name) => [name, row] as const),
   );
   test.each(checked)('%s shows the default the code uses', (name, row) => {
-    expect(codeSpans(row.default)[0], `default of ${name}`).toBe(EXPECTED[name]?.text);
+    expect(codeSpans(row.default)[0], `default of ${name}`).toBe(expected(name)?.text);
   });
 });
 
@@ -80,9 +90,9 @@ test('every key of DEFAULTS is shown in a table', () => {
     Object.values(tables)
       .flat()
       .flatMap((row) => row.names)
-      .flatMap((name) => EXPECTED[name]?.keys ?? []),
+      .flatMap((name) => expected(name)?.keys ?? []),
   );
-  expect(Object.keys(DEFAULTS).filter((key) => !shown.has(key as Key))).toEqual([]);
+  expect([...DEFAULT_VALUES.keys()].filter((key) => !shown.has(key))).toEqual([]);
 });
 
 test('the handler table lists every option of McpHandlerOptions, and no other', () => {
