@@ -1,4 +1,33 @@
 /**
+ * Bounds on what one client can make the server hold or do. Each has a safe default
+ * (`DEFAULTS.limits`); exceeding one is answered with a clear error, never a crash.
+ */
+export interface Limits {
+  /** Characters of `initialize`'s `clientInfo` as JSON; more is answered 400 (-32602). */
+  readonly maxClientInfoBytes: number;
+  /** Characters of `initialize`'s `capabilities` as JSON; more is answered 400 (-32602). */
+  readonly maxCapabilitiesBytes: number;
+  /** Characters of a `progressToken` (a string token; numbers always pass). */
+  readonly maxProgressTokenLength: number;
+  /** Characters of a subscribed resource URI. */
+  readonly maxUriLength: number;
+  /** Resource subscriptions per legacy session, and per listen stream. */
+  readonly maxSubscriptions: number;
+  /** Requests running at once in one legacy session; more is answered 429. */
+  readonly maxInFlightPerSession: number;
+  /** Requests running at once in the whole handler (streams included); more is answered 503. */
+  readonly maxInFlight: number;
+  /** Messages in one 2025-03-26 batch; more is answered 400. */
+  readonly maxBatchSize: number;
+  /** Server→client requests (elicitation, sampling, roots) waiting at once in one session. */
+  readonly maxPendingPerSession: number;
+  /** Open SSE connections of one legacy session (its GET stream, answers, resumptions). */
+  readonly maxStreamsPerSession: number;
+  /** Bytes a stream may queue for a client that does not read, before it is ended. */
+  readonly maxQueuedBytes: number;
+}
+
+/**
  * Every default of the handler, the session managers and the stores, in one place: the code
  * reads them from here, the JSDoc of each option names the same value, and a test checks the
  * README's option tables against this object.
@@ -24,10 +53,27 @@ export const DEFAULTS = {
   retryMs: 1000,
   /** A legacy session with nothing in flight for this long is closed (ms). */
   idleTimeoutMs: 600_000,
-  /** Live legacy sessions at most. */
+  /** Live legacy sessions at most (the longest-idle one is evicted to make room). */
   maxSessions: 10_000,
   /** Stored events per session (memory event store). */
   maxEventsPerSession: 1000,
+  /** Stored event bytes per session (memory event store). */
+  maxEventBytesPerSession: 1024 * 1024,
+  /** Stored event bytes of all sessions together (memory event store). */
+  maxEventBytes: 64 * 1024 * 1024,
   /** The MCP endpoint's path. */
   path: '/mcp',
+  limits: {
+    maxClientInfoBytes: 4 * 1024,
+    maxCapabilitiesBytes: 16 * 1024,
+    maxProgressTokenLength: 256,
+    maxUriLength: 2048,
+    maxSubscriptions: 1000,
+    maxInFlightPerSession: 100,
+    maxInFlight: 10_000,
+    maxBatchSize: 100,
+    maxPendingPerSession: 100,
+    maxStreamsPerSession: 16,
+    maxQueuedBytes: 1024 * 1024,
+  } satisfies Limits,
 } as const;

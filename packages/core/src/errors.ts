@@ -53,7 +53,7 @@ export function internalError(message: string): McpError {
 
 /**
  * The JSON-RPC error object for what a handler threw: an McpError as it is, a missing resource
- * with the era's `resourceNotFound` code, anything else -32603.
+ * with the era's `resourceNotFound` code, anything else -32603 with no detail.
  */
 export function rpcError(
   error: unknown,
@@ -66,8 +66,7 @@ export function rpcError(
       ? { code: error.code, message: error.message }
       : { code: error.code, message: error.message, data: error.data };
   }
-  return {
-    code: ErrorCode.InternalError,
-    message: error instanceof Error ? error.message : 'Internal error',
-  };
+  // Anything else is a fault of the server (a handler's bug, an engine error such as a stack
+  // overflow): its message is the server's business, not the client's.
+  return { code: ErrorCode.InternalError, message: 'Internal error' };
 }

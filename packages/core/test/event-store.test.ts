@@ -6,7 +6,7 @@ test('MemoryEventStore keeps the newest events per session, in order, one stream
   const ids: string[] = [];
   for (let i = 0; i < 350; i++) ids.push(store.append('s1', i % 2 === 0 ? '1' : '2', `m${i}`));
   store.append('s2', '1', 'other session');
-  expect(store.size('s1')).toBe(100);
+  expect(store.usage('s1').events).toBe(100);
   // From an evicted id of stream 1: only the retained events of stream 1, oldest first.
   const replay = store.replay('s1', ids[0] as string);
   expect(replay?.streamId).toBe('1');
@@ -18,5 +18,5 @@ test('MemoryEventStore keeps the newest events per session, in order, one stream
   expect(store.replay('s2', '1-0')?.events.map((e) => e.message)).toEqual(['other session']);
   expect(store.replay('s1', 'garbage')).toBeUndefined();
   store.dropSession('s1');
-  expect(store.size('s1')).toBe(0);
+  expect(store.usage('s1').events).toBe(0);
 });

@@ -138,20 +138,35 @@ describe('legacy handshake and sessions', () => {
     expect(handler.stats().sessions).toBe(0);
   });
 
-  test('the cap on live sessions answers 503 with Retry-After; closing one makes room', async () => {
+  test('at the cap a new session evicts the longest-idle one; only when all are busy is it 503', async () => {
+    const closed: SessionEvent[] = [];
     const handler = createMcpHandler(server(), {
       sessions: new MemorySessionManager({ maxSessions: 2 }),
+      onSessionClose: (event) => closed.push(event),
     });
-    const a = await openSession(handler);
-    await openSession(handler);
+    const oldest = await openSession(handler);
+    const newer = await openSession(handler);
+    // `oldest` is used again: now `newer` has been idle longest.
+    expect((await handler.fetch(legacyRequest('ping', {}, oldest))).status).toBe(200);
+    const third = await openSession(handler);
+    expect(closed).toEqual([
+      expect.objectContaining({ sessionId: newer, reason: 'session-evicted' }),
+    ]);
+    expect((await handler.fetch(legacyRequest('ping', {}, newer))).status).toBe(404);
+    expect(handler.stats()).toMatchObject({ sessions: 2, evicted: 1 });
+    // Both left busy (an open GET stream each): nothing can give way.
+    const streams = await Promise.all(
+      [oldest, third].map((s) => handler.fetch(legacyGetRequest(s))),
+    );
     const full = await handler.fetch(
       legacyRequest('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
     );
     expect(full.status).toBe(503);
-    expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
-    await handler.fetch(legacyDeleteRequest(a));
+    expect(full.headers.get('retry-after')).toBe('1');
+    await Promise.all(streams.map((response) => response.body?.cancel()));
+    await expect.poll(() => handler.stats().openStreams).toBe(0);
     await openSession(handler);
-    expect(handler.stats().sessions).toBe(2);
+    expect(handler.stats()).toMatchObject({ sessions: 2, evicted: 2 });
   });
 
   test('the idle timeout reaps an idle session but never one with an in-flight request or an open stream', async () => {

@@ -1,9 +1,10 @@
-import { DEFAULTS } from '../defaults.ts';
+import { DEFAULTS, type Limits } from '../defaults.ts';
 import type { ExchangeBase } from '../http/exchange-base.ts';
 import { type FastEntry, HANDLE } from '../http/fast-path.ts';
 import { type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, toResponse } from '../http/responses.ts';
+import type { HandlerCounters, StreamSettings } from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut } from '../legacy/fan-out.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
@@ -63,8 +64,16 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
   /** The endpoint's path, or `undefined` for every path. */
   readonly path: string | undefined;
   readonly maxBodyBytes: number;
-  readonly keepAliveMs: number;
-  readonly streamAfterMs: number | undefined;
+  readonly streams: StreamSettings;
+  readonly limits: Limits;
+  readonly counters: HandlerCounters = {
+    openStreams: 0,
+    resumed: 0,
+    overflowed: 0,
+    dropped: 0,
+    rejected: 0,
+    evicted: 0,
+  };
   readonly shutdownTimeoutMs: number;
   readonly pageSize: number;
   readonly cache: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
@@ -95,8 +104,13 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
     this.policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
     this.path = options.path === false ? undefined : (options.path ?? DEFAULTS.path);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
-    this.keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
-    this.streamAfterMs = options.streamAfterMs;
+    this.limits = { ...DEFAULTS.limits, ...options.limits };
+    this.streams = {
+      keepAliveMs: options.keepAliveMs ?? DEFAULTS.keepAliveMs,
+      streamAfterMs: options.streamAfterMs,
+      maxQueuedBytes: this.limits.maxQueuedBytes,
+      counters: this.counters,
+    };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULTS.shutdownTimeoutMs;
     this.pageSize = options.pageSize ?? DEFAULTS.pageSize;
     this.cache = {
@@ -119,12 +133,10 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
         : undefined;
     this.allow = this.sessions ? 'GET, POST, DELETE' : 'POST';
     this.legacy = {
-      keepAliveMs: this.keepAliveMs,
+      streams: this.streams,
       eventStore: this.#eventStore,
       retryMs: options.retryMs ?? DEFAULTS.retryMs,
       graceMs: options.disconnectGraceMs ?? DEFAULTS.disconnectGraceMs,
-      streamAfterMs: options.streamAfterMs,
-      counters: { openStreams: 0, resumed: 0 },
     };
     if (this.sessions) {
       this.sessions.bind(this);
@@ -140,13 +152,18 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
   }
 
   stats(): HandlerStats {
+    const counters = this.counters;
     return {
       inFlight: this.inFlight,
       sessions: this.sessions?.size ?? 0,
       sessionsOpened: this.opened,
-      openStreams: this.legacy.counters.openStreams,
+      openStreams: counters.openStreams,
       reaped: this.sessions?.reaped ?? 0,
-      resumed: this.legacy.counters.resumed,
+      evicted: counters.evicted,
+      resumed: counters.resumed,
+      overflowed: counters.overflowed,
+      dropped: counters.dropped,
+      rejected: counters.rejected,
     };
   }
 
@@ -163,6 +180,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
   }
 
   closed(session: Session, reason: AbortReasonType): void {
+    if (reason === 'session-evicted') this.counters.evicted++;
     try {
       // A custom store may fail; its session is gone either way, and its rejection must not be
       // left unhandled (that ends a Node process).

@@ -1,3 +1,4 @@
+import type { Limits } from '../defaults.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Implementation } from '../server/types.ts';
 import type { EventStore } from '../sessions/event-store.ts';
@@ -31,16 +32,25 @@ export interface SessionEvent {
   userAgent: string | undefined;
 }
 
+/** What `handler.stats()` counts (live values, and totals since the handler was built). */
 export interface HandlerStats {
   inFlight: number;
   sessions: number;
   sessionsOpened: number;
-  /** Open legacy SSE connections (standalone GET streams and POST answers). */
+  /** Open SSE connections: legacy GET streams, resumptions and streamed answers of both eras. */
   openStreams: number;
   /** Sessions ended by the idle timeout. */
   reaped: number;
+  /** Sessions evicted (the longest-idle one) to make room under the session cap. */
+  evicted: number;
   /** Streams resumed with Last-Event-ID. */
   resumed: number;
+  /** Streams ended because their client stopped reading (`stream-overflow`). */
+  overflowed: number;
+  /** Progress and log notifications coalesced or dropped for clients that read slowly. */
+  dropped: number;
+  /** Requests refused by a budget of `limits` (429, 503, 400). */
+  rejected: number;
 }
 
 /** Options of `createMcpHandler()`; every default is in `DEFAULTS`. */
@@ -67,6 +77,13 @@ export interface McpHandlerOptions {
   allowedOrigins?: string[] | '*';
   /** Largest accepted request body, enforced while reading (413 above it). @default 4 MiB */
   maxBodyBytes?: number;
+  /**
+   * What one client may make the server hold or do: sizes of what sessions keep, requests in
+   * flight, pending server→client requests, streams and the bytes a slow reader may queue. Each
+   * value falls back to its default; see `Limits` and `DEFAULTS.limits`.
+   * @default DEFAULTS.limits
+   */
+  limits?: Partial<Limits>;
   /** Interval of SSE comment keep-alives on open streams; 0 turns them off. @default 15000 */
   keepAliveMs?: number;
   /**

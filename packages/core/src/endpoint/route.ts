@@ -6,6 +6,7 @@ import {
   accepted,
   errorResponse,
   methodNotAllowed,
+  overBudget,
   type Reply,
   shuttingDown,
 } from '../http/responses.ts';
@@ -33,6 +34,8 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly path: string | undefined;
   readonly maxBodyBytes: number;
   readonly legacyEnabled: boolean;
+  /** Requests in flight now (streams included). */
+  readonly inFlight: number;
 }
 
 /**
@@ -55,6 +58,13 @@ export async function route(
     );
   const refused = checkHost(request, core.policy);
   if (refused) return errorResponse(403, ErrorCode.InvalidRequest, refused);
+  if (core.inFlight >= core.limits.maxInFlight) {
+    core.streams.counters.rejected++;
+    return overBudget(
+      503,
+      `The server is at capacity (${core.limits.maxInFlight} requests in flight)`,
+    );
+  }
   const method = request.method;
   if (method === 'GET')
     return core.legacyEnabled ? handleGet(core, request) : methodNotAllowed(core.allow);

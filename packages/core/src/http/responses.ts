@@ -69,6 +69,21 @@ export function shuttingDown(id?: RequestId): Reply {
   );
 }
 
+/**
+ * A request refused by a budget: 429 (this session asks too much at once) or 503 (the server is
+ * at capacity), with a `Retry-After`; `limit` names the option that was reached.
+ */
+export function overBudget(
+  status: 429 | 503,
+  message: string,
+  id?: RequestId,
+  retryAfterSeconds = 1,
+): Reply {
+  return errorResponse(status, ErrorCode.ServerError, message, id, undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });
+}
+
 export function emptyReply(status: number): Reply {
   return new Reply(status, null, NO_HEADERS);
 }
@@ -78,14 +93,7 @@ export function accepted(): Reply {
 }
 
 export function methodNotAllowed(allow: string): Reply {
-  return errorResponse(
-    405,
-    ErrorCode.MethodNotAllowed,
-    'Method not allowed',
-    undefined,
-    undefined,
-    {
-      allow,
-    },
-  );
+  return errorResponse(405, ErrorCode.ServerError, 'Method not allowed', undefined, undefined, {
+    allow,
+  });
 }

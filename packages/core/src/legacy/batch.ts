@@ -28,6 +28,15 @@ export async function handleBatch(
       'Batches are only allowed in protocol revision 2025-03-26',
     );
   if (values.length === 0) return errorResponse(400, ErrorCode.InvalidRequest, 'Empty batch');
+  const max = endpoint.limits.maxBatchSize;
+  if (values.length > max) {
+    endpoint.streams.counters.rejected++;
+    return errorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      `A batch may hold ${max} messages at most (this one has ${values.length})`,
+    );
+  }
   // An adapter's watch() holds one listener; every element has its own exchange to tell.
   const shared = request.watch ? new SignalOnly(request) : request;
   const answers: Array<Promise<Answer> | Answer | string> = [];

@@ -1,4 +1,5 @@
-import type { LogLevel } from '../protocol/constants.ts';
+import { McpError } from '../errors.ts';
+import { ErrorCode, type LogLevel } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import { type RequestContext, requiredCapability, type SessionHandle } from '../server/context.ts';
 import { ContextBase } from '../server/context-base.ts';
@@ -93,6 +94,14 @@ export class LegacyContext
       );
     if (!session)
       return Promise.reject(new ClientCapabilityError('Asking the client needs a session'));
+    const max = this.endpoint.limits.maxPendingPerSession;
+    if (session.pending.size >= max)
+      return Promise.reject(
+        new McpError(
+          ErrorCode.InternalError,
+          `The session has ${max} requests to the client waiting for an answer already`,
+        ),
+      );
     const exchange = this.exchange;
     const id = session.nextRequestId();
     return new Promise<JsonObject>((resolve, reject) => {

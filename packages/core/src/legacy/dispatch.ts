@@ -1,6 +1,6 @@
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, accepted, Reply } from '../http/responses.ts';
+import { type Answer, accepted, overBudget, Reply } from '../http/responses.ts';
 import {
   DEFAULT_LEGACY_VERSION,
   ErrorCode,
@@ -8,6 +8,7 @@ import {
   type LogLevel,
 } from '../protocol/constants.ts';
 import {
+  describeValue,
   isObject,
   type JsonObject,
   type JsonRpcMessage,
@@ -94,7 +95,12 @@ function dispatch(
   request: IncomingRequest,
   session: Session | undefined,
   rpc: JsonRpcRequest,
-): Promise<Answer> {
+): Answer | Promise<Answer> {
+  const max = endpoint.limits.maxInFlightPerSession;
+  if (session && session.requests.size >= max) {
+    endpoint.streams.counters.rejected++;
+    return overBudget(429, `This session has ${max} requests in flight already`, rpc.id);
+  }
   const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
   const exchange = new LegacyExchange(
     session ?? endpoint.root,
@@ -133,11 +139,25 @@ const NOT_FOUND: MethodSpec<LegacyContext> = {
 };
 
 function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): JsonObject {
-  if (typeof params.uri !== 'string')
+  const limits = ctx.endpoint.limits;
+  const uri = params.uri;
+  if (typeof uri !== 'string')
     throw new McpError(ErrorCode.InvalidParams, 'params.uri is required');
+  if (uri.length > limits.maxUriLength)
+    throw new McpError(ErrorCode.InvalidParams, `params.uri is longer than ${limits.maxUriLength}`);
   const session = ctx.exchange.session;
-  if (add) session?.subscriptions.add(params.uri);
-  else session?.subscriptions.delete(params.uri);
+  if (
+    add &&
+    session &&
+    !session.isSubscribed(uri) &&
+    session.subscriptions.size >= limits.maxSubscriptions
+  )
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `A session may hold ${limits.maxSubscriptions} subscriptions at most`,
+    );
+  if (add) session?.subscriptions.add(uri);
+  else session?.subscriptions.delete(uri);
   session?.changed();
   return {};
 }
@@ -148,7 +168,10 @@ const METHODS: Readonly<Record<string, MethodSpec<LegacyContext>>> = {
   'logging/setLevel': {
     run: (ctx, params) => {
       if (!LOG_LEVELS.includes(params.level as LogLevel))
-        throw new McpError(ErrorCode.InvalidParams, `Unknown log level: ${String(params.level)}`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown log level: ${describeValue(params.level)}`,
+        );
       const session = ctx.exchange.session;
       if (session) {
         session.logLevel = params.level as LogLevel;

@@ -7,15 +7,13 @@ import { unrefTimer } from '../lifecycle/timers.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import type { Session } from '../sessions/session.ts';
-import { SSE_HEADERS } from '../sse/stream.ts';
+import { type Coalescing, SSE_HEADERS } from '../sse/stream.ts';
 import { LegacyStream, type StreamConfig } from './stream.ts';
 
-/** The legacy disconnect policy (`McpHandlerOptions.disconnectGraceMs`, `streamAfterMs`). */
+/** The legacy disconnect policy (`McpHandlerOptions.disconnectGraceMs`). */
 export interface LegacyConfig extends StreamConfig {
   /** How long a handler whose resumable stream dropped keeps running, waiting for a resume. */
   readonly graceMs: number;
-  /** See `McpHandlerOptions.streamAfterMs`. */
-  readonly streamAfterMs: number | undefined;
 }
 
 function graceExpired(exchange: LegacyExchange): void {
@@ -55,7 +53,7 @@ export class LegacyExchange extends ExchangeBase {
       session.enter();
       session.requests.set(id, this);
     }
-    this.begin(session ? config.streamAfterMs : undefined);
+    this.begin(session ? config.streams.streamAfterMs : undefined);
   }
 
   /** Follows the HTTP exchange until the answer becomes a stream, which then follows it. */
@@ -80,19 +78,22 @@ export class LegacyExchange extends ExchangeBase {
   }
 
   /** Sends a notification or request related to this request (on its SSE stream). */
-  notify(json: string): boolean {
+  notify(json: string, coalescing?: Coalescing): boolean {
     if (this.finished) return false;
     const stream = this.stream();
     if (!stream) return false;
-    stream.send(json);
+    stream.send(json, coalescing);
     return true;
   }
 
-  /** Called by the stream when its connection dropped before the final message. */
-  streamDropped(stream: LegacyStream): void {
+  /**
+   * Called by the stream when its connection dropped before the final message (the client left,
+   * or stopped reading and was cut): resumable streams get the grace window.
+   */
+  streamDropped(stream: LegacyStream, why: AbortReasonType): void {
     if (this.finished) return;
     if (!stream.resumable || this.#config.graceMs <= 0) {
-      this.abort('disconnect');
+      this.abort(why);
       return;
     }
     this.#grace ??= unrefTimer(setTimeout(graceExpired, this.#config.graceMs, this));

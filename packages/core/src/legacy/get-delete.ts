@@ -4,6 +4,7 @@ import {
   emptyReply,
   errorResponse,
   methodNotAllowed,
+  overBudget,
   Reply,
 } from '../http/responses.ts';
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
@@ -34,6 +35,11 @@ export async function handleGet(
   const session = await sessionOf(endpoint, request);
   if (session instanceof Reply) return session;
   if (!session) return methodNotAllowed(endpoint.allow);
+  const max = endpoint.limits.maxStreamsPerSession;
+  if (session.connections >= max) {
+    endpoint.streams.counters.rejected++;
+    return overBudget(429, `This session has ${max} open streams already`);
+  }
   const lastEventId = request.headers.get(HEADER.lastEventId);
   if (lastEventId !== null) {
     const parsed = parseEventId(lastEventId);

@@ -29,6 +29,11 @@ export function initialize(
   const protocolVersion = (
     (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0]
   ) as LegacyVersion;
+  const tooLarge = oversized(endpoint, params);
+  if (tooLarge) {
+    endpoint.streams.counters.rejected++;
+    return errorResponse(400, ErrorCode.InvalidParams, tooLarge, rpc.id);
+  }
   const manager = endpoint.sessions;
   if (!manager) return answer(endpoint, rpc, protocolVersion, undefined);
   // An initialize whose body was still arriving when the server shut down gets no session:
@@ -51,6 +56,27 @@ export function initialize(
       (error: unknown) => refused(error, rpc),
     );
   return opened(endpoint, request, rpc, created);
+}
+
+/** What a session keeps of the client is bounded: a reason to refuse, or undefined. */
+function oversized(endpoint: LegacyEndpoint, params: JsonObject): string | undefined {
+  const limits = endpoint.limits;
+  if (jsonBytes(params.clientInfo) > limits.maxClientInfoBytes)
+    return `clientInfo is larger than ${limits.maxClientInfoBytes} characters of JSON`;
+  if (jsonBytes(params.capabilities) > limits.maxCapabilitiesBytes)
+    return `capabilities is larger than ${limits.maxCapabilitiesBytes} characters of JSON`;
+  return undefined;
+}
+
+/** Characters of the JSON text (what the limits count: one per UTF-16 unit). */
+function jsonBytes(value: unknown): number {
+  if (value === undefined) return 0;
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    // Nested too deep to serialize (a stack overflow): certainly too large to keep.
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 function opened(

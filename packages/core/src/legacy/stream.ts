@@ -1,22 +1,26 @@
+import type { StreamSettings } from '../http/stream-settings.ts';
+import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
+import { RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import type { EventStore } from '../sessions/event-store.ts';
 import type { Session, SessionStream } from '../sessions/session.ts';
 import { encodePriming, KEEP_ALIVE } from '../sse/encoder.ts';
-import { SSE_HEADERS, type SseOwner, SseStream } from '../sse/stream.ts';
+import { type Coalescing, SSE_HEADERS, type SseOwner, SseStream } from '../sse/stream.ts';
 
 /** What every legacy stream needs from the handler; built once. */
 export interface StreamConfig {
-  readonly keepAliveMs: number;
+  readonly streams: StreamSettings;
   readonly eventStore: EventStore | undefined;
   /** SSE `retry` sent with the priming event (2025-11-25). */
   readonly retryMs: number;
-  /** Counters the handler reports (the one mutable part). */
-  readonly counters: { openStreams: number; resumed: number };
 }
 
 /** The request a stream answers, told when its connection drops or comes back. */
 export interface StreamOwner {
-  /** The connection dropped before the final message. */
-  streamDropped(stream: LegacyStream): void;
+  /**
+   * The connection dropped before the final message: the client left (`disconnect`) or stopped
+   * reading and was cut (`stream-overflow`).
+   */
+  streamDropped(stream: LegacyStream, why: AbortReasonType): void;
   /** A resume re-attached the stream. */
   resumed(): void;
 }
@@ -59,12 +63,14 @@ export class LegacyStream implements SseOwner, SessionStream {
   /** Opens a new HTTP connection for this stream, replacing a live one (which is ended). */
   connect(signal: AbortSignal | undefined, prime = true): Response {
     this.#detach(true);
-    const live = new SseStream(this, this.#config.keepAliveMs);
+    const settings = this.#config.streams;
+    const live = new SseStream(this, settings.keepAliveMs, settings.maxQueuedBytes);
     this.#live = live;
     this.#signal = signal;
     signal?.addEventListener('abort', this);
     this.session.enter();
-    this.#config.counters.openStreams++;
+    this.session.connections++;
+    settings.counters.openStreams++;
     // 2025-11-25: a priming event gives the client an id to resume from before anything else.
     if (prime && this.#config.eventStore && this.session.protocolVersion >= '2025-11-25') {
       live.write(encodePriming(this.#lastId ?? `${this.id}-0`, this.#config.retryMs));
@@ -82,8 +88,9 @@ export class LegacyStream implements SseOwner, SessionStream {
     const replay = store ? await store.replay(this.session.id, lastEventId) : undefined;
     // No priming on a resume: the client's last id must stay where the replay leaves it.
     const response = this.connect(signal, false);
-    for (const event of replay?.events ?? []) this.#live?.send(event.message, event.id);
-    this.#config.counters.resumed++;
+    // Written as the client reads them: a long replay is not a stalled client.
+    this.#live?.replay(replay?.events ?? []);
+    this.#config.streams.counters.resumed++;
     this.owner?.resumed();
     if (this.#done) this.#detach(false);
     return response;
@@ -94,22 +101,26 @@ export class LegacyStream implements SseOwner, SessionStream {
     this.#live?.write(KEEP_ALIVE);
   }
 
-  /** Sends one message; stored first when there is an EventStore, so order is kept either way. */
-  send(message: string): void {
+  /**
+   * Sends one message; stored first when there is an EventStore, so order is kept either way.
+   * `coalescing` lets a slow reader's live connection skip stale progress or logs (the store
+   * keeps them all for a resume).
+   */
+  send(message: string, coalescing?: Coalescing): void {
     const store = this.#config.eventStore;
     if (!store) {
-      this.#live?.send(message);
+      this.#live?.send(message, undefined, coalescing);
       return;
     }
     if (this.#chain) {
-      this.#chain = this.#chain.then(() => this.#store(store, message));
+      this.#chain = this.#chain.then(() => this.#store(store, message, coalescing));
       return;
     }
     const id = store.append(this.session.id, this.id, message);
-    if (typeof id === 'string') this.#write(message, id);
+    if (typeof id === 'string') this.#write(message, id, coalescing);
     else
       this.#chain = id.then(
-        (value) => this.#write(message, value),
+        (value) => this.#write(message, value, coalescing),
         () => this.#unstored(message),
       );
   }
@@ -132,7 +143,19 @@ export class LegacyStream implements SseOwner, SessionStream {
   disconnected(stream: SseStream): void {
     if (stream !== this.#live) return;
     this.#detach(false);
-    if (!this.#done) this.owner?.streamDropped(this);
+    if (!this.#done) this.owner?.streamDropped(this, 'disconnect');
+  }
+
+  /**
+   * SseOwner: the client stopped reading. Its connection is cut (what was queued is dropped:
+   * every event is in the store, so a resume with Last-Event-ID loses nothing) and the request's
+   * owner applies the disconnect policy.
+   */
+  overflowed(stream: SseStream): void {
+    if (stream !== this.#live) return;
+    this.#config.streams.counters.overflowed++;
+    this.#detach(false, new RequestAbortedError('stream-overflow'));
+    if (!this.#done) this.owner?.streamDropped(this, 'stream-overflow');
   }
 
   /** `request.signal` of the current connection aborted (some runtimes only report it there). */
@@ -141,7 +164,7 @@ export class LegacyStream implements SseOwner, SessionStream {
     if (live) this.disconnected(live);
   }
 
-  async #store(store: EventStore, message: string): Promise<void> {
+  async #store(store: EventStore, message: string, coalescing: Coalescing): Promise<void> {
     let id: string;
     try {
       id = await store.append(this.session.id, this.id, message);
@@ -149,7 +172,7 @@ export class LegacyStream implements SseOwner, SessionStream {
       this.#unstored(message);
       return;
     }
-    this.#write(message, id);
+    this.#write(message, id, coalescing);
   }
 
   /**
@@ -160,20 +183,25 @@ export class LegacyStream implements SseOwner, SessionStream {
     this.#live?.send(message);
   }
 
-  #write(message: string, id: string): void {
+  #write(message: string, id: string, coalescing?: Coalescing): void {
     this.#idSent = true;
     this.#lastId = id;
-    this.#live?.send(message, id);
+    this.#live?.send(message, id, coalescing);
   }
 
-  #detach(replaced: boolean): void {
+  /** Lets go of the live connection: closed normally, or cut (`discard`) for a slow reader. */
+  #detach(replaced: boolean, discard?: RequestAbortedError): void {
     const live = this.#live;
     if (!live) return;
     this.#live = undefined;
     this.#signal?.removeEventListener('abort', this);
     this.#signal = undefined;
     this.session.leave();
-    this.#config.counters.openStreams--;
-    if (replaced || live.open) live.close();
+    this.session.connections--;
+    const counters = this.#config.streams.counters;
+    counters.openStreams--;
+    counters.dropped += live.dropped;
+    if (discard) live.discard(discard);
+    else if (replaced || live.open) live.close();
   }
 }

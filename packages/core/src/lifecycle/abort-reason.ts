@@ -3,6 +3,8 @@
  * - `disconnect`: the client dropped the HTTP exchange (modern era: that is the cancellation).
  * - `client-cancel`: the client sent `notifications/cancelled` (legacy era).
  * - `session-deleted` / `session-expired`: the session ended by DELETE / idle timeout (legacy era).
+ * - `session-evicted`: the session cap was reached and this was the longest-idle session.
+ * - `stream-overflow`: the client stopped reading its stream and the server's bound for it was hit.
  * - `shutdown`: the server's signal aborted or `close()` was called.
  */
 export type AbortReasonType =
@@ -10,6 +12,8 @@ export type AbortReasonType =
   | 'client-cancel'
   | 'session-deleted'
   | 'session-expired'
+  | 'session-evicted'
+  | 'stream-overflow'
   | 'shutdown';
 
 /**
@@ -37,6 +41,10 @@ function describe(type: AbortReasonType): string {
       return 'The session was deleted';
     case 'session-expired':
       return 'The session expired';
+    case 'session-evicted':
+      return 'The session was evicted to make room for a new one';
+    case 'stream-overflow':
+      return 'The client did not read its stream fast enough';
     case 'shutdown':
       return 'The server is shutting down';
   }

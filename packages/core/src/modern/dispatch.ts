@@ -49,13 +49,7 @@ export function handleModern(
       return errorResponse(error.status, error.code, error.message, rpc.id, error.data);
     throw error;
   }
-  const exchange = new ModernExchange(
-    endpoint.root,
-    rpc.id,
-    rpc.method,
-    endpoint.keepAliveMs,
-    endpoint.streamAfterMs,
-  );
+  const exchange = new ModernExchange(endpoint.root, rpc.id, rpc.method, endpoint.streams);
   exchange.followRequest(request);
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;

@@ -1,31 +1,28 @@
 import { ExchangeBase } from '../http/exchange-base.ts';
+import type { StreamSettings } from '../http/stream-settings.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Scope } from '../lifecycle/scope.ts';
-import type { RequestId } from '../protocol/jsonrpc.ts';
+import { ErrorCode } from '../protocol/constants.ts';
+import { errorMessage, type RequestId } from '../protocol/jsonrpc.ts';
 import { KEEP_ALIVE } from '../sse/encoder.ts';
-import { SSE_HEADERS, SseStream } from '../sse/stream.ts';
+import { type Coalescing, SSE_HEADERS, SseStream } from '../sse/stream.ts';
 
 /**
  * A 2026-07-28 exchange: JSON, or a plain SSE stream the moment the handler sends a notification
- * first (progress, log) or a stream is asked for (listen). A client that leaves aborts it at once.
+ * first (progress, log) or a stream is asked for (listen). A client that leaves aborts it at once;
+ * a client that stops reading gets an error result at the end of what it has not read, and the
+ * handler is aborted (`stream-overflow`).
  */
 export class ModernExchange extends ExchangeBase {
   /** Final message written to an open stream when it is shut down (listen results). */
   farewell: string | undefined;
   #sse: SseStream | undefined;
-  readonly #keepAliveMs: number;
+  readonly #settings: StreamSettings;
 
-  /** `streamAfterMs`: switch to SSE if still running after that long (undefined: only on demand). */
-  constructor(
-    parent: Scope,
-    id: RequestId,
-    method: string,
-    keepAliveMs: number,
-    streamAfterMs?: number,
-  ) {
+  constructor(parent: Scope, id: RequestId, method: string, settings: StreamSettings) {
     super(parent, id, method);
-    this.#keepAliveMs = keepAliveMs;
-    this.begin(streamAfterMs);
+    this.#settings = settings;
+    this.begin(settings.streamAfterMs);
   }
 
   /** SseOwner: the client cancelled the SSE body. */
@@ -33,19 +30,44 @@ export class ModernExchange extends ExchangeBase {
     this.abort('disconnect');
   }
 
+  /** SseOwner: the client stopped reading; it gets an error as the stream's last message. */
+  overflowed(): void {
+    if (this.finished) return;
+    this.#settings.counters.overflowed++;
+    this.errorCode = ErrorCode.InternalError;
+    this.reply(
+      errorMessage(this.id, {
+        code: ErrorCode.InternalError,
+        message: 'The client did not read its stream fast enough',
+      }),
+    );
+    this.abort('stream-overflow');
+  }
+
   /** Sends a notification that belongs to this request, upgrading the answer to SSE if needed. */
-  notify(json: string): boolean {
+  notify(json: string, coalescing?: Coalescing): boolean {
     if (this.finished) return false;
-    return this.stream().send(json);
+    return this.stream().send(json, undefined, coalescing);
   }
 
   /** The SSE stream of this answer, created (and the response sent) on first use. */
   stream(): SseStream {
     if (!this.#sse) {
-      this.#sse = new SseStream(this, this.#keepAliveMs);
+      const settings = this.#settings;
+      this.#sse = new SseStream(this, settings.keepAliveMs, settings.maxQueuedBytes);
+      settings.counters.openStreams++;
       this.resolve(new Response(this.#sse.readable, { status: 200, headers: SSE_HEADERS }));
     }
     return this.#sse;
+  }
+
+  override dispose(): void {
+    super.dispose();
+    const sse = this.#sse;
+    if (sse) {
+      this.#settings.counters.openStreams--;
+      this.#settings.counters.dropped += sse.dropped;
+    }
   }
 
   protected get streaming(): boolean {

@@ -43,7 +43,15 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
   const uris = new Set<string>();
   const asked = wanted.resourceSubscriptions;
   if (caps.resources && Array.isArray(asked)) {
-    for (const uri of asked) if (typeof uri === 'string') uris.add(uri);
+    const { maxSubscriptions, maxUriLength } = ctx.endpoint.limits;
+    if (asked.length > maxSubscriptions)
+      throw invalidParams(`A listen stream may hold ${maxSubscriptions} subscriptions at most`);
+    for (const uri of asked) {
+      if (typeof uri !== 'string') continue;
+      if (uri.length > maxUriLength)
+        throw invalidParams(`A subscribed URI is longer than ${maxUriLength} characters`);
+      uris.add(uri);
+    }
     honoured.resourceSubscriptions = [...uris];
   }
 

@@ -1,6 +1,11 @@
 import { McpError } from '../errors.ts';
 import { ErrorCode, HEADER, LOG_LEVELS, META, MODERN_VERSION } from '../protocol/constants.ts';
-import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
+import {
+  describeValue,
+  isObject,
+  type JsonObject,
+  type JsonRpcRequest,
+} from '../protocol/jsonrpc.ts';
 import type { ToolEntry } from '../server/registry.ts';
 
 type HeaderReader = { get(name: string): string | null };
@@ -22,12 +27,12 @@ export function validateModernMeta(
   if (header === undefined) throw mismatch('The MCP-Protocol-Version header is required');
   if (header !== version)
     throw mismatch(
-      `MCP-Protocol-Version "${header}" does not match _meta protocolVersion "${String(version)}"`,
+      `MCP-Protocol-Version "${header}" does not match _meta protocolVersion ${describeValue(version)}`,
     );
   if (version !== MODERN_VERSION) {
     throw new McpError(
       ErrorCode.UnsupportedProtocolVersion,
-      `Unsupported protocol version: ${String(version)}`,
+      `Unsupported protocol version: ${describeValue(version)}`,
       {
         data: { supported, requested: version },
         status: 400,
@@ -38,7 +43,7 @@ export function validateModernMeta(
     throw badMeta(`_meta["${META.clientCapabilities}"] is required`);
   const level = meta[META.logLevel];
   if (level !== undefined && !LOG_LEVELS.includes(level as never))
-    throw badMeta(`Unknown log level: ${String(level)}`);
+    throw badMeta(`Unknown log level: ${describeValue(level)}`);
 }
 
 /**

@@ -42,8 +42,11 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** Implementation-defined (the SDKs' choice): an HTTP method the endpoint does not serve (405). */
-  MethodNotAllowed: -32000,
+  /**
+   * Implementation-defined server error, as the SDKs use it at the transport level: a method
+   * the endpoint does not serve (405), a budget exceeded (429, 503).
+   */
+  ServerError: -32000,
   /** Implementation-defined (the SDKs' choice): an unknown or ended legacy session (404). */
   SessionNotFound: -32001,
   /** Legacy revisions only; 2026-07-28 uses InvalidParams. */

@@ -73,3 +73,16 @@ export function errorMessage(id: RequestId | undefined, error: JsonRpcErrorObjec
 export function notificationMessage(method: string, params: JsonObject): string {
   return JSON.stringify({ jsonrpc: '2.0', method, params });
 }
+
+/**
+ * A client-sent value as it may appear in an error message: strings cut to 100 characters,
+ * numbers and booleans as they are, anything else by its kind. Never `String(value)`: a deeply
+ * nested array would recurse until the stack overflows.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : `a value of type ${typeof value}`;
+}

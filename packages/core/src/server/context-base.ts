@@ -1,5 +1,6 @@
 import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
 import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
+import type { Coalescing } from '../sse/stream.ts';
 import type { Endpoint } from './endpoint.ts';
 
 /** What a context needs of its exchange (either era's). */
@@ -7,8 +8,11 @@ interface ContextExchange {
   readonly signal: AbortSignal;
   readonly id: RequestId;
   readonly method: string;
-  /** Sends a notification of this request; false when nothing can be sent any more. */
-  notify(json: string): boolean;
+  /**
+   * Sends a notification of this request; false when nothing can be sent any more. Progress and
+   * logs may be coalesced for a client that reads slowly.
+   */
+  notify(json: string, coalescing?: Coalescing): boolean;
 }
 
 /**
@@ -45,7 +49,7 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
     const params: JsonObject = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.exchange.notify(notificationMessage('notifications/progress', params));
+    this.exchange.notify(notificationMessage('notifications/progress', params), 'progress');
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
@@ -57,6 +61,7 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
         'notifications/message',
         logger === undefined ? { level, data } : { level, logger, data },
       ),
+      'log',
     );
   }
 

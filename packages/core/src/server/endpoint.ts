@@ -1,4 +1,6 @@
+import type { Limits } from '../defaults.ts';
 import type { ExchangeBase } from '../http/exchange-base.ts';
+import type { StreamSettings } from '../http/stream-settings.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { Registry } from './registry.ts';
@@ -13,8 +15,10 @@ export interface Endpoint {
   /** Root of the cancellation tree: modern requests (and session-less legacy ones) hang here. */
   readonly root: Scope;
   readonly pageSize: number;
-  readonly keepAliveMs: number;
-  readonly streamAfterMs: number | undefined;
+  /** Keep-alives, early streaming, the queue bound of every stream, and the counters. */
+  readonly streams: StreamSettings;
+  /** What one client may make the server hold or do. */
+  readonly limits: Limits;
   /** `serverInfo` as results carry it (name, version, title: no instructions). */
   readonly serverInfo: JsonObject;
   readonly instructions: string | undefined;

@@ -1,4 +1,4 @@
-import { McpError, rpcError } from '../errors.ts';
+import { invalidParams, McpError, rpcError } from '../errors.ts';
 import type { ExchangeBase } from '../http/exchange-base.ts';
 import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
 import type { MethodContext, MethodSpec } from './methods.ts';
@@ -43,6 +43,7 @@ export async function execute<C extends ExecutionContext>(
   // read): its answer is settled and nobody would see the work; a listen would wait for ever.
   if (exchange.aborted) return;
   try {
+    checkProgressToken(ctx);
     await rules.prepare?.(ctx, params);
     const result = await spec.run(ctx, params);
     if (result !== undefined) exchange.reply(rules.finish(ctx, result, spec));
@@ -59,4 +60,18 @@ export async function execute<C extends ExecutionContext>(
     const status = rules.errorStatus && error instanceof McpError ? error.status : 200;
     exchange.reply(errorMessage(exchange.id, body), status);
   }
+}
+
+/**
+ * A progress token is repeated in every progress notification (and stored with each for a
+ * resume): a string one is bounded by `limits.maxProgressTokenLength`.
+ */
+function checkProgressToken(ctx: ExecutionContext): void {
+  const token = ctx.meta.progressToken;
+  if (token === undefined || typeof token === 'number') return;
+  const max = ctx.endpoint.limits.maxProgressTokenLength;
+  if (typeof token !== 'string')
+    throw invalidParams('_meta.progressToken must be a string or a number');
+  if (token.length > max)
+    throw invalidParams(`_meta.progressToken is longer than ${max} characters`);
 }

@@ -1,5 +1,5 @@
 import { invalidParams, ResourceNotFoundError } from '../errors.ts';
-import { isObject, type JsonObject } from '../protocol/jsonrpc.ts';
+import { describeValue, isObject, type JsonObject } from '../protocol/jsonrpc.ts';
 import { parseWith } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import type { Registry, ToolEntry } from './registry.ts';
@@ -59,7 +59,7 @@ export async function getPrompt(
 ): Promise<JsonObject> {
   const name = params.name;
   const prompt = typeof name === 'string' ? registry.prompts.get(name) : undefined;
-  if (!prompt) throw invalidParams(`Unknown prompt: ${String(name)}`);
+  if (!prompt) throw invalidParams(`Unknown prompt: ${describeValue(name)}`);
   const args = await parseWith(prompt.args, params.arguments ?? {}, 'prompt', prompt.name);
   const value: PromptResult = await prompt.handler(args, ctx);
   if (typeof value === 'string')
@@ -75,13 +75,14 @@ export async function complete(registry: Registry, params: JsonObject): Promise<
   }
   let source: Record<string, CompleteFn> | undefined;
   if (ref.type === 'ref/prompt') {
-    const prompt = registry.prompts.get(String(ref.name));
-    if (!prompt) throw invalidParams(`Unknown prompt: ${String(ref.name)}`);
+    const prompt = typeof ref.name === 'string' ? registry.prompts.get(ref.name) : undefined;
+    if (!prompt) throw invalidParams(`Unknown prompt: ${describeValue(ref.name)}`);
     source = prompt.complete;
   } else if (ref.type === 'ref/resource') {
-    const template = registry.templates.get(String(ref.uri));
-    if (!template && !registry.resources.has(String(ref.uri)))
-      throw invalidParams(`Unknown resource: ${String(ref.uri)}`);
+    const uri = typeof ref.uri === 'string' ? ref.uri : undefined;
+    const template = uri === undefined ? undefined : registry.templates.get(uri);
+    if (!template && (uri === undefined || !registry.resources.has(uri)))
+      throw invalidParams(`Unknown resource: ${describeValue(ref.uri)}`);
     source = template?.complete;
   } else {
     throw invalidParams('ref.type must be ref/prompt or ref/resource');
@@ -90,9 +91,10 @@ export async function complete(registry: Registry, params: JsonObject): Promise<
   const fn = source && Object.hasOwn(source, argument.name) ? source[argument.name] : undefined;
   const context =
     isObject(params.context) && isObject(params.context.arguments) ? params.context.arguments : {};
-  const all = fn
-    ? await fn(String(argument.value ?? ''), { arguments: context as Record<string, string> })
-    : [];
+  const value = typeof argument.value === 'string' ? argument.value : '';
+  const all = fn ? await fn(value, { arguments: stringsOf(context) }) : [];
+  if (!Array.isArray(all) || !all.every((item) => typeof item === 'string'))
+    throw new TypeError(`The completion of ${argument.name} did not return an array of strings`);
   return {
     completion: { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 },
   };
@@ -103,4 +105,12 @@ function toBase64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 0x8000)
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
+}
+
+/** The string-valued entries of a client's `context.arguments` (completion functions get strings). */
+function stringsOf(values: JsonObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values))
+    if (typeof value === 'string') out[key] = value;
+  return out;
 }

@@ -39,6 +39,13 @@ export function parseEventId(id: string): { streamId: string; seq: number } | un
 export interface MemoryEventStoreOptions {
   /** Events kept per session; the oldest go first. @default 1000 */
   maxEventsPerSession?: number;
+  /** Bytes of messages kept per session (UTF-16 characters); the oldest go first. @default 1 MiB */
+  maxBytesPerSession?: number;
+  /**
+   * Bytes of messages kept for all sessions together: beyond it, the session written to least
+   * recently loses its oldest events first. @default 64 MiB
+   */
+  maxBytes?: number;
 }
 
 interface StoredEvent {
@@ -56,33 +63,47 @@ interface SessionLog {
   /** Events from `start` on are live; older slots are dropped in one go once they pile up. */
   events: StoredEvent[];
   start: number;
+  /** Characters of the live events' messages. */
+  bytes: number;
 }
 
-/** A bounded in-memory EventStore, the default for Node, Deno and Bun. */
+/**
+ * A bounded in-memory EventStore, the default for Node, Deno and Bun: per session by count and
+ * bytes, and in total by bytes (one client cannot make the server hold more than its share).
+ */
 export class MemoryEventStore implements EventStore {
+  /** In order of the last append: the first is the session written to least recently. */
   readonly #logs = new Map<string, SessionLog>();
-  readonly #max: number;
+  readonly #maxEvents: number;
+  readonly #maxSessionBytes: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.#max = options.maxEventsPerSession ?? DEFAULTS.maxEventsPerSession;
+    this.#maxEvents = options.maxEventsPerSession ?? DEFAULTS.maxEventsPerSession;
+    this.#maxSessionBytes = options.maxBytesPerSession ?? DEFAULTS.maxEventBytesPerSession;
+    this.#maxBytes = options.maxBytes ?? DEFAULTS.maxEventBytes;
   }
 
   append(sessionId: string, streamId: string, message: string): string {
     let log = this.#logs.get(sessionId);
-    if (!log) {
-      log = { next: 1, events: [], start: 0 };
-      this.#logs.set(sessionId, log);
-    }
+    if (log) this.#logs.delete(sessionId);
+    else log = { next: 1, events: [], start: 0, bytes: 0 };
+    this.#logs.set(sessionId, log);
     const seq = log.next++;
     log.events.push({ stream: streamId, seq, message });
-    // The oldest goes first; the array is compacted only when as many dead slots as live events
-    // have piled up, so an append stays O(1) however long the stream runs.
-    if (log.events.length - log.start > this.#max) {
-      log.start++;
-      if (log.start >= this.#max) {
-        log.events = log.events.slice(log.start);
-        log.start = 0;
-      }
+    log.bytes += message.length;
+    this.#bytes += message.length;
+    while (
+      log.events.length - log.start > this.#maxEvents ||
+      (log.bytes > this.#maxSessionBytes && log.events.length - log.start > 1)
+    )
+      this.#dropOldest(log);
+    // Over the total: the least recently written sessions give way first (never this event).
+    for (const other of this.#logs.values()) {
+      if (this.#bytes <= this.#maxBytes || other === log) break;
+      while (other.events.length > other.start && this.#bytes > this.#maxBytes)
+        this.#dropOldest(other);
     }
     return `${streamId}-${seq}`;
   }
@@ -104,12 +125,38 @@ export class MemoryEventStore implements EventStore {
   }
 
   dropSession(sessionId: string): void {
+    const log = this.#logs.get(sessionId);
+    if (!log) return;
+    this.#bytes -= log.bytes;
     this.#logs.delete(sessionId);
   }
 
-  /** Events held for a session (for probes and tests). */
-  size(sessionId: string): number {
+  /** What the store holds for a session: events and their characters. */
+  usage(sessionId: string): { events: number; bytes: number } {
     const log = this.#logs.get(sessionId);
-    return log ? log.events.length - log.start : 0;
+    return log
+      ? { events: log.events.length - log.start, bytes: log.bytes }
+      : { events: 0, bytes: 0 };
+  }
+
+  /** Characters held for all sessions together. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * Drops a log's oldest event. The array is compacted only when as many dead slots as live
+   * events have piled up, so an append stays O(1) however long the stream runs.
+   */
+  #dropOldest(log: SessionLog): void {
+    const oldest = log.events[log.start] as StoredEvent;
+    log.events[log.start] = undefined as unknown as StoredEvent;
+    log.start++;
+    log.bytes -= oldest.message.length;
+    this.#bytes -= oldest.message.length;
+    if (log.start >= log.events.length - log.start) {
+      log.events = log.events.slice(log.start);
+      log.start = 0;
+    }
   }
 }

@@ -1,9 +1,12 @@
 import { DEFAULTS } from '../defaults.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
-import type { Session, SessionInit, SessionRecord } from './session.ts';
+import type { Session, SessionInit, SessionObserver, SessionRecord } from './session.ts';
 
-/** The manager is full: the initialize is answered 503 with Retry-After. */
+/**
+ * The manager is full and no session can make room (every one has a request in flight or an open
+ * stream): the initialize is answered 503 with Retry-After.
+ */
 export class SessionLimitError extends Error {
   override readonly name = 'SessionLimitError';
   readonly retryAfterSeconds: number;
@@ -54,7 +57,11 @@ export interface SessionManager {
 export interface MemorySessionManagerOptions {
   /** A session with no in-flight request and no open stream for this long is closed. @default 600000 (10 min) */
   idleTimeoutMs?: number;
-  /** Live sessions at most; `initialize` beyond it gets 503 + Retry-After. @default 10000 */
+  /**
+   * Live sessions at most. At the cap, a new session evicts the longest-idle one that has no
+   * request in flight and no open stream (reason `session-evicted`); only when every session is
+   * busy is `initialize` answered 503 with `Retry-After`. @default 10000
+   */
   maxSessions?: number;
 }
 
@@ -74,8 +81,13 @@ const UNBOUND: SessionHost = {
  * In-memory sessions with an idle timeout and a cap. One sweep timer serves all sessions (unref'd,
  * and only while sessions exist), so idle sessions cost no timer each and nothing keeps a process
  * alive. A session with an in-flight request or an open stream is never idle.
+ *
+ * The cap is fair: one client opening sessions as fast as it can does not lock everyone else out
+ * for the idle timeout; each new session evicts the longest-idle one instead. (With
+ * authorization, a per-principal quota is the sharper tool.)
  */
-export class MemorySessionManager implements SessionManager {
+export class MemorySessionManager implements SessionManager, SessionObserver {
+  /** In the order the sessions last went idle (or were opened): the first idle one is the oldest. */
   readonly #sessions = new Map<string, Session>();
   readonly #idleMs: number;
   readonly #max: number;
@@ -101,13 +113,12 @@ export class MemorySessionManager implements SessionManager {
   }
 
   create(init: SessionInit): Session {
-    if (this.#sessions.size >= this.#max) {
-      throw new SessionLimitError(
-        this.#max,
-        Math.max(1, Math.ceil(Math.min(this.#idleMs, 60_000) / 1000)),
-      );
+    if (this.#sessions.size >= this.#max && !this.#evictOne()) {
+      // Every session is busy; one may be evictable as soon as any request ends.
+      throw new SessionLimitError(this.#max, 1);
     }
     const session = this.#host.open(crypto.randomUUID(), init);
+    session.observer = this;
     this.#sessions.set(session.id, session);
     if (!this.#sweeper && this.#idleMs > 0 && Number.isFinite(this.#idleMs)) {
       // Reaped between idleTimeout and idleTimeout × 1.1 after the last activity.
@@ -135,6 +146,27 @@ export class MemorySessionManager implements SessionManager {
 
   forEach(fn: (session: Session) => void): void {
     for (const session of this.#sessions.values()) fn(session);
+  }
+
+  /** SessionObserver: nothing to store in memory. */
+  changed(): void {}
+
+  /** SessionObserver: the session went idle; it moves to the end of the eviction order. */
+  idle(session: Session): void {
+    if (this.#sessions.get(session.id) !== session) return;
+    this.#sessions.delete(session.id);
+    this.#sessions.set(session.id, session);
+  }
+
+  /** Ends the longest-idle session with nothing in flight; false when every session is busy. */
+  #evictOne(): boolean {
+    for (const session of this.#sessions.values()) {
+      if (session.active === 0) {
+        this.#end(session, 'session-evicted');
+        return true;
+      }
+    }
+    return false;
   }
 
   static {

@@ -102,6 +102,8 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   logLevel: LogLevel | undefined;
   /** In-flight requests and live stream connections; the session is idle only at 0. */
   active = 0;
+  /** Live SSE connections of the session (its GET stream, streamed answers, resumptions). */
+  connections = 0;
   lastActive: number = Date.now();
   #state: Map<string, unknown> | undefined;
   #subscriptions: Set<string> | undefined;

@@ -1,11 +1,24 @@
 const encoder = new TextEncoder();
 
+/**
+ * U+2028 and U+2029 are legal raw inside JSON strings, but some SSE clients split lines on them
+ * (Python's `str.splitlines()` in older httpx-sse): escaped, the JSON is the same text and every
+ * client sees one line.
+ */
+const HAS_SEPARATOR = /[\u2028\u2029]/;
+const SEPARATORS = /[\u2028\u2029]/g;
+
+function escapeSeparators(char: string): string {
+  return char === '\u2028' ? '\\u2028' : '\\u2029';
+}
+
 /** One SSE event carrying a JSON-RPC message (already serialized: JSON has no raw newlines). */
 export function encodeEvent(data: string, id?: string): Uint8Array {
+  const line = HAS_SEPARATOR.test(data) ? data.replace(SEPARATORS, escapeSeparators) : data;
   return encoder.encode(
     id === undefined
-      ? `event: message\ndata: ${data}\n\n`
-      : `id: ${id}\nevent: message\ndata: ${data}\n\n`,
+      ? `event: message\ndata: ${line}\n\n`
+      : `id: ${id}\nevent: message\ndata: ${line}\n\n`,
   );
 }
 

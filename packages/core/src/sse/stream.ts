@@ -1,3 +1,4 @@
+import { unrefTimer } from '../lifecycle/timers.ts';
 import { encodeEvent, KEEP_ALIVE } from './encoder.ts';
 
 /** Response headers for every SSE answer. `X-Accel-Buffering: no` keeps nginx-style proxies from buffering. */
@@ -7,49 +8,133 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 };
 
-/** Whoever a stream answers for, told when its client goes away. */
+/** Whoever a stream answers for, told when its client goes away or stops reading. */
 export interface SseOwner {
   /** The client went away while the stream was open. */
   disconnected(stream: SseStream): void;
-}
-
-/** Shared keep-alive tick: `setInterval` passes the stream, so no closure per stream. */
-function keepAlive(stream: SseStream): void {
-  stream.write(KEEP_ALIVE);
+  /**
+   * The client stopped reading: more than the stream's byte bound is queued. The stream is still
+   * open; the owner ends it its own way (a final error, or a cut the client resumes from).
+   */
+  overflowed(stream: SseStream): void;
 }
 
 /**
- * A server-sent-events body on Web Streams.
+ * How a notification may be treated while the client reads slower than the server writes:
+ * `progress` keeps only the newest one until the client catches up, `log` is dropped; anything
+ * else (results, requests, list changes) is always queued, up to the stream's bound.
+ */
+export type Coalescing = 'progress' | 'log' | undefined;
+
+/** Shared keep-alive tick: `setInterval` passes the stream, so no closure per stream. */
+function keepAlive(stream: SseStream): void {
+  stream.keepAlive();
+}
+
+/**
+ * A client this far behind is reading slower than the server writes: a few notifications queued
+ * by a client that reads a little late (or a buffering proxy) are delivered as they are.
+ */
+const SOFT_QUEUE_BYTES = 64 * 1024;
+
+function byteLength(chunk: Uint8Array): number {
+  return chunk.byteLength;
+}
+
+/**
+ * A server-sent-events body on Web Streams, bounded in bytes.
  *
  * The consumer cancelling the body (the runtime noticed the client left) is reported to the owner
  * (`disconnected()`); on workerd this is the only disconnect signal there is. After `close()` or a
  * cancel every write is a no-op, so nothing is written for a request once it is cancelled.
- * Keep-alive comments go out every `keepAliveMs` while the stream is open.
+ * Keep-alive comments go out every `keepAliveMs` while the stream is open and nothing waits.
+ *
+ * Backpressure: the runtime reads the body as fast as the connection takes it, so bytes queue
+ * here only when the client reads slower than the server writes. Past 64 KiB queued, progress
+ * notifications are coalesced (the newest waits for the client) and log messages dropped; once
+ * more than `maxQueuedBytes` are queued the owner is told (`overflowed()`) and decides how the
+ * stream ends.
  */
 export class SseStream {
   readonly readable: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #open = true;
+  #overflowed = false;
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #owner: SseOwner;
+  readonly #limit: number;
+  /** Queued bytes from which progress is coalesced and logs dropped. */
+  readonly #soft: number;
+  /** The newest progress notification, held while the client is behind. */
+  #held: Uint8Array | undefined;
+  /**
+   * Messages waiting behind a replay (resumption): written as the client reads, not queued all at
+   * once, so a long replay is not mistaken for a stalled client. Live messages that arrive during
+   * it wait behind it, counted against the bound.
+   */
+  #backlog: Array<readonly [json: string, id: string | undefined]> | undefined;
+  #next = 0;
+  #backlogBytes = 0;
+  /** `close()` came during a replay: the stream ends once the backlog is out. */
+  #closeAfterBacklog = false;
+  /** Notifications coalesced or dropped so far (for the handler's stats). */
+  dropped = 0;
 
-  constructor(owner: SseOwner, keepAliveMs: number) {
+  constructor(owner: SseOwner, keepAliveMs: number, maxQueuedBytes: number) {
     this.#owner = owner;
-    this.readable = new ReadableStream<Uint8Array>(this, { highWaterMark: 0 });
-    if (keepAliveMs > 0) {
-      this.#timer = setInterval(keepAlive, keepAliveMs, this);
-      // A keep-alive must never be what keeps a Node process alive.
-      (this.#timer as { unref?: () => void }).unref?.();
-    }
+    this.#limit = maxQueuedBytes;
+    this.#soft = Math.min(SOFT_QUEUE_BYTES, maxQueuedBytes / 2);
+    this.readable = new ReadableStream<Uint8Array>(this, {
+      highWaterMark: maxQueuedBytes,
+      size: byteLength,
+    });
+    // A keep-alive must never be what keeps a Node process alive.
+    if (keepAliveMs > 0) this.#timer = unrefTimer(setInterval(keepAlive, keepAliveMs, this));
   }
 
   get open(): boolean {
     return this.#open;
   }
 
+  /** Bytes written but not yet taken by the consumer. */
+  get queuedBytes(): number {
+    return this.#open ? this.#limit - (this.#controller.desiredSize ?? 0) : 0;
+  }
+
   /** UnderlyingSource.start */
   start(controller: ReadableStreamDefaultController<Uint8Array>): void {
     this.#controller = controller;
+  }
+
+  /** UnderlyingSource.pull: the consumer took bytes; the backlog and a held progress go out. */
+  pull(): void {
+    if (this.#backlog !== undefined) this.#pump();
+    const held = this.#held;
+    if (held === undefined || this.#backlog !== undefined) return;
+    this.#held = undefined;
+    this.write(held);
+  }
+
+  /** Writes stored events as the client reads them (a resumption's replay), live ones after. */
+  replay(events: ReadonlyArray<{ readonly id: string; readonly message: string }>): void {
+    if (!this.#open || events.length === 0) return;
+    this.#backlog ??= [];
+    for (const event of events) this.#backlog.push([event.message, event.id]);
+    this.#pump();
+  }
+
+  #pump(): void {
+    const backlog = this.#backlog as Array<readonly [string, string | undefined]>;
+    while (this.#open && this.#next < backlog.length && (this.#controller.desiredSize ?? 0) > 0) {
+      const [json, id] = backlog[this.#next++] as readonly [string, string | undefined];
+      this.write(encodeEvent(json, id));
+    }
+    if (this.#next >= backlog.length) {
+      this.#backlog = undefined;
+      this.#next = 0;
+      this.#backlogBytes = 0;
+      if (this.#closeAfterBacklog) this.close();
+    }
   }
 
   /** UnderlyingSource.cancel: the reader went away, i.e. the client disconnected. */
@@ -60,7 +145,24 @@ export class SseStream {
   }
 
   /** Writes one JSON-RPC message; returns false when the stream is already closed. */
-  send(json: string, id?: string): boolean {
+  send(json: string, id?: string, coalescing?: Coalescing): boolean {
+    if (!this.#open) return false;
+    if (this.#backlog !== undefined) {
+      // Order: behind the replay. Bounded like the queue itself.
+      this.#backlog.push([json, id]);
+      this.#backlogBytes += json.length;
+      if (!this.#overflowed && this.#backlogBytes > this.#limit) {
+        this.#overflowed = true;
+        this.#owner.overflowed(this);
+      }
+      return true;
+    }
+    if (coalescing !== undefined && this.queuedBytes > this.#soft) {
+      // Behind: the client would read a backlog of stale notifications.
+      this.dropped++;
+      if (coalescing === 'progress') this.#held = encodeEvent(json, id);
+      return true;
+    }
     return this.write(encodeEvent(json, id));
   }
 
@@ -68,22 +170,53 @@ export class SseStream {
     if (!this.#open) return false;
     try {
       this.#controller.enqueue(chunk);
-      return true;
     } catch {
       this.#finish();
       return false;
     }
+    if (!this.#overflowed && (this.#controller.desiredSize ?? 0) < 0) {
+      this.#overflowed = true;
+      this.#owner.overflowed(this);
+    }
+    return true;
   }
 
-  /** Ends the stream normally (after the final response). */
+  /** A keep-alive comment, unless the client has not even read what waits for it. */
+  keepAlive(): void {
+    if (this.queuedBytes === 0) this.write(KEEP_ALIVE);
+  }
+
+  /** Ends the stream normally (after the final response), once the client has read it all. */
   close(): void {
     if (!this.#open) return;
+    if (this.#backlog !== undefined) {
+      // What the replay has not written yet still goes out first, as the client reads it.
+      this.#closeAfterBacklog = true;
+      return;
+    }
+    const held = this.#held;
+    this.#held = undefined;
+    if (held !== undefined) this.write(held);
     this.#finish();
     try {
       this.#controller.close();
     } catch {
       // Already errored or cancelled by the consumer.
     }
+  }
+
+  /**
+   * Ends the stream at once, discarding what is queued (a client too slow to read it): the
+   * runtime cuts the connection with `reason`.
+   */
+  discard(reason: unknown): void {
+    if (!this.#open) return;
+    this.#finish();
+    this.#held = undefined;
+    this.#backlog = undefined;
+    try {
+      this.#controller.error(reason);
+    } catch {}
   }
 
   #finish(): void {
