@@ -39,13 +39,13 @@ export function parseEventId(id: string): { streamId: string; seq: number } | un
 export interface MemoryEventStoreOptions {
   /** Events kept per session; the oldest go first. @default 1000 */
   maxEventsPerSession?: number;
-  /** Bytes of messages kept per session (UTF-16 characters); the oldest go first. @default 1 MiB */
-  maxBytesPerSession?: number;
+  /** Characters of messages kept per session; the oldest go first. @default 1 MiB */
+  maxEventBytesPerSession?: number;
   /**
-   * Bytes of messages kept for all sessions together: beyond it, the session written to least
-   * recently loses its oldest events first. @default 64 MiB
+   * Characters of messages kept for all sessions together: beyond it, the session written to
+   * least recently loses its oldest events first. @default 64 MiB
    */
-  maxBytes?: number;
+  maxEventBytes?: number;
 }
 
 interface StoredEvent {
@@ -81,8 +81,8 @@ export class MemoryEventStore implements EventStore {
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.#maxEvents = options.maxEventsPerSession ?? DEFAULTS.maxEventsPerSession;
-    this.#maxSessionBytes = options.maxBytesPerSession ?? DEFAULTS.maxEventBytesPerSession;
-    this.#maxBytes = options.maxBytes ?? DEFAULTS.maxEventBytes;
+    this.#maxSessionBytes = options.maxEventBytesPerSession ?? DEFAULTS.maxEventBytesPerSession;
+    this.#maxBytes = options.maxEventBytes ?? DEFAULTS.maxEventBytes;
   }
 
   append(sessionId: string, streamId: string, message: string): string {
