@@ -35,29 +35,29 @@ export async function handleGet(
   const session = await sessionOf(endpoint, request);
   if (session instanceof Reply) return session;
   if (!session) return methodNotAllowed(endpoint.allow);
+  const lastEventId = request.headers.get(HEADER.lastEventId);
+  const parsed = lastEventId === null ? undefined : parseEventId(lastEventId);
+  if (lastEventId !== null && !parsed)
+    return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: malformed Last-Event-ID');
+  const streamId = parsed?.streamId ?? STANDALONE;
+  const running = streamId === STANDALONE ? session.standalone : session.streams.get(streamId);
+  // A new connection of a stream that has one replaces it: only the others add a connection.
   const max = endpoint.limits.maxStreamsPerSession;
-  if (session.connections >= max) {
+  if (running?.connected !== true && session.connections >= max) {
     endpoint.streams.counters.rejected++;
     return overBudget(429, `This session has ${max} open streams already`);
   }
-  const lastEventId = request.headers.get(HEADER.lastEventId);
-  if (lastEventId !== null) {
-    const parsed = parseEventId(lastEventId);
-    if (!parsed)
-      return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: malformed Last-Event-ID');
-    if (parsed.streamId === STANDALONE) {
-      session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
-      return session.standalone.resume(lastEventId, request.signal);
-    }
-    const running = session.streams.get(parsed.streamId);
-    if (running) return running.resume(lastEventId, request.signal);
-    // A finished stream: replay what is stored, then end.
-    const finished = new LegacyStream(session, parsed.streamId, endpoint.legacy);
-    finished.end();
-    return finished.resume(lastEventId, request.signal);
+  if (streamId === STANDALONE) {
+    session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
+    return lastEventId === null
+      ? session.standalone.connect(request.signal)
+      : session.standalone.resume(lastEventId, request.signal);
   }
-  session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
-  return session.standalone.connect(request.signal);
+  if (running) return running.resume(lastEventId as string, request.signal);
+  // A finished stream: replay what is stored, then end.
+  const finished = new LegacyStream(session, streamId, endpoint.legacy);
+  finished.end();
+  return finished.resume(lastEventId as string, request.signal);
 }
 
 /** DELETE: ends the session (reason `session-deleted`); its id answers 404 from then on. */

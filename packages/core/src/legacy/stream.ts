@@ -55,6 +55,10 @@ export class LegacyStream implements SseOwner, SessionStream {
     this.owner = owner;
   }
 
+  get connected(): boolean {
+    return this.#live !== undefined;
+  }
+
   /** True when a dropped connection can be resumed with Last-Event-ID. */
   get resumable(): boolean {
     return this.#config.eventStore !== undefined && this.#idSent && !this.session.aborted;

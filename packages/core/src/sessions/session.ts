@@ -32,6 +32,8 @@ export interface SessionRequest {
  */
 export interface SessionStream {
   readonly id: string;
+  /** Whether an HTTP connection carries the stream now. */
+  readonly connected: boolean;
   /** Sends one message (stored for replay first, when there is an event store). */
   send(message: string): void;
   /** Ends the live connection without a final message. */

@@ -74,6 +74,9 @@ export class SseStream {
    */
   #backlog: Array<readonly [json: string, id: string | undefined]> | undefined;
   #next = 0;
+  /** Entries of the backlog that are the replay itself (the store's; not counted as queued). */
+  #replayed = 0;
+  /** Characters of live messages waiting behind the replay. */
   #backlogBytes = 0;
   /** `close()` came during a replay: the stream ends once the backlog is out. */
   #closeAfterBacklog = false;
@@ -120,18 +123,31 @@ export class SseStream {
     if (!this.#open || events.length === 0) return;
     this.#backlog ??= [];
     for (const event of events) this.#backlog.push([event.message, event.id]);
+    this.#replayed = this.#backlog.length;
     this.#pump();
   }
 
   #pump(): void {
     const backlog = this.#backlog as Array<readonly [string, string | undefined]>;
-    while (this.#open && this.#next < backlog.length && (this.#controller.desiredSize ?? 0) > 0) {
-      const [json, id] = backlog[this.#next++] as readonly [string, string | undefined];
-      this.write(encodeEvent(json, id));
+    while (this.#open && this.#next < backlog.length) {
+      const [json, id] = backlog[this.#next] as readonly [string, string | undefined];
+      const chunk = encodeEvent(json, id);
+      // Up to the bound and no further (one event always fits an empty queue): the replay is
+      // paced by the reader, never taken for a stalled one.
+      if (this.queuedBytes > 0 && chunk.byteLength > (this.#controller.desiredSize ?? 0)) break;
+      this.#next++;
+      this.#backlogBytes -= this.#next > this.#replayed ? json.length : 0;
+      try {
+        this.#controller.enqueue(chunk);
+      } catch {
+        this.#finish();
+        return;
+      }
     }
     if (this.#next >= backlog.length) {
       this.#backlog = undefined;
       this.#next = 0;
+      this.#replayed = 0;
       this.#backlogBytes = 0;
       if (this.#closeAfterBacklog) this.close();
     }
@@ -159,7 +175,7 @@ export class SseStream {
     }
     if (coalescing !== undefined && this.queuedBytes > this.#soft) {
       // Behind: the client would read a backlog of stale notifications.
-      this.dropped++;
+      if (coalescing === 'log' || this.#held !== undefined) this.dropped++;
       if (coalescing === 'progress') this.#held = encodeEvent(json, id);
       return true;
     }
