@@ -5,8 +5,13 @@
  *
  * Storage implementers: `@edge-mcp/core/sessions`. Adapter authors: `@edge-mcp/core/adapter`.
  */
-export { DEFAULTS } from './defaults.ts';
+export { DEFAULTS, type Limits } from './defaults.ts';
 export { createMcpHandler, type McpHandler } from './endpoint/handler.ts';
+export type {
+  Instrumentation,
+  RequestObservation,
+  RequestStart,
+} from './endpoint/instrumentation.ts';
 export type {
   HandlerStats,
   McpHandlerOptions,

@@ -105,7 +105,7 @@ const LAYERS = [
   ['sessions'],
   ['modern', 'legacy'],
   ['endpoint'],
-  ['index.ts', 'sessions.ts', 'adapter.ts'],
+  ['index.ts', 'sessions.ts', 'adapter.ts', 'otel.ts'],
 ];
 
 test('the core imports only downwards through its layers', () => {

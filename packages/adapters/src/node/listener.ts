@@ -10,7 +10,7 @@ import { causedByDisconnect, safeReporter } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, PlainReply } from '../shared/types.ts';
 import { NodeIncoming } from './incoming.ts';
 import { LazyRequest } from './lazy-request.ts';
-import { sendError, sendResponse, toNodeHeaders } from './send.ts';
+import { closesConnection, sendError, sendResponse, toNodeHeaders } from './send.ts';
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
@@ -86,7 +86,9 @@ async function handle(
   if (res.destroyed) return;
   try {
     const body = plain.body;
-    res.writeHead(plain.status, withLength(plain.headers, body));
+    const headers = withLength(plain.headers, body);
+    if (closesConnection(plain.status)) headers.connection = 'close';
+    res.writeHead(plain.status, headers);
     res.end(body ?? undefined);
   } catch (error) {
     report(error);

@@ -48,7 +48,9 @@ export async function sendResponse(
     }
     if (body !== null && hasBody(res, response.status)) reader = body.getReader();
     if (response.statusText !== '') res.statusMessage = response.statusText;
-    res.writeHead(response.status, toNodeHeaders(response.headers));
+    const headers = toNodeHeaders(response.headers);
+    if (closesConnection(response.status)) headers.connection = 'close';
+    res.writeHead(response.status, headers);
   } catch (error) {
     // Not a Response, a used body, or a header value Node refuses; nothing has been sent yet.
     report(error);
@@ -113,6 +115,18 @@ function hasBody(res: ServerResponse, status: number): boolean {
   return res.req.method !== 'HEAD' && status !== 204 && status !== 304;
 }
 
+/**
+ * Whether the connection must close once this answer is written: after a 413 the rest of the
+ * refused body is still coming. Keeping the connection would make Node read all of it off the
+ * wire into nothing, however large (a refused upload was drained to its 512th MiB); with
+ * `Connection: close` Node ends the connection after the answer and reads no more. Other unread
+ * bodies are still drained, so keep-alive goes on (they were not refused; `requestTimeout` bounds
+ * how long that may take).
+ */
+export function closesConnection(status: number): boolean {
+  return status === 413;
+}
+
 export function toNodeHeaders(headers: Headers): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of headers) {
@@ -136,12 +150,14 @@ export function sendError(res: ServerResponse, status: 400 | 500): void {
     return;
   }
   const body = status === 400 ? BAD_REQUEST : INTERNAL_ERROR;
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  };
+  if (closesConnection(status)) headers.connection = 'close';
   try {
     res
-      .writeHead(status, status === 400 ? 'Bad Request' : 'Internal Server Error', {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-      })
+      .writeHead(status, status === 400 ? 'Bad Request' : 'Internal Server Error', headers)
       .end(body);
   } catch {
     res.destroy();

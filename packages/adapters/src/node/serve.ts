@@ -56,6 +56,32 @@ export interface ServeOptions extends NodeListenerOptions {
    * @default undefined (nothing is logged)
    */
   onListen?(info: ListenInfo): void;
+  /**
+   * Milliseconds a client has to send the request line and headers; after that Node answers
+   * `408` and closes the connection. `0` turns it off. Must not exceed `requestTimeout` (when
+   * both are on).
+   *
+   * @default 30000
+   */
+  headersTimeout?: number;
+  /**
+   * Milliseconds a client has to send the whole request, headers and body; after that Node
+   * answers `408` (or cuts the connection if an answer has started) and closes it. It counts only
+   * while the request is being received: once the body is in, the answer may stream for as long as
+   * the handler keeps it open (event streams last hours). `0` turns it off.
+   *
+   * @default 60000
+   */
+  requestTimeout?: number;
+  /**
+   * Open TCP connections at most (idle keep-alive ones included). Past it, Node accepts each new
+   * connection and closes it at once, before reading a byte: the client sees the connection
+   * closed or reset, with no HTTP answer. The first refusal is reported through `onError`; count
+   * them all with `server.on('drop', …)`. `0` or `Infinity` turns the limit off.
+   *
+   * @default 10000
+   */
+  maxConnections?: number;
 }
 
 /** A listening server, as resolved by {@link serve}. */
@@ -71,6 +97,24 @@ export interface NodeServer extends ListenInfo {
 
 /** Above the 60 s idle timeout of common proxies and load balancers, so they close first. */
 const KEEP_ALIVE_TIMEOUT = 65_000;
+
+/** Defaults of the options that bound what a client can hold open. */
+export const NODE_SERVE_DEFAULTS = {
+  headersTimeout: 30_000,
+  requestTimeout: 60_000,
+  maxConnections: 10_000,
+} as const;
+
+/**
+ * How often Node checks the header and request timeouts: a quarter of the shorter one, between
+ * 50 ms and 1 s (Node's own default, 30 s, would let a request overstay its timeout by that much).
+ */
+function checkingInterval(headersTimeout: number, requestTimeout: number): number {
+  const shortest = Math.min(...[headersTimeout, requestTimeout].filter((ms) => ms > 0));
+  return Number.isFinite(shortest)
+    ? Math.min(1_000, Math.max(50, Math.floor(shortest / 4)))
+    : 1_000;
+}
 
 /**
  * Serves `handler` over HTTP/1.1 and resolves once the server listens (rejects if it cannot).
@@ -95,11 +139,31 @@ export async function serve(
   const { signal } = options;
   signal?.throwIfAborted();
   const report = safeReporter(options.onError);
-  const server = createServer(toNodeListener(handler, { onError: report }));
-  // An exchange may keep streaming for hours; the handler, not a server timer, decides when it
-  // ends. headersTimeout stays at Node's default and still guards against slow headers.
-  server.requestTimeout = 0;
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT;
+  const headersTimeout = options.headersTimeout ?? NODE_SERVE_DEFAULTS.headersTimeout;
+  const requestTimeout = options.requestTimeout ?? NODE_SERVE_DEFAULTS.requestTimeout;
+  // Node's requestTimeout counts until the request is received, never while the answer streams
+  // (an event stream may last hours; the handler decides when it ends). Node checks both timeouts
+  // every connectionsCheckingInterval, so that sets how late a slow client is cut.
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: checkingInterval(headersTimeout, requestTimeout),
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT,
+    },
+    toNodeListener(handler, { onError: report }),
+  );
+  const maxConnections = options.maxConnections ?? NODE_SERVE_DEFAULTS.maxConnections;
+  if (maxConnections > 0 && Number.isFinite(maxConnections)) {
+    server.maxConnections = maxConnections;
+    server.once('drop', () => {
+      report(
+        new Error(
+          `connection limit reached: maxConnections is ${maxConnections}; further connections are closed at once (this is reported once; count them with server.on('drop'))`,
+        ),
+      );
+    });
+  }
 
   const hostname = options.hostname ?? (process.env.HOST || DEFAULT_HOSTNAME);
   const port = options.port ?? portFromEnv(process.env.PORT);

@@ -1,5 +1,4 @@
 import { DEFAULTS, type Limits } from '../defaults.ts';
-import type { ExchangeBase } from '../http/exchange-base.ts';
 import { type FastEntry, HANDLE } from '../http/fast-path.ts';
 import { type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
@@ -13,6 +12,8 @@ import { unrefTimer } from '../lifecycle/timers.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { ErrorCode, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
 import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
+import { type EraRules, type ExecutionContext, execute } from '../server/execute.ts';
+import type { MethodSpec } from '../server/methods.ts';
 import type { Registry } from '../server/registry.ts';
 import { type McpServer, registryOf } from '../server/server.ts';
 import { type EventStore, MemoryEventStore } from '../sessions/event-store.ts';
@@ -22,7 +23,9 @@ import {
   type SessionHost,
   type SessionManager,
 } from '../sessions/session-manager.ts';
+import type { Instrumentation, RequestObservation } from './instrumentation.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
+import { requestEvent, requestStart, sessionEventOf } from './request-event.ts';
 import { type RoutedEndpoint, route } from './route.ts';
 
 /**
@@ -86,6 +89,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
   readonly instructions: string | undefined;
   readonly serverInfoMeta: string;
   readonly #options: McpHandlerOptions;
+  readonly #instrumentation: Instrumentation | undefined;
   readonly #eventStore: EventStore | undefined;
   inFlight = 0;
   opened = 0;
@@ -97,6 +101,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
   constructor(server: McpServer, options: McpHandlerOptions) {
     this.registry = registryOf(server);
     this.#options = options;
+    this.#instrumentation = options.instrumentation;
     this.signer = new RequestStateSigner(
       options.requestState?.secret,
       options.requestState?.ttlMs ?? DEFAULTS.requestStateTtlMs,
@@ -142,6 +147,8 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
       this.sessions.bind(this);
       this.#detach.push(fanOut(this.registry, this.sessions));
     }
+    const release = this.#instrumentation?.observe?.(() => this.stats());
+    if (release) this.#detach.push(release);
     const signal = options.signal;
     if (signal?.aborted) void this.close();
     else if (signal) {
@@ -181,31 +188,30 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
 
   closed(session: Session, reason: AbortReasonType): void {
     if (reason === 'session-evicted') this.counters.evicted++;
+    if (this.#instrumentation?.sessionClosed) {
+      try {
+        this.#instrumentation.sessionClosed(
+          sessionEventOf(session, reason, undefined),
+          Date.now() - session.openedAt,
+        );
+      } catch {}
+    }
     try {
       // A custom store may fail; its session is gone either way, and its rejection must not be
       // left unhandled (that ends a Node process).
       const dropped = this.#eventStore?.dropSession(session.id);
       if (dropped instanceof Promise) dropped.catch(ignore);
     } catch {}
-    this.#emit(this.#options.onSessionClose, {
-      sessionId: session.id,
-      protocolVersion: session.protocolVersion,
-      reason,
-      clientInfo: session.clientInfo,
-      userAgent: undefined,
-    });
+    this.#emit(this.#options.onSessionClose, sessionEventOf(session, reason, undefined));
   }
 
   sessionOpened(session: Session, request: IncomingRequest): void {
     this.opened++;
     if (!this.#options.onSessionOpen) return;
-    this.#emit(this.#options.onSessionOpen, {
-      sessionId: session.id,
-      protocolVersion: session.protocolVersion,
-      reason: undefined,
-      clientInfo: session.clientInfo,
-      userAgent: request.headers.get('user-agent') ?? undefined,
-    });
+    this.#emit(
+      this.#options.onSessionOpen,
+      sessionEventOf(session, undefined, request.headers.get('user-agent') ?? undefined),
+    );
   }
 
   #emit(hook: ((event: SessionEvent) => void) | undefined, event: SessionEvent): void {
@@ -216,15 +222,22 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
     }
   }
 
-  async run(
-    exchange: ExchangeBase,
-    work: Promise<void>,
-    protocolVersion: string,
+  async run<C extends ExecutionContext>(
+    rules: EraRules<C>,
+    ctx: C,
+    spec: MethodSpec<C>,
+    params: JsonObject,
     sessionId?: string,
   ): Promise<void> {
+    const exchange = ctx.exchange;
     this.inFlight++;
+    const observed = this.#instrumentation?.request(
+      requestStart(exchange, ctx.protocolVersion, sessionId, ctx.meta),
+    );
     try {
-      await work;
+      await (observed
+        ? observed.run(() => execute(rules, ctx, spec, params))
+        : execute(rules, ctx, spec, params));
     } catch {
       exchange.errorCode = ErrorCode.InternalError;
       exchange.reply(
@@ -233,25 +246,20 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
     } finally {
       exchange.dispose();
       this.inFlight--;
-      if (this.#options.onRequest) this.#report(exchange, protocolVersion, sessionId);
+      if (this.#options.onRequest || observed)
+        this.#report(requestEvent(exchange, ctx.protocolVersion, sessionId), observed);
       if (this.inFlight === 0) this.#drained?.();
     }
   }
 
-  #report(exchange: ExchangeBase, protocolVersion: string, sessionId: string | undefined): void {
-    const cancelled = exchange.aborted && exchange.errorCode === undefined;
+  #report(event: RequestEvent, observed: RequestObservation | undefined): void {
     try {
-      this.#options.onRequest?.({
-        id: exchange.id,
-        method: exchange.method,
-        name: exchange.name,
-        protocolVersion,
-        sessionId,
-        outcome: cancelled ? 'cancelled' : exchange.errorCode === undefined ? 'ok' : 'error',
-        reason: cancelled ? exchange.reason : undefined,
-        errorCode: exchange.errorCode,
-        ms: Math.round((performance.now() - exchange.started) * 100) / 100,
-      } satisfies RequestEvent);
+      observed?.end(event);
+    } catch {
+      // A broken instrumentation must not break the server.
+    }
+    try {
+      this.#options.onRequest?.(event);
     } catch {
       // A broken log hook must not break the server.
     }

@@ -15,7 +15,7 @@ import {
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import { type EraRules, execute } from '../server/execute.ts';
+import type { EraRules } from '../server/execute.ts';
 import { advertises } from '../server/lists.ts';
 import { FEATURE_METHODS, type MethodSpec } from '../server/methods.ts';
 import type { Session } from '../sessions/session.ts';
@@ -116,11 +116,8 @@ function dispatch(
   const meta = isObject(params._meta) ? params._meta : {};
   const ctx = new LegacyContext(endpoint, exchange, meta, version);
   const spec = METHODS[rpc.method];
-  const work =
-    spec && advertises(endpoint.registry, rpc.method)
-      ? execute(LEGACY, ctx, spec, params)
-      : execute(LEGACY, ctx, NOT_FOUND, params);
-  void endpoint.run(exchange, work, version, session?.id);
+  const known = spec !== undefined && advertises(endpoint.registry, rpc.method);
+  void endpoint.run(LEGACY, ctx, known ? spec : NOT_FOUND, params, session?.id);
   return exchange.response;
 }
 

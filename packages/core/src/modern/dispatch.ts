@@ -1,14 +1,14 @@
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, errorResponse } from '../http/responses.ts';
-import { ErrorCode, META, MODERN_VERSION } from '../protocol/constants.ts';
+import { ErrorCode, META } from '../protocol/constants.ts';
 import {
   isObject,
   type JsonObject,
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import { type EraRules, execute } from '../server/execute.ts';
+import type { EraRules } from '../server/execute.ts';
 import { findTool } from '../server/features.ts';
 import { InputRequired } from '../server/input-required.ts';
 import { advertises } from '../server/lists.ts';
@@ -54,7 +54,7 @@ export function handleModern(
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const ctx = new ModernContext(endpoint, exchange, meta);
-  void endpoint.run(exchange, execute(MODERN, ctx, spec, params), MODERN_VERSION);
+  void endpoint.run(MODERN, ctx, spec, params);
   return exchange.response;
 }
 

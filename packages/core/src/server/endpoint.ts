@@ -1,5 +1,4 @@
 import type { Limits } from '../defaults.ts';
-import type { ExchangeBase } from '../http/exchange-base.ts';
 import type { StreamSettings } from '../http/stream-settings.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
@@ -7,8 +6,9 @@ import type { Registry } from './registry.ts';
 
 /**
  * What both eras read of the endpoint that serves them (the handler, one layer up), built once
- * per handler. Each era widens it with what only it needs (`ModernEndpoint`, `LegacyEndpoint`);
- * the handler implements all three, and no era imports the handler.
+ * per handler. Each era widens it with what only it needs (`ModernEndpoint`, `LegacyEndpoint`)
+ * and with the `Runner` that runs its methods; the handler implements them all, and no era
+ * imports the handler.
  */
 export interface Endpoint {
   readonly registry: Registry;
@@ -22,14 +22,4 @@ export interface Endpoint {
   /** `serverInfo` as results carry it (name, version, title: no instructions). */
   readonly serverInfo: JsonObject;
   readonly instructions: string | undefined;
-  /**
-   * Accounts for `exchange` until `work` (which replies through it) settles, then reports it to
-   * the request log; work that throws unexpectedly is answered -32603 rather than left hanging.
-   */
-  run(
-    exchange: ExchangeBase,
-    work: Promise<void>,
-    protocolVersion: string,
-    sessionId?: string,
-  ): Promise<void>;
 }

@@ -28,6 +28,22 @@ export interface EraRules<C extends ExecutionContext> {
   recover?(ctx: C, params: JsonObject, error: unknown): Promise<string> | undefined;
 }
 
+/** Runs the eras' methods: the handler, which accounts for and reports every request. */
+export interface Runner {
+  /**
+   * Runs `execute(rules, ctx, spec, params)` and accounts for its exchange until it settles, then
+   * reports it (request log, instrumentation); work that throws unexpectedly is answered -32603
+   * rather than left hanging.
+   */
+  run<C extends ExecutionContext>(
+    rules: EraRules<C>,
+    ctx: C,
+    spec: MethodSpec<C>,
+    params: JsonObject,
+    sessionId?: string,
+  ): Promise<void>;
+}
+
 /**
  * Runs one method and replies through the exchange: a result (the era's finish), a recovered
  * result, or a JSON-RPC error.

@@ -107,6 +107,8 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   /** Live SSE connections of the session (its GET stream, streamed answers, resumptions). */
   connections = 0;
   lastActive: number = Date.now();
+  /** When the session was opened (this instance: a restored session counts from its restore). */
+  readonly openedAt: number = Date.now();
   #state: Map<string, unknown> | undefined;
   #subscriptions: Set<string> | undefined;
   #requests: Map<RequestId, SessionRequest> | undefined;
