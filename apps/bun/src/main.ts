@@ -27,4 +27,10 @@ const app = createExampleApp(handler, 'bun');
 // PORT and HOST are read by the adapter (defaults 8787 and 127.0.0.1); SIGINT/SIGTERM shut down
 // gracefully, after which the process exits by itself.
 const server = await serve({ fetch: app.fetch, close: () => handler.close() });
-console.error(`edge-mcp example serving ${server.url}/mcp (health: ${server.url}/health)`);
+// Where it really listens: a wildcard bind (HOST=0.0.0.0) is every interface, reached from this
+// machine through loopback (serve() has warned about it on stderr).
+const where =
+  server.url === server.localUrl
+    ? `${server.url}/mcp (health: ${server.url}/health)`
+    : `${server.url}/mcp, all interfaces (from this machine: ${server.localUrl}/mcp, health: ${server.localUrl}/health)`;
+console.error(`edge-mcp example serving ${where}`);

@@ -31,4 +31,10 @@ const server = await serve(
     hostname: process.env.HOST ?? '127.0.0.1',
   },
 );
-console.error(`edge-mcp example serving ${server.url}/mcp (health: ${server.url}/health)`);
+// Where it really listens: a wildcard bind (HOST=0.0.0.0) is every interface, reached from this
+// machine through loopback (serve() has warned about it on stderr).
+const where =
+  server.url === server.localUrl
+    ? `${server.url}/mcp (health: ${server.url}/health)`
+    : `${server.url}/mcp, all interfaces (from this machine: ${server.localUrl}/mcp, health: ${server.localUrl}/health)`;
+console.error(`edge-mcp example serving ${where}`);

@@ -4,8 +4,8 @@ import { denoBinary, startChild } from './runtime-child.ts';
 import { runtimeSuite } from './runtime-suite.ts';
 
 const deno = denoBinary();
-/** Loopback only; env only for what the adapter reads. */
-const permissions = ['--allow-net=127.0.0.1', '--allow-env=PORT,HOST'];
+/** Loopback (and the wildcard bind the suite checks); env only for what the adapter reads. */
+const permissions = ['--allow-net=127.0.0.1,0.0.0.0', '--allow-env=PORT,HOST'];
 
 describe('Deno adapter (real deno binary)', () => {
   runtimeSuite({ command: deno, args: ['run', ...permissions, '--unstable-no-legacy-abort'] });

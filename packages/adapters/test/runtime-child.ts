@@ -32,6 +32,10 @@ export interface Child {
   line(prefix: string): Promise<string>;
   /** Every stdout line so far. */
   lines: string[];
+  /** Resolves with the first stderr line (seen so far or later) containing `text`. */
+  errLine(text: string): Promise<string>;
+  /** Everything written to stderr so far. */
+  stderr(): string;
   /** The base URL from the fixture's `listening` line. */
   url(): Promise<string>;
 }
@@ -49,8 +53,16 @@ afterEach(() => {
   children.clear();
 });
 
-/** Starts `command args… fixture mode` in its own process group, with PORT=0 and HOST=127.0.0.1. */
-export function startChild(command: string, args: string[], mode: 'graceful' | 'hang'): Child {
+/**
+ * Starts `command args… fixture mode` in its own process group, with PORT=0 and HOST=127.0.0.1
+ * (`env` overrides them).
+ */
+export function startChild(
+  command: string,
+  args: string[],
+  mode: 'graceful' | 'hang',
+  env: Record<string, string> = {},
+): Child {
   const child = spawn(command, [...args, fixture, mode], {
     cwd: packageDir,
     env: {
@@ -59,6 +71,7 @@ export function startChild(command: string, args: string[], mode: 'graceful' | '
       HOST: '127.0.0.1',
       DENO_NO_UPDATE_CHECK: '1',
       NO_COLOR: '1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -68,8 +81,13 @@ export function startChild(command: string, args: string[], mode: 'graceful' | '
   const waiters: Array<{ prefix: string; resolve(line: string): void }> = [];
   let stderr = '';
   let buffered = '';
+  const errWaiters: Array<{ text: string; resolve(line: string): void }> = [];
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+    for (const waiter of errWaiters) {
+      const line = stderr.split('\n').find((l) => l.includes(waiter.text));
+      if (line !== undefined) waiter.resolve(line);
+    }
   });
   child.stdout?.on('data', (chunk: Buffer) => {
     buffered += chunk.toString();
@@ -95,11 +113,21 @@ export function startChild(command: string, args: string[], mode: 'graceful' | '
       );
     });
   };
+  const errLine = (text: string): Promise<string> => {
+    const seen = stderr.split('\n').find((l) => l.includes(text));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      errWaiters.push({ text, resolve });
+      void exited.then(({ code }) =>
+        reject(new Error(`child exited (${code}) before "${text}" on stderr:\n${stderr}`)),
+      );
+    });
+  };
   const url = async (): Promise<string> => {
     const listening = await within(line('listening '), 'the child to listen', 15_000);
     return listening.slice('listening '.length);
   };
-  return { child, exited, line, lines, url };
+  return { child, exited, line, lines, errLine, stderr: () => stderr, url };
 }
 
 /** Opens the fixture's event stream and reads its first event. */

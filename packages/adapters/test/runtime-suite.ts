@@ -15,8 +15,8 @@ export interface RuntimeUnderTest {
 }
 
 export function runtimeSuite(runtime: RuntimeUnderTest): void {
-  const start = (mode: 'graceful' | 'hang' = 'graceful') =>
-    startChild(runtime.command, runtime.args, mode);
+  const start = (mode: 'graceful' | 'hang' = 'graceful', env: Record<string, string> = {}) =>
+    startChild(runtime.command, runtime.args, mode, env);
 
   test('listens on PORT/HOST from the environment and serves a JSON round trip', async () => {
     const { url } = start();
@@ -37,6 +37,30 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
       method: 'POST',
       body: { jsonrpc: '2.0', id: 1, method: 'ping', params: { text: 'héllo' } },
     });
+  });
+
+  test('HOST=0.0.0.0: the URL says all interfaces, a loopback URL reaches it, one warning on stderr', async () => {
+    const { url, line, errLine, stderr } = start('graceful', { HOST: '0.0.0.0' });
+    const local = await url();
+    const port = new URL(local).port;
+    expect(local).toBe(`http://127.0.0.1:${port}`);
+    expect(await within(line('bound '), 'the bound line')).toBe(
+      `bound http://0.0.0.0:${port} exposed`,
+    );
+    const warning = await within(errLine('[edge-mcp]'), 'the exposure warning');
+    expect(warning).toContain(`listening on all interfaces (http://0.0.0.0:${port})`);
+    const response = await within(fetch(`${local}/quick?id=wild`), 'an answer via loopback');
+    expect(await response.text()).toBe('quick wild');
+    expect(stderr().split('[edge-mcp]')).toHaveLength(2); // once
+  });
+
+  test('HOST=127.0.0.1: no warning', async () => {
+    const { url, line, stderr } = start();
+    const local = await url();
+    expect(await within(line('bound '), 'the bound line')).toBe(`bound ${local} loopback`);
+    // The warning would come before onListen's lines; give stderr the same request round trip.
+    await (await within(fetch(`${local}/quick?id=calm`), 'an answer')).text();
+    expect(stderr()).not.toContain('[edge-mcp]');
   });
 
   test('a handler that throws gets a JSON-RPC 500 and is reported', async () => {

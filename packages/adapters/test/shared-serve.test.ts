@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
+  exposureWarning,
+  isLoopback,
   listenInfo,
   respond,
   type SignalHooks,
@@ -169,15 +171,50 @@ describe('respond', () => {
   });
 });
 
-test('listenInfo and signalExitCode', () => {
+test('listenInfo: the bound address as it is, a loopback URL to reach a wildcard bind', () => {
   expect(listenInfo('127.0.0.1', 8787)).toEqual({
     url: 'http://127.0.0.1:8787',
+    localUrl: 'http://127.0.0.1:8787',
     port: 8787,
     hostname: '127.0.0.1',
+    address: '127.0.0.1',
+    exposed: false,
   });
-  expect(listenInfo('0.0.0.0', 1).url).toBe('http://127.0.0.1:1');
-  expect(listenInfo('::', 1).url).toBe('http://[::1]:1');
-  expect(listenInfo('::1', 1).url).toBe('http://[::1]:1');
+  expect(listenInfo('0.0.0.0', 1)).toMatchObject({
+    url: 'http://0.0.0.0:1',
+    localUrl: 'http://127.0.0.1:1',
+    exposed: true,
+  });
+  expect(listenInfo('::', 1)).toMatchObject({ url: 'http://[::]:1', localUrl: 'http://[::1]:1' });
+  expect(listenInfo('::1', 1)).toMatchObject({ url: 'http://[::1]:1', exposed: false });
+  // What was bound, not what was asked: localhost is 127.0.0.1 here.
+  expect(listenInfo('localhost', 1, '127.0.0.1')).toMatchObject({
+    url: 'http://127.0.0.1:1',
+    hostname: 'localhost',
+    exposed: false,
+  });
+  expect(listenInfo('192.168.1.20', 1)).toMatchObject({
+    url: 'http://192.168.1.20:1',
+    localUrl: 'http://192.168.1.20:1',
+    exposed: true,
+  });
+});
+
+test('loopback addresses, and the one warning for the others', () => {
+  for (const address of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1'])
+    expect(isLoopback(address), address).toBe(true);
+  for (const address of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.20', 'fe80::1', 'example.com'])
+    expect(isLoopback(address), address).toBe(false);
+  expect(exposureWarning(listenInfo('127.0.0.1', 1))).toBeUndefined();
+  expect(exposureWarning(listenInfo('0.0.0.0', 8787))).toMatch(
+    /^\[edge-mcp\] listening on all interfaces \(http:\/\/0\.0\.0\.0:8787\): anyone who can connect to port 8787 can call its tools\./,
+  );
+  expect(exposureWarning(listenInfo('10.0.0.5', 8787))).toContain(
+    'listening on http://10.0.0.5:8787, an address other machines can reach',
+  );
+});
+
+test('signalExitCode', () => {
   expect(signalExitCode('SIGINT')).toBe(130);
   expect(signalExitCode('SIGTERM')).toBe(143);
 });

@@ -35,7 +35,7 @@ export interface ServeOptions {
   port?: number;
   /**
    * Interface to bind. Keep the loopback default unless the server sits behind a proxy or a
-   * firewall: MCP servers expose tools to whoever can reach them.
+   * firewall: MCP servers expose tools to whoever can reach them (`onWarning` is told otherwise).
    *
    * @default the `HOST` environment variable, else `'127.0.0.1'`
    */
@@ -61,6 +61,14 @@ export interface ServeOptions {
    * @default undefined (nothing is logged)
    */
   onListen?(info: ListenInfo): void;
+  /**
+   * Told once, when the server listens where other machines can reach it (a wildcard such as
+   * `0.0.0.0` or `::`, or an address that is not loopback): MCP servers run tools for whoever can
+   * connect. Pass `() => {}` to silence it where that is intended (behind a proxy, in a container).
+   *
+   * @default logs the message with `console.warn`
+   */
+  onWarning?(message: string): void;
   /**
    * Receives errors that escaped `handler.fetch` (answered with a JSON-RPC 500) and failures of
    * `handler.close()`. Errors caused by the client disconnecting are not reported.
@@ -124,7 +132,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
       return internalErrorResponse();
     },
   });
-  const info = listenInfo(hostname, server.port);
+  const info = listenInfo(hostname, server.port, server.address?.address ?? hostname);
 
   return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () =>
     shutdown(server, handler, report),

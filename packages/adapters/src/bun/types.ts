@@ -26,6 +26,8 @@ export interface BunServeConfig {
 export interface BunHttpServer {
   readonly port: number;
   readonly hostname: string | undefined;
+  /** The bound address (`hostname` is the one asked for, `localhost` included). */
+  readonly address?: { address: string; family: string; port: number } | null;
   readonly url: URL;
   /**
    * Stops accepting connections. Without `closeActiveConnections` it resolves once the open

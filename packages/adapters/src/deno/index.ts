@@ -52,7 +52,7 @@ export interface ServeOptions {
   port?: number;
   /**
    * Interface to bind. Keep the loopback default unless the server sits behind a proxy or a
-   * firewall: MCP servers expose tools to whoever can reach them.
+   * firewall: MCP servers expose tools to whoever can reach them (`onWarning` is told otherwise).
    *
    * @default the `HOST` environment variable, else `'127.0.0.1'`
    */
@@ -80,6 +80,14 @@ export interface ServeOptions {
    * @default undefined (nothing is logged)
    */
   onListen?(info: ListenInfo): void;
+  /**
+   * Told once, when the server listens where other machines can reach it (a wildcard such as
+   * `0.0.0.0` or `::`, or an address that is not loopback): MCP servers run tools for whoever can
+   * connect. Pass `() => {}` to silence it where that is intended (behind a proxy, in a container).
+   *
+   * @default logs the message with `console.warn`
+   */
+  onWarning?(message: string): void;
   /**
    * Receives errors that escaped `handler.fetch` (answered with a JSON-RPC 500), errors of
    * response bodies, and failures of `handler.close()`. Errors caused by the client disconnecting
@@ -145,7 +153,7 @@ export async function serve(
     },
     (request) => respond(handler, request, report),
   );
-  const info = listenInfo(hostname, server.addr.port);
+  const info = listenInfo(hostname, server.addr.port, server.addr.hostname);
 
   const hooks: SignalHooks<DenoSignal> = {
     add(name, listener) {

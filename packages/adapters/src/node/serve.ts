@@ -30,7 +30,7 @@ export interface ServeOptions extends NodeListenerOptions {
   port?: number;
   /**
    * Interface to bind. Keep the loopback default unless the server sits behind a proxy or a
-   * firewall: MCP servers expose tools to whoever can reach them.
+   * firewall: MCP servers expose tools to whoever can reach them (`onWarning` is told otherwise).
    *
    * @default the `HOST` environment variable, else `'127.0.0.1'`
    */
@@ -56,6 +56,14 @@ export interface ServeOptions extends NodeListenerOptions {
    * @default undefined (nothing is logged)
    */
   onListen?(info: ListenInfo): void;
+  /**
+   * Told once, when the server listens where other machines can reach it (a wildcard such as
+   * `0.0.0.0` or `::`, or an address that is not loopback): MCP servers run tools for whoever can
+   * connect. Pass `() => {}` to silence it where that is intended (behind a proxy, in a container).
+   *
+   * @default logs the message with `console.warn`
+   */
+  onWarning?(message: string): void;
   /**
    * Milliseconds a client has to send the request line and headers; after that Node answers
    * `408` and closes the connection. `0` turns it off. Must not exceed `requestTimeout` (when
@@ -168,8 +176,8 @@ export async function serve(
   const hostname = options.hostname ?? (process.env.HOST || DEFAULT_HOSTNAME);
   const port = options.port ?? portFromEnv(process.env.PORT);
   await listen(server, port, hostname);
-  const bound = (server.address() as AddressInfo).port;
-  const info: ListenInfo = listenInfo(hostname, bound);
+  const bound = server.address() as AddressInfo;
+  const info: ListenInfo = listenInfo(hostname, bound.port, bound.address);
 
   // Later server errors (e.g. EMFILE on accept) must not crash the process.
   server.on('error', report);

@@ -9,14 +9,28 @@ import type { ErrorReporter, FetchHandler } from './types.ts';
 /** Where a server listens, as passed to `onListen` and included in the result of `serve()`. */
 export interface ListenInfo {
   /**
-   * Base URL without a trailing slash, e.g. `http://127.0.0.1:8787`. Wildcard binds (`0.0.0.0`,
-   * `::`) are shown as their loopback address.
+   * Base URL of the bound address, without a trailing slash: `http://127.0.0.1:8787`. A wildcard
+   * bind shows as what it is, `http://0.0.0.0:8787` or `http://[::]:8787` (every interface); use
+   * `localUrl` to reach it.
    */
   url: string;
+  /**
+   * A base URL that reaches the server from this machine: `url`, except for a wildcard bind,
+   * where it is the loopback address of the same family (`http://127.0.0.1:8787`,
+   * `http://[::1]:8787`).
+   */
+  localUrl: string;
   /** The bound port (the chosen one when `port` was `0`). */
   port: number;
   /** The hostname the server was asked to bind. */
   hostname: string;
+  /** The address actually bound: `127.0.0.1` for `localhost`, `0.0.0.0` for every IPv4 interface. */
+  address: string;
+  /**
+   * Whether other machines can reach it: bound to every interface or to an address that is not
+   * loopback. `serve()` then warns once (`onWarning`).
+   */
+  exposed: boolean;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -94,16 +108,64 @@ export function portFromEnv(value: string | undefined): number {
   return value ? Number(value) : DEFAULT_PORT;
 }
 
-/** Wildcard binds are reached through loopback; IPv6 literals need brackets in a URL. */
-export function urlHost(hostname: string): string {
-  if (hostname === '0.0.0.0') return '127.0.0.1';
-  if (hostname === '::') return '[::1]';
-  return hostname.includes(':') ? `[${hostname}]` : hostname;
+/** An address without the brackets of a URL's IPv6 host. */
+function bare(address: string): string {
+  return address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
 }
 
-/** `ListenInfo` for a bound port. */
-export function listenInfo(hostname: string, port: number): ListenInfo {
-  return { url: `http://${urlHost(hostname)}:${port}`, port, hostname };
+/** `0.0.0.0` or `::`: every interface of its family (`::` usually takes IPv4 too). */
+export function isWildcard(address: string): boolean {
+  const host = bare(address);
+  return host === '0.0.0.0' || host === '::' || host === '::0' || /^(0+:){7}0+$/.test(host);
+}
+
+/** `localhost`, `127.0.0.0/8` (also IPv4-mapped) or `::1`: reachable from this machine only. */
+export function isLoopback(address: string): boolean {
+  const host = bare(address).toLowerCase();
+  if (host === 'localhost' || host === '::1' || /^(0+:){7}0*1$/.test(host)) return true;
+  const v4 = host.startsWith('::ffff:') ? host.slice('::ffff:'.length) : host;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** A host for a URL: IPv6 literals need brackets. */
+export function urlHost(address: string): string {
+  const host = bare(address);
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The loopback address that reaches a wildcard bind of the same family. */
+function loopbackOf(address: string): string {
+  return bare(address).includes(':') ? '::1' : '127.0.0.1';
+}
+
+/**
+ * `ListenInfo` for a bound port: `address` is what the runtime reports it bound (defaults to the
+ * asked `hostname`).
+ */
+export function listenInfo(hostname: string, port: number, address: string = hostname): ListenInfo {
+  const url = `http://${urlHost(address)}:${port}`;
+  const wildcard = isWildcard(address);
+  return {
+    url,
+    localUrl: wildcard ? `http://${urlHost(loopbackOf(address))}:${port}` : url,
+    port,
+    hostname,
+    address: bare(address),
+    exposed: wildcard || !isLoopback(address),
+  };
+}
+
+/**
+ * The warning `serve()` gives once when it listens where other machines can reach it: MCP
+ * servers run tools for whoever can connect, and the DNS-rebinding check admits only the host
+ * names in `allowedHosts` (loopback names by default). `undefined` for a loopback bind.
+ */
+export function exposureWarning(info: ListenInfo): string | undefined {
+  if (!info.exposed) return undefined;
+  const where = isWildcard(info.address)
+    ? `on all interfaces (${info.url})`
+    : `on ${info.url}, an address other machines can reach`;
+  return `[edge-mcp] listening ${where}: anyone who can connect to port ${info.port} can call its tools. Keep it behind a firewall or a proxy, or bind 127.0.0.1 (HOST); list the host names clients use in the handler's allowedHosts.`;
 }
 
 /** How an adapter installs process-signal listeners on its runtime. */
@@ -167,12 +229,18 @@ export interface LifecycleOptions<S extends string> {
   signal?: AbortSignal | undefined;
   shutdownSignals?: S[] | false | undefined;
   onListen?(info: ListenInfo): void;
+  onWarning?(message: string): void;
+}
+
+function warn(message: string): void {
+  console.warn(message);
 }
 
 /**
  * The end of every runtime's `serve()`, once it listens: wires the shutdown triggers (the
- * options' signal, the shutdown signals, `close()`), tells `onListen` (closing the server again
- * if it throws) and gives what `serve()` resolves with.
+ * options' signal, the shutdown signals, `close()`), warns once if other machines can reach the
+ * server (`onWarning`, by default `console.warn`; a throwing one is ignored), tells `onListen`
+ * (closing the server again if it throws) and gives what `serve()` resolves with.
  */
 export async function listening<S extends string, T>(
   info: ListenInfo,
@@ -186,6 +254,12 @@ export async function listening<S extends string, T>(
       ? []
       : (options.shutdownSignals ?? (DEFAULT_SHUTDOWN_SIGNALS as unknown as S[]));
   const close = shutdownTriggers(shutdown, signals, hooks, options.signal);
+  const warning = exposureWarning(info);
+  if (warning !== undefined) {
+    try {
+      (options.onWarning ?? warn)(warning);
+    } catch {}
+  }
   try {
     options.onListen?.(info);
   } catch (error) {
