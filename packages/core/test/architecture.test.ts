@@ -105,7 +105,7 @@ const LAYERS = [
   ['sessions'],
   ['modern', 'legacy'],
   ['endpoint'],
-  ['index.ts', 'sessions.ts', 'adapter.ts', 'otel.ts'],
+  ['index.ts', 'sessions.ts', 'adapter.ts', 'otel.ts', 'jwt.ts'],
 ];
 
 test('the core imports only downwards through its layers', () => {

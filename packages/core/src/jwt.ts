@@ -1,0 +1,376 @@
+/**
+ * @module
+ * A JWT access-token verifier for edge-mcp's resource server: give `jwtVerifier({ issuer,
+ * audience })` as the `auth` option's `verify` hook. It checks the token's signature against the
+ * authorization server's JSON Web Key Set (discovered from the issuer's metadata, cached, refetched
+ * when a new `kid` shows up), its issuer, its expiry and not-before with a small clock skew, and
+ * that it was minted **for this resource** (RFC 8707: a token whose `aud` does not name this
+ * server is refused, so a token issued for another service is never accepted here).
+ *
+ * Built on `jose` (an optional peer dependency, Web Crypto only): it runs unchanged on Node, Deno,
+ * Bun and Cloudflare Workers. A handler that does not import this entry point loads none of it.
+ */
+import {
+  type CompactJWSHeaderParameters,
+  type CryptoKey,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  type ExportedJWKSCache,
+  errors,
+  type FlattenedJWSInput,
+  type JSONWebKeySet,
+  type JWTPayload,
+  jwksCache,
+  jwtVerify,
+} from 'jose';
+import type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
+
+export type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
+
+/** How the verifier fetches and keeps the JSON Web Key Set. */
+export interface JwksOptions {
+  /**
+   * After a successful fetch, how long a token with an unknown `kid` waits before it may trigger
+   * another fetch (key rotation is picked up after at most this long; a flood of made-up `kid`s
+   * cannot turn into a flood of fetches). @default 30000
+   */
+  readonly cooldownMs?: number;
+  /** How long fetched keys are used before they are fetched again. @default 600000 */
+  readonly cacheMaxAgeMs?: number;
+  /** Timeout of each metadata or key-set request. @default 5000 */
+  readonly timeoutMs?: number;
+  /**
+   * When a refetch of an expired key set fails (the authorization server is down), the keys last
+   * fetched keep verifying for this long past their expiry, so an outage does not lock every user
+   * out at once. `0` turns it off. @default 3600000
+   */
+  readonly staleIfErrorMs?: number;
+}
+
+export interface JwtVerifierOptions {
+  /** The authorization server's issuer identifier; the token's `iss` must equal it exactly. */
+  issuer: string;
+  /**
+   * This resource's identifier(s) (the MCP endpoint's URL, as clients send it in `resource=`):
+   * the token's `aud` must contain one of them. Compared as exact strings.
+   */
+  audience: string | readonly string[];
+  /**
+   * Where the key set is. @default the `jwks_uri` of the issuer's metadata
+   * (`/.well-known/oauth-authorization-server`, then `/.well-known/openid-configuration`, RFC 8414
+   * path rules), fetched on the first verification and kept.
+   */
+  jwksUrl?: string | URL;
+  /** Clock skew allowed on `exp` and `nbf`, in seconds. @default 5 */
+  clockToleranceSeconds?: number;
+  /**
+   * Signature algorithms accepted. @default every asymmetric JWS algorithm (RS*, PS*, ES*, EdDSA,
+   * Ed25519); `none` and HMAC are never accepted (a key set holds public keys only).
+   */
+  algorithms?: readonly string[];
+  /**
+   * The claim that names the principal. @default `'sub'`, and, for a token without `sub`, its
+   * `client_id`, then `azp` (a client-credentials token of an authorization server that leaves
+   * `sub` out; RFC 9068 tokens always carry `sub`). A claim named here has no fallback.
+   */
+  principalClaim?: string;
+  /** Scopes every token must carry; a token without one of them is refused (401). */
+  requiredScopes?: readonly string[];
+  /**
+   * Accept only RFC 9068 access tokens (`typ: at+jwt`). @default false: `at+jwt`, `JWT` and no
+   * `typ` are accepted; any other `typ` (a logout token, a DPoP proof, …) is refused.
+   */
+  requireAtJwt?: boolean;
+  /** Fetching and caching of the key set. */
+  jwks?: JwksOptions;
+  /**
+   * What an unreachable authorization server (metadata or key set cannot be fetched, and no
+   * usable cached keys) means. `'unauthorized'`: the verifier returns `undefined` (401).
+   * `'throw'`: it throws a {@link JwtVerifierUnavailableError} (the request fails without
+   * telling the client its token is bad). @default 'unauthorized'
+   */
+  unavailable?: 'unauthorized' | 'throw';
+  /** The fetch used for metadata and keys (tests, proxies). @default globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The verifier could not decide: the issuer's metadata or key set could not be fetched. Thrown
+ * only with `unavailable: 'throw'`.
+ */
+export class JwtVerifierUnavailableError extends Error {
+  override readonly name: string = 'JwtVerifierUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+const DEFAULT_ALGORITHMS: readonly string[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
+
+/** Tokens longer than this are refused unparsed. */
+/** The key of a token, from the key set. */
+type GetKey = (header: CompactJWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
+
+const MAX_TOKEN_LENGTH = 16_384;
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * A {@link TokenVerifier} for JWT access tokens: `undefined` for every token that is not valid
+ * here (never throws for a bad token). Throws at once (`TypeError`) for a misconfiguration.
+ */
+export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  const issuer = checkIssuer(options.issuer);
+  const audience: string[] =
+    typeof options.audience === 'string' ? [options.audience] : [...options.audience];
+  if (audience.length === 0 || audience.some((a) => typeof a !== 'string' || a === '')) {
+    throw new TypeError('jwtVerifier: audience must name this resource (a non-empty string)');
+  }
+  const clockTolerance = options.clockToleranceSeconds ?? 5;
+  if (!Number.isFinite(clockTolerance) || clockTolerance < 0) {
+    throw new TypeError('jwtVerifier: clockToleranceSeconds must be a non-negative number');
+  }
+  const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
+  const principalClaim = options.principalClaim;
+  const requiredScopes = [...(options.requiredScopes ?? [])];
+  const requireAtJwt = options.requireAtJwt === true;
+  const throwWhenUnavailable = options.unavailable === 'throw';
+  const fetchImpl = options.fetch;
+  const jwks = options.jwks ?? {};
+  const timeoutMs = jwks.timeoutMs ?? 5_000;
+  const cacheMaxAgeMs = jwks.cacheMaxAgeMs ?? 600_000;
+  const staleIfErrorMs = jwks.staleIfErrorMs ?? 3_600_000;
+  const cooldownMs = jwks.cooldownMs ?? 30_000;
+
+  let keys: GetKey | undefined;
+  let discovery: Promise<URL> | undefined;
+
+  const keysFor = (url: URL): GetKey => {
+    const cache: Partial<ExportedJWKSCache> = {};
+    const remote = createRemoteJWKSet(url, {
+      cooldownDuration: cooldownMs,
+      cacheMaxAge: cacheMaxAgeMs,
+      timeoutDuration: timeoutMs,
+      [jwksCache]: cache as ExportedJWKSCache,
+      ...(fetchImpl
+        ? {
+            [customFetch]: (href: string, init: RequestInit): Promise<Response> =>
+              fetchImpl(href, init),
+          }
+        : {}),
+    });
+    let stale: { set: JSONWebKeySet; keys: GetKey } | undefined;
+    let failedAt: number | undefined;
+    /** The keys last fetched, while they may still stand in for a set that cannot be fetched. */
+    const staleKeys = (): GetKey | undefined => {
+      const { jwks: set, uat } = cache;
+      if (!set || uat === undefined || Date.now() >= uat + cacheMaxAgeMs + staleIfErrorMs) {
+        return undefined;
+      }
+      if (stale?.set !== set) stale = { set, keys: createLocalJWKSet(set) };
+      return stale.keys;
+    };
+    return async (
+      header: CompactJWSHeaderParameters,
+      token: FlattenedJWSInput,
+    ): Promise<CryptoKey> => {
+      // After a failed refetch, the stale keys answer until the cooldown has passed: one probe of
+      // the server per cooldown, not one (up to timeoutMs long) per request.
+      if (failedAt !== undefined && Date.now() < failedAt + cooldownMs) {
+        const fallback = staleKeys();
+        if (fallback) return fallback(header, token);
+      }
+      try {
+        const key = await remote(header, token);
+        failedAt = undefined;
+        return key;
+      } catch (error) {
+        if (!isFetchFailure(error)) throw error;
+        failedAt = Date.now();
+        const fallback = staleKeys();
+        if (fallback) return fallback(header, token);
+        throw new JwtVerifierUnavailableError(`JSON Web Key Set unavailable at ${url.href}`, {
+          cause: error,
+        });
+      }
+    };
+  };
+
+  if (options.jwksUrl !== undefined) keys = keysFor(new URL(options.jwksUrl));
+
+  const getKeys = async (): Promise<GetKey> => {
+    if (keys) return keys;
+    // One discovery at a time (not shared on Workers: a promise must not cross requests there).
+    const pending = discovery ?? discoverJwksUrl(issuer, fetchImpl ?? fetch, timeoutMs);
+    if (!onWorkers()) discovery = pending;
+    try {
+      const url = await pending;
+      keys ??= keysFor(url);
+      return keys;
+    } finally {
+      if (discovery === pending) discovery = undefined;
+    }
+  };
+
+  return async (token: string): Promise<AuthInfo | undefined> => {
+    if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) {
+      return undefined;
+    }
+    try {
+      const getKey = await getKeys();
+      const { payload, protectedHeader } = await jwtVerify(token, getKey, {
+        issuer,
+        audience,
+        clockTolerance,
+        algorithms,
+        requiredClaims: ['exp'],
+      });
+      if (!typAccepted(protectedHeader.typ, requireAtJwt)) return undefined;
+      const principal = principalOf(payload, principalClaim);
+      if (principal === undefined) return undefined;
+      const scopes = scopesOf(payload);
+      for (const scope of requiredScopes) if (!scopes.includes(scope)) return undefined;
+      const clientId = stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp');
+      return {
+        principal,
+        scopes,
+        expiresAt: payload.exp,
+        clientId,
+        claims: Object.freeze({ ...payload }),
+      };
+    } catch (error) {
+      if (error instanceof JwtVerifierUnavailableError && throwWhenUnavailable) throw error;
+      return undefined;
+    }
+  };
+}
+
+function checkIssuer(issuer: string): string {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new TypeError(`jwtVerifier: issuer must be a URL, got ${JSON.stringify(issuer)}`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) {
+    throw new TypeError('jwtVerifier: issuer must be an http(s) URL without query or fragment');
+  }
+  return issuer;
+}
+
+/** A failure to fetch or read the key set, as opposed to a token that no key verifies. */
+function isFetchFailure(error: unknown): boolean {
+  if (!(error instanceof errors.JOSEError)) return true; // fetch's TypeError, an abort, …
+  return (
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    error.code === 'ERR_JOSE_GENERIC' // not 200, or not JSON
+  );
+}
+
+/**
+ * Where an issuer's metadata may be (RFC 8414 §3.1 inserts the well-known segment before the
+ * issuer's path; OpenID Connect Discovery appends it), in the order the MCP spec's clients try.
+ */
+function metadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path === '') {
+    return [
+      `${url.origin}/.well-known/oauth-authorization-server`,
+      `${url.origin}/.well-known/openid-configuration`,
+    ];
+  }
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
+}
+
+/** The `jwks_uri` of the first metadata document that names this issuer. */
+async function discoverJwksUrl(
+  issuer: string,
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+): Promise<URL> {
+  let failure: unknown;
+  for (const candidate of metadataUrls(issuer)) {
+    try {
+      const response = await fetchImpl(candidate, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        failure ??= new Error(`${candidate} answered ${response.status}`);
+        continue;
+      }
+      const metadata: unknown = await response.json();
+      if (typeof metadata !== 'object' || metadata === null) continue;
+      const { issuer: named, jwks_uri: jwksUri } = metadata as Record<string, unknown>;
+      // RFC 8414 §3.3: a document for another issuer must not be used.
+      if (named !== issuer) {
+        failure = new Error(`${candidate} names issuer ${JSON.stringify(named)}`);
+        continue;
+      }
+      if (typeof jwksUri !== 'string') {
+        failure = new Error(`${candidate} has no jwks_uri`);
+        continue;
+      }
+      return new URL(jwksUri);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw new JwtVerifierUnavailableError(`no JSON Web Key Set found for issuer ${issuer}`, {
+    cause: failure,
+  });
+}
+
+function onWorkers(): boolean {
+  return typeof navigator !== 'undefined' && navigator.userAgent === 'Cloudflare-Workers';
+}
+
+function typAccepted(typ: string | undefined, requireAtJwt: boolean): boolean {
+  if (typ === undefined) return !requireAtJwt;
+  // A media type, compared case-insensitively, with or without its `application/` prefix.
+  const normalized = typ.toLowerCase().replace(/^application\//, '');
+  return normalized === 'at+jwt' || (!requireAtJwt && normalized === 'jwt');
+}
+
+function stringClaim(payload: JWTPayload, name: string): string | undefined {
+  const value = payload[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function principalOf(payload: JWTPayload, claim: string | undefined): string | undefined {
+  if (claim !== undefined) return stringClaim(payload, claim);
+  // Falls back only on an absent claim: a malformed `sub` refuses the token.
+  for (const name of ['sub', 'client_id', 'azp']) {
+    if (payload[name] !== undefined) return stringClaim(payload, name);
+  }
+  return undefined;
+}
+
+/** `scope` (space-separated, RFC 9068 / RFC 8693) or `scp` (an array, or a string, as some issue it). */
+function scopesOf(payload: JWTPayload): string[] {
+  const scopes = new Set<string>();
+  for (const value of [payload.scope, payload.scp]) {
+    const items = typeof value === 'string' ? value.split(' ') : Array.isArray(value) ? value : [];
+    for (const item of items) if (typeof item === 'string' && item !== '') scopes.add(item);
+  }
+  return [...scopes];
+}

@@ -1,0 +1,429 @@
+/**
+ * `@edge-mcp/core/jwt` against a real key set served over HTTP on 127.0.0.1: tokens signed with
+ * jose, checked for issuer, audience (RFC 8707), expiry and not-before with the clock skew,
+ * signature and `kid`; the key set fetched once and refetched on rotation; metadata discovery;
+ * scopes in both claim shapes; what an unreachable key set means.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type CryptoKey,
+  exportJWK,
+  generateKeyPair,
+  type JWK,
+  type JWTPayload,
+  SignJWT,
+} from 'jose';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { IncomingRequest } from '../src/http/incoming.ts';
+import { type JwtVerifierOptions, JwtVerifierUnavailableError, jwtVerifier } from '../src/jwt.ts';
+
+const RESOURCE = 'https://mcp.example.test/mcp';
+const REQUEST = new Request(RESOURCE, { method: 'POST' }) as unknown as IncomingRequest;
+
+interface Key {
+  kid: string;
+  privateKey: CryptoKey;
+  jwk: JWK;
+}
+
+async function makeKey(kid: string, alg = 'ES256'): Promise<Key> {
+  const { privateKey, publicKey } = await generateKeyPair(alg);
+  return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
+}
+
+/** A tiny authorization server: metadata, a key set it can rotate, counters, an outage switch. */
+class KeyServer {
+  readonly counts = { jwks: 0, asMetadata: 0, oidcMetadata: 0, refused: 0 };
+  keys: Key[] = [];
+  down = false;
+  metadataIssuer: string | undefined;
+  private server: Server | undefined;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => this.answer(req, res));
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server?.closeAllConnections();
+      this.server?.close(() => resolve());
+    });
+  }
+
+  get issuer(): string {
+    return this.url;
+  }
+
+  get jwksUrl(): string {
+    return `${this.url}/jwks`;
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse): void {
+    const json = (body: unknown): void => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (this.down) {
+      this.counts.refused++;
+      res.writeHead(503).end();
+      return;
+    }
+    switch (req.url) {
+      case '/jwks':
+        this.counts.jwks++;
+        json({ keys: this.keys.map((key) => key.jwk) });
+        return;
+      case '/.well-known/oauth-authorization-server':
+        this.counts.asMetadata++;
+        json({ issuer: this.metadataIssuer ?? this.issuer, jwks_uri: this.jwksUrl });
+        return;
+      case '/.well-known/openid-configuration':
+        this.counts.oidcMetadata++;
+        res.writeHead(404).end();
+        return;
+      default:
+        res.writeHead(404).end();
+    }
+  }
+}
+
+const as = new KeyServer();
+let key1: Key;
+let key2: Key;
+let stranger: Key;
+
+beforeAll(async () => {
+  [key1, key2, stranger] = await Promise.all([makeKey('k1'), makeKey('k2'), makeKey('k1')]);
+  await as.start();
+});
+afterAll(() => as.stop());
+
+const now = (): number => Math.floor(Date.now() / 1000);
+
+interface Sign {
+  key?: Key;
+  header?: Record<string, unknown>;
+  claims?: JWTPayload;
+  omit?: readonly string[];
+}
+
+/** A token as an authorization server would mint it for RESOURCE; `claims` override, `omit` drops. */
+function sign({ key = key1, header = {}, claims = {}, omit = [] }: Sign = {}): Promise<string> {
+  const payload: JWTPayload = {
+    iss: as.issuer,
+    sub: 'alice',
+    aud: RESOURCE,
+    client_id: 'client-1',
+    scope: 'mcp:tools mcp:read',
+    iat: now(),
+    exp: now() + 300,
+    jti: crypto.randomUUID(),
+    ...claims,
+  };
+  for (const name of omit) delete payload[name];
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid, ...header })
+    .sign(key.privateKey);
+}
+
+function verifier(options: Partial<JwtVerifierOptions> = {}) {
+  const verify = jwtVerifier({
+    issuer: as.issuer,
+    audience: RESOURCE,
+    jwksUrl: as.jwksUrl,
+    ...options,
+  });
+  return (token: string) => verify(token, REQUEST);
+}
+
+function resetServer(keys: Key[]): void {
+  as.keys = keys;
+  as.down = false;
+  as.metadataIssuer = undefined;
+  as.counts.jwks = 0;
+  as.counts.asMetadata = 0;
+  as.counts.oidcMetadata = 0;
+  as.counts.refused = 0;
+}
+
+describe('a valid token', () => {
+  test('gives the principal, scopes, expiry, client and claims', async () => {
+    resetServer([key1]);
+    const token = await sign({ claims: { exp: 2_000_000_000 } });
+    const auth = await verifier()(token);
+    expect(auth).toEqual({
+      principal: 'alice',
+      scopes: ['mcp:tools', 'mcp:read'],
+      expiresAt: 2_000_000_000,
+      clientId: 'client-1',
+      claims: expect.objectContaining({ sub: 'alice', aud: RESOURCE, iss: as.issuer }),
+    });
+    expect(Object.isFrozen(auth?.claims)).toBe(true);
+    expect(JSON.stringify(auth)).not.toContain(token);
+  });
+
+  test('plain JWTs (typ JWT, or none) are accepted too; requireAtJwt accepts only at+jwt', async () => {
+    resetServer([key1]);
+    const verify = verifier();
+    const strict = verifier({ requireAtJwt: true });
+    const atJwt = await sign({ header: { typ: 'application/at+JWT' } });
+    const jwt = await sign({ header: { typ: 'JWT' } });
+    const none = await sign({ header: { typ: undefined } });
+    const logout = await sign({ header: { typ: 'logout+jwt' } });
+    expect((await verify(atJwt))?.principal).toBe('alice');
+    expect((await verify(jwt))?.principal).toBe('alice');
+    expect((await verify(none))?.principal).toBe('alice');
+    expect(await verify(logout)).toBeUndefined();
+    expect((await strict(atJwt))?.principal).toBe('alice');
+    expect(await strict(jwt)).toBeUndefined();
+    expect(await strict(none)).toBeUndefined();
+  });
+
+  test('a token naming several audiences, one of them this resource, is accepted', async () => {
+    resetServer([key1]);
+    const token = await sign({ claims: { aud: ['https://other.example.test', RESOURCE] } });
+    expect((await verifier()(token))?.principal).toBe('alice');
+    const second = verifier({ audience: ['https://alias.example.test/mcp', RESOURCE] });
+    expect((await second(await sign()))?.principal).toBe('alice');
+  });
+
+  test('expired within the clock skew: accepted; the skew is configurable', async () => {
+    resetServer([key1]);
+    const token = await sign({ claims: { exp: now() - 3 } });
+    expect((await verifier()(token))?.principal).toBe('alice');
+    expect(await verifier({ clockToleranceSeconds: 0 })(token)).toBeUndefined();
+    const early = await sign({ claims: { nbf: now() + 3 } });
+    expect((await verifier()(early))?.principal).toBe('alice');
+  });
+});
+
+describe('refused (undefined, never a throw)', () => {
+  const cases: [string, () => Promise<string>][] = [
+    ['another issuer', () => sign({ claims: { iss: 'http://127.0.0.1:1' } })],
+    ['no issuer', () => sign({ omit: ['iss'] })],
+    [
+      'another resource (RFC 8707)',
+      () => sign({ claims: { aud: 'https://other.example.test/mcp' } }),
+    ],
+    ['the resource with a trailing slash', () => sign({ claims: { aud: `${RESOURCE}/` } })],
+    ['no audience', () => sign({ omit: ['aud'] })],
+    ['expired beyond the skew', () => sign({ claims: { exp: now() - 60 } })],
+    ['no expiry', () => sign({ omit: ['exp'] })],
+    ['not yet valid', () => sign({ claims: { nbf: now() + 60 } })],
+    ['a bad signature (another key, same kid)', () => sign({ key: stranger })],
+    ['an unknown kid', () => sign({ header: { kid: 'nope' } })],
+    ['no subject nor client', () => sign({ omit: ['sub', 'client_id'] })],
+    ['a numeric subject', () => sign({ claims: { sub: 42 as unknown as string } })],
+    [
+      'a tampered payload',
+      async () => {
+        const [h, , s] = (await sign()).split('.');
+        const forged = btoa(
+          JSON.stringify({ iss: as.issuer, sub: 'root', aud: RESOURCE, exp: now() + 60 }),
+        )
+          .replace(/=+$/, '')
+          .replaceAll('+', '-')
+          .replaceAll('/', '_');
+        return `${h}.${forged}.${s}`;
+      },
+    ],
+    [
+      'alg none',
+      async () => {
+        const enc = (v: unknown) => btoa(JSON.stringify(v)).replace(/=+$/, '');
+        return `${enc({ alg: 'none', typ: 'at+jwt' })}.${enc({ iss: as.issuer, sub: 'alice', aud: RESOURCE, exp: now() + 60 })}.`;
+      },
+    ],
+    ['not a JWT', async () => 'opaque-token-value'],
+    ['a JWE-shaped token', async () => 'a.b.c.d.e'],
+    ['an empty string', async () => ''],
+  ];
+
+  test.each(cases)('%s', async (_name, make) => {
+    resetServer([key1]);
+    const token = await make();
+    await expect(verifier()(token)).resolves.toBeUndefined();
+  });
+
+  test('a token without a scope the verifier requires', async () => {
+    resetServer([key1]);
+    const verify = verifier({ requiredScopes: ['mcp:tools', 'mcp:admin'] });
+    expect(await verify(await sign())).toBeUndefined();
+    expect(await verify(await sign({ claims: { scope: 'mcp:admin mcp:tools' } }))).toBeDefined();
+  });
+
+  test('an algorithm outside the allowed list', async () => {
+    const rsa = await makeKey('rsa', 'RS256');
+    resetServer([key1, rsa]);
+    const token = await sign({ key: rsa, header: { alg: 'RS256' } });
+    expect((await verifier()(token))?.principal).toBe('alice');
+    expect(await verifier({ algorithms: ['ES256'] })(token)).toBeUndefined();
+  });
+});
+
+describe('scopes and principal', () => {
+  test('scopes from `scope` (space-separated) or `scp` (array, or string)', async () => {
+    resetServer([key1]);
+    const verify = verifier();
+    const scp = await sign({ claims: { scp: ['mcp:tools', 'mcp:write'] }, omit: ['scope'] });
+    expect((await verify(scp))?.scopes).toEqual(['mcp:tools', 'mcp:write']);
+    const scpString = await sign({ claims: { scp: 'a b' }, omit: ['scope'] });
+    expect((await verify(scpString))?.scopes).toEqual(['a', 'b']);
+    const both = await sign({ claims: { scope: ' a  b ', scp: ['b', 'c', 7] } });
+    expect((await verify(both))?.scopes).toEqual(['a', 'b', 'c']);
+    const none = await sign({ omit: ['scope'] });
+    expect((await verify(none))?.scopes).toEqual([]);
+  });
+
+  test('no `sub` (client credentials): the client is the principal; a named claim has no fallback', async () => {
+    resetServer([key1]);
+    const clientToken = await sign({ omit: ['sub'] });
+    expect(await verifier()(clientToken)).toMatchObject({
+      principal: 'client-1',
+      clientId: 'client-1',
+    });
+    const azp = await sign({ omit: ['sub', 'client_id'], claims: { azp: 'client-2' } });
+    expect(await verifier()(azp)).toMatchObject({ principal: 'client-2', clientId: 'client-2' });
+    const byEmail = verifier({ principalClaim: 'email' });
+    expect(await byEmail(await sign())).toBeUndefined();
+    expect((await byEmail(await sign({ claims: { email: 'a@example.test' } })))?.principal).toBe(
+      'a@example.test',
+    );
+  });
+});
+
+describe('the key set', () => {
+  test('is fetched once for many verifications', async () => {
+    resetServer([key1]);
+    const verify = verifier();
+    const tokens = await Promise.all(Array.from({ length: 20 }, () => sign()));
+    const results = await Promise.all(tokens.map((token) => verify(token)));
+    expect(results.every((auth) => auth?.principal === 'alice')).toBe(true);
+    for (const token of tokens.slice(0, 5)) await verify(token);
+    expect(as.counts.jwks).toBe(1);
+  });
+
+  test('rotation: a new kid refetches once the cooldown has passed, not before', async () => {
+    resetServer([key1]);
+    const verify = verifier({ jwks: { cooldownMs: 300 } });
+    expect(await verify(await sign())).toBeDefined();
+    expect(as.counts.jwks).toBe(1);
+    as.keys = [key1, key2]; // the server publishes its next key and signs with it
+    const rotated = await sign({ key: key2 });
+    expect(await verify(rotated)).toBeUndefined(); // within the cooldown: no refetch
+    expect(as.counts.jwks).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await verify(rotated))?.principal).toBe('alice');
+    expect(as.counts.jwks).toBe(2);
+    for (let i = 0; i < 5; i++) await verify(rotated);
+    expect((await verify(await sign()))?.principal).toBe('alice'); // the old key still listed
+    expect(as.counts.jwks).toBe(2);
+  });
+
+  test('made-up kids do not turn into fetches (default 30 s cooldown)', async () => {
+    resetServer([key1]);
+    const verify = verifier();
+    await verify(await sign());
+    for (let i = 0; i < 10; i++) {
+      expect(await verify(await sign({ header: { kid: `x${i}` } }))).toBeUndefined();
+    }
+    expect(as.counts.jwks).toBe(1);
+  });
+
+  test('discovered from the issuer metadata once, when no jwksUrl is given', async () => {
+    resetServer([key1]);
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE });
+    for (let i = 0; i < 5; i++)
+      expect((await verify(await sign(), REQUEST))?.principal).toBe('alice');
+    expect(as.counts).toEqual({ jwks: 1, asMetadata: 1, oidcMetadata: 0, refused: 0 });
+  });
+
+  test('metadata naming another issuer is not used (RFC 8414 §3.3)', async () => {
+    resetServer([key1]);
+    as.metadataIssuer = 'https://evil.example.test';
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, unavailable: 'throw' });
+    await expect(verify(await sign(), REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+    expect(as.counts.jwks).toBe(0);
+  });
+
+  test('the fetch option is used for metadata and keys', async () => {
+    resetServer([key1]);
+    const seen: string[] = [];
+    const verify = jwtVerifier({
+      issuer: as.issuer,
+      audience: RESOURCE,
+      fetch: (input, init) => {
+        seen.push(String(input));
+        return fetch(input, init);
+      },
+    });
+    expect(await verify(await sign(), REQUEST)).toBeDefined();
+    expect(seen).toEqual([`${as.issuer}/.well-known/oauth-authorization-server`, as.jwksUrl]);
+  });
+});
+
+describe('an unreachable authorization server', () => {
+  test('undefined (401) by default; JwtVerifierUnavailableError with unavailable: throw', async () => {
+    resetServer([key1]);
+    as.down = true;
+    const token = await sign();
+    expect(await verifier()(token)).toBeUndefined();
+    await expect(verifier({ unavailable: 'throw' })(token)).rejects.toBeInstanceOf(
+      JwtVerifierUnavailableError,
+    );
+    const discovering = jwtVerifier({
+      issuer: as.issuer,
+      audience: RESOURCE,
+      unavailable: 'throw',
+    });
+    await expect(discovering(token, REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+    // Nothing listening at all.
+    const closed = jwtVerifier({
+      issuer: as.issuer,
+      audience: RESOURCE,
+      jwksUrl: 'http://127.0.0.1:1/jwks',
+      unavailable: 'throw',
+    });
+    await expect(closed(token, REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+    // A bad token is still just refused, even in throw mode, once keys are known.
+    as.down = false;
+    expect(await verifier({ unavailable: 'throw' })(await sign({ key: stranger }))).toBeUndefined();
+  });
+
+  test('keys already fetched keep verifying past their age while the server is down', async () => {
+    resetServer([key1]);
+    const lenient = verifier({ jwks: { cacheMaxAgeMs: 50 }, unavailable: 'throw' });
+    const strict = verifier({
+      jwks: { cacheMaxAgeMs: 50, staleIfErrorMs: 0 },
+      unavailable: 'throw',
+    });
+    const token = await sign();
+    expect(await lenient(token)).toBeDefined();
+    expect(await strict(token)).toBeDefined();
+    as.down = true;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await lenient(token))?.principal).toBe('alice');
+    expect(await lenient(await sign({ key: stranger }))).toBeUndefined();
+    // One probe of the server per cooldown (30 s), not one per request.
+    for (let i = 0; i < 5; i++) expect((await lenient(token))?.principal).toBe('alice');
+    expect(as.counts.refused).toBe(1);
+    await expect(strict(token)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+    as.down = false;
+    expect((await strict(token))?.principal).toBe('alice');
+  });
+});
+
+test('a misconfiguration throws at once', () => {
+  expect(() => jwtVerifier({ issuer: 'not a url', audience: RESOURCE })).toThrow(TypeError);
+  expect(() => jwtVerifier({ issuer: 'https://as.test/?a=1', audience: RESOURCE })).toThrow(
+    TypeError,
+  );
+  expect(() => jwtVerifier({ issuer: 'https://as.test', audience: [] })).toThrow(TypeError);
+  expect(() => jwtVerifier({ issuer: 'https://as.test', audience: '' })).toThrow(TypeError);
+  expect(() =>
+    jwtVerifier({ issuer: 'https://as.test', audience: RESOURCE, clockToleranceSeconds: -1 }),
+  ).toThrow(TypeError);
+});
