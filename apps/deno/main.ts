@@ -6,7 +6,7 @@
  * Run with `--unstable-no-legacy-abort` (the start script does) so that `request.signal` aborts
  * only when a client disconnects; see the Deno section of packages/adapters/README.md.
  */
-import { serve } from '@edge-mcp/adapters/deno';
+import { RUNTIME_HANDLER_OPTIONS, serve } from '@edge-mcp/adapters/deno';
 import { createMcpHandler } from '@edge-mcp/core';
 import {
   createExampleApp,
@@ -20,6 +20,9 @@ function log(line: string): void {
 }
 
 const handler = createMcpHandler(createExampleServer(), {
+  // streamAfterMs 1000: Deno.serve may notice a client that left a call only once the answer
+  // starts, so a call still running after 1 s answers as a stream (see the Deno adapter).
+  ...RUNTIME_HANDLER_OPTIONS,
   allowedHosts: Deno.env.get('ALLOWED_HOSTS')?.split(',').filter(Boolean) ?? [],
   onRequest: requestLogger(log),
   onSessionOpen: sessionLogger(log, 'session-open'),

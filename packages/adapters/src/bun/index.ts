@@ -18,12 +18,19 @@ import {
   respond,
   safeReporter,
 } from '../shared/serve.ts';
-import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 import { type BunHttpServer, bunRuntime } from './types.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
-export type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export type { BunHttpServer } from './types.ts';
+
+/**
+ * Handler options Bun needs: none. Bun aborts `request.signal` as soon as a client leaves,
+ * whatever was written. Exported for code that runs unchanged on every runtime
+ * (`createMcpHandler(server, { ...RUNTIME_HANDLER_OPTIONS })`); see the Deno adapter's.
+ */
+export const RUNTIME_HANDLER_OPTIONS: RuntimeHandlerOptions = {};
 
 /** Options of {@link serve}. */
 export interface ServeOptions {

@@ -20,6 +20,10 @@
  * would see the legacy abort, so run Deno with `--unstable-no-legacy-abort` (apps/deno does):
  * then the signal aborts only on a disconnect, as on Node and Bun.
  *
+ * **Silent disconnects.** `Deno.serve` may miss a client that leaves before anything was written
+ * for its request; build the core handler with {@link RUNTIME_HANDLER_OPTIONS} so that such a
+ * client is noticed within 1 s.
+ *
  * @module
  */
 import {
@@ -35,12 +39,31 @@ import {
   safeReporter,
   signalExitCode,
 } from '../shared/serve.ts';
-import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 import { type DenoHttpServer, type DenoRuntime, type DenoSignal, denoRuntime } from './types.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
-export type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export type { DenoHttpServer, DenoNetAddr, DenoSignal } from './types.ts';
+
+/**
+ * The handler options Deno needs for a departed client to be noticed before the answer starts:
+ * `streamAfterMs: 1000`. Use them when building the handler:
+ * `createMcpHandler(server, { ...RUNTIME_HANDLER_OPTIONS, … })`.
+ *
+ * Why: `Deno.serve` (Deno 2.9) does not always notice a client that closes its connection while
+ * nothing has been written yet. For some requests (it depends on how the request's bytes arrive:
+ * a 2026-07-28 `tools/call` sent by Node's `fetch` or `node:http` is one) `request.signal` never
+ * aborts and the handler runs to its end; the server's socket sits in CLOSE-WAIT. Deno finds the
+ * closed connection as soon as it writes the response head, and aborts `request.signal` then. So
+ * a call still running after `streamAfterMs` answers as an SSE stream (its head and a comment go
+ * out): a client that left before is noticed then, one that leaves later at once.
+ *
+ * The bound: a client that leaves a call nothing was written for is noticed within
+ * `streamAfterMs` of the call's start (1 s); calls that finish sooner answer plain JSON as before.
+ * Lower it for a tighter bound (0: every call that does not finish at once streams).
+ */
+export const RUNTIME_HANDLER_OPTIONS: RuntimeHandlerOptions = { streamAfterMs: 1_000 };
 
 /** Options of {@link serve}. */
 export interface ServeOptions {

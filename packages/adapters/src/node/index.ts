@@ -3,6 +3,12 @@
  *
  * @module
  */
-export type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export { type NodeListener, type NodeListenerOptions, toNodeListener } from './listener.ts';
-export { type ListenInfo, type NodeServer, type ServeOptions, serve } from './serve.ts';
+export {
+  type ListenInfo,
+  type NodeServer,
+  RUNTIME_HANDLER_OPTIONS,
+  type ServeOptions,
+  serve,
+} from './serve.ts';

@@ -15,7 +15,7 @@ import {
   portFromEnv,
   safeReporter,
 } from '../shared/serve.ts';
-import type { ErrorReporter, FetchHandler } from '../shared/types.ts';
+import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 import { type NodeListenerOptions, toNodeListener } from './listener.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
@@ -102,6 +102,13 @@ export interface NodeServer extends ListenInfo {
    */
   close(): Promise<void>;
 }
+
+/**
+ * Handler options Node needs: none. Node reports a client that leaves at once (the connection's
+ * `close`), whatever was written. Exported for code that runs unchanged on every runtime
+ * (`createMcpHandler(server, { ...RUNTIME_HANDLER_OPTIONS })`); see the Deno adapter's.
+ */
+export const RUNTIME_HANDLER_OPTIONS: RuntimeHandlerOptions = {};
 
 /** Above the 60 s idle timeout of common proxies and load balancers, so they close first. */
 const KEEP_ALIVE_TIMEOUT = 65_000;

@@ -37,6 +37,16 @@ export interface PlainReply {
   readonly body: string | null;
 }
 
+/**
+ * Handler options (`createMcpHandler(server, { ...RUNTIME_HANDLER_OPTIONS, … })`) a runtime needs
+ * for its lifecycle guarantees to hold. Every adapter with `serve()` exports its own under the
+ * same name, so code importing `@edge-mcp/adapters` stays the same on every runtime.
+ */
+export interface RuntimeHandlerOptions {
+  /** See `McpHandlerOptions.streamAfterMs`. */
+  readonly streamAfterMs?: number;
+}
+
 /** Receives errors that escaped the handler or broke a response while it was being written. */
 export type ErrorReporter = (error: unknown) => void;
 

@@ -1,5 +1,5 @@
 /** The suite's app on Deno: `deno run -A src/entries/deno.ts` with PORT (and FIXTURE). */
-import { serve } from '@edge-mcp/adapters/deno';
+import { RUNTIME_HANDLER_OPTIONS, serve } from '@edge-mcp/adapters/deno';
 import { createSuiteApp, type FixtureKind } from '../fixture.ts';
 
 declare const Deno: { env: { get(name: string): string | undefined } };
@@ -8,6 +8,8 @@ const { app, handler } = createSuiteApp(
   'deno',
   (Deno.env.get('FIXTURE') ?? 'suite') as FixtureKind,
   {
+    // streamAfterMs: Deno may notice a departed client only when the answer starts.
+    ...RUNTIME_HANDLER_OPTIONS,
     disconnectGraceMs: Number(Deno.env.get('GRACE_MS') ?? 30_000),
   },
 );

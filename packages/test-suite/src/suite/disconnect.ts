@@ -1,7 +1,44 @@
+import { request as httpRequest } from 'node:http';
 import { initialize, legacy, legacyGet, modern, SseReader } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { Current, TargetCaps } from '../targets/types.ts';
 import { running, waitForLog } from './wait.ts';
+
+/** A request sent by one client library, and how that client drops it. */
+interface Dropped {
+  /** Settles when the answer's headers arrive (or the request fails). */
+  answer: Promise<unknown>;
+  drop(): void;
+}
+
+/** Node's `fetch` (undici), dropped with its AbortController. */
+function withFetch(url: string, init: RequestInit): Dropped {
+  const client = new AbortController();
+  const answer = fetch(url, { ...init, signal: client.signal });
+  answer.catch(() => {});
+  return { answer, drop: () => client.abort() };
+}
+
+/** `node:http`, dropped with `req.destroy()`. */
+function withNodeHttp(url: string, init: RequestInit): Dropped {
+  const req = httpRequest(url, {
+    method: 'POST',
+    headers: init.headers as Record<string, string>,
+  });
+  const answer = new Promise((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+  });
+  answer.catch(() => {});
+  req.end(init.body as string);
+  return { answer, drop: () => req.destroy() };
+}
+
+/** Beyond a target's bound: the log is polled, and a loaded 2-core machine is slow to answer. */
+const MARGIN_MS = 5_000;
 
 export function disconnect(current: Current, caps: TargetCaps): void {
   describe('disconnect cancels', () => {
@@ -31,6 +68,37 @@ export function disconnect(current: Current, caps: TargetCaps): void {
       // Noticed within the runtime's bound (plus a margin no loaded machine breaks), far from 30 s.
       expect(noticed).toBeLessThan(caps.disconnectBoundMs + 10_000);
     });
+
+    test.each([
+      ['fetch (AbortController)', withFetch],
+      ['node:http (req.destroy())', withNodeHttp],
+    ] as const)(
+      'a silent 2026-07-28 call (no progress token, nothing written yet) dropped by %s is cancelled with reason disconnect within the runtime bound',
+      async (name, send) => {
+        const { mcpUrl, url } = current.target;
+        const id = `silent-${name.split(' ')[0]}`;
+        const call = send(
+          mcpUrl,
+          modern('tools/call', { name: 'sleep', arguments: { ms: 60_000 } }, { id }),
+        );
+        await running(url, call.answer);
+        const dropped = Date.now();
+        call.drop();
+        const line = await waitForLog(
+          current.target.log,
+          (l) => l.id === id,
+          caps.disconnectBoundMs + MARGIN_MS + 10_000,
+        );
+        const noticed = Date.now() - dropped;
+        expect(line).toMatchObject({
+          method: 'tools/call',
+          name: 'sleep',
+          outcome: 'cancelled',
+          reason: 'disconnect',
+        });
+        expect(noticed).toBeLessThan(caps.disconnectBoundMs + MARGIN_MS);
+      },
+    );
 
     test('a completed request is not a disconnect', async () => {
       const { mcpUrl } = current.target;
