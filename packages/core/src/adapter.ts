@@ -6,8 +6,9 @@
  * names and error codes.
  */
 export { DEFAULTS } from './defaults.ts';
+export type { FastEntry } from './endpoint/handler.ts';
 export { BodyTooLargeError, readBody } from './http/body.ts';
-export { type FastEntry, HANDLE } from './http/fast-path.ts';
+export { HANDLE } from './http/fast-path.ts';
 export type { DisconnectListener, IncomingRequest } from './http/incoming.ts';
 export type { Answer, Reply } from './http/responses.ts';
 export { pathOf } from './http/url.ts';

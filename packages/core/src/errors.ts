@@ -5,7 +5,7 @@ import { ErrorCode } from './protocol/constants.ts';
  * Throw it from a handler to answer with exactly this error instead of a generic one.
  */
 export class McpError extends Error {
-  override readonly name = 'McpError';
+  override readonly name: string = 'McpError';
   readonly code: number;
   readonly data: unknown;
   /** HTTP status of the response carrying this error (modern era). @default 200 */

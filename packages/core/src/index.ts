@@ -5,6 +5,7 @@
  *
  * Storage implementers: `@edge-mcp/core/sessions`. Adapter authors: `@edge-mcp/core/adapter`.
  */
+export type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
 export { DEFAULTS, type Limits } from './defaults.ts';
 export { createMcpHandler, type McpHandler } from './endpoint/handler.ts';
 export type {
@@ -19,6 +20,7 @@ export type {
   SessionEvent,
 } from './endpoint/options.ts';
 export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
+export type { CorsOptions } from './http/cors.ts';
 export { ClientCapabilityError } from './legacy/context.ts';
 export {
   type AbortReasonType,
@@ -46,6 +48,7 @@ export type {
   ToolOptions,
 } from './server/options.ts';
 export type { ListKind, ResourceHandler, TemplateHandler } from './server/registry.ts';
+export { type AuthOptions, InsufficientScopeError } from './server/resource-server.ts';
 export { McpServer } from './server/server.ts';
 export type {
   ClientCapabilities,

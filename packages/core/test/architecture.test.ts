@@ -101,6 +101,7 @@ const LAYERS = [
   ['protocol', 'lifecycle', 'defaults.ts', 'errors.ts'],
   ['schema', 'sse'],
   ['http'],
+  ['auth'],
   ['server'],
   ['sessions'],
   ['modern', 'legacy'],

@@ -71,7 +71,9 @@ export async function sendResponse(
     await pipe(reader, res);
     if (!res.destroyed) res.end();
   } catch (error) {
-    report(error);
+    // A body the server ended on purpose (the core cuts a client that stopped reading its stream
+    // with an AbortError) is no failure to report; the client sees the connection cut either way.
+    if (!(error instanceof Error && error.name === 'AbortError')) report(error);
     res.destroy();
     reader.cancel(error).catch(ignore);
   } finally {

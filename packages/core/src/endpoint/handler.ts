@@ -1,5 +1,7 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { DEFAULTS, type Limits } from '../defaults.ts';
-import { type FastEntry, HANDLE } from '../http/fast-path.ts';
+import { CorsPolicy } from '../http/cors.ts';
+import { HANDLE } from '../http/fast-path.ts';
 import { type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, toResponse } from '../http/responses.ts';
@@ -15,6 +17,7 @@ import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
 import { type EraRules, type ExecutionContext, execute } from '../server/execute.ts';
 import type { MethodSpec } from '../server/methods.ts';
 import type { Registry } from '../server/registry.ts';
+import { ResourceServer } from '../server/resource-server.ts';
 import { type McpServer, registryOf } from '../server/server.ts';
 import { type EventStore, MemoryEventStore } from '../sessions/event-store.ts';
 import { Session, type SessionInit, type SessionRecord } from '../sessions/session.ts';
@@ -27,6 +30,11 @@ import type { Instrumentation, RequestObservation } from './instrumentation.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
 import { requestEvent, requestStart, sessionEventOf } from './request-event.ts';
 import { type RoutedEndpoint, route } from './route.ts';
+
+/** A handler with the fast entry adapters use (see `HANDLE`). */
+export interface FastEntry {
+  [HANDLE](request: IncomingRequest, routed?: boolean, auth?: AuthInfo): Promise<Answer>;
+}
 
 /**
  * The MCP endpoint `createMcpHandler()` builds: one `fetch` for every HTTP exchange, and one
@@ -64,6 +72,8 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
   readonly root: Scope = new Scope();
   readonly signer: RequestStateSigner;
   readonly policy: HostPolicy;
+  readonly cors: CorsPolicy | undefined;
+  readonly resourceServer: ResourceServer | undefined;
   /** The endpoint's path, or `undefined` for every path. */
   readonly path: string | undefined;
   readonly maxBodyBytes: number;
@@ -106,7 +116,13 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
       options.requestState?.secret,
       options.requestState?.ttlMs ?? DEFAULTS.requestStateTtlMs,
     );
-    this.policy = hostPolicy(options.allowedHosts, options.allowedOrigins);
+    this.cors = options.cors ? new CorsPolicy(options.cors) : undefined;
+    this.resourceServer = options.auth ? new ResourceServer(options.auth) : undefined;
+    // Origins allowed to call from a browser pass the Origin check too.
+    this.policy = hostPolicy(
+      options.allowedHosts,
+      allowedOrigins(options.allowedOrigins, this.cors),
+    );
     this.path = options.path === false ? undefined : (options.path ?? DEFAULTS.path);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
     this.limits = { ...DEFAULTS.limits, ...options.limits };
@@ -300,10 +316,10 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
   const core = new HandlerCore(server, options);
   return {
     async fetch(request) {
-      return toResponse(await route(core, request, false));
+      return toResponse(await route(core, request, false, undefined));
     },
-    [HANDLE]: (request: IncomingRequest, routed = false): Promise<Answer> =>
-      route(core, request, routed),
+    [HANDLE]: (request: IncomingRequest, routed = false, auth?: AuthInfo): Promise<Answer> =>
+      route(core, request, routed, auth),
     close: () => core.close(),
     get signal() {
       return core.root.signal;
@@ -319,3 +335,12 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
 }
 
 function ignore(): void {}
+
+function allowedOrigins(
+  origins: readonly string[] | '*' | undefined,
+  cors: CorsPolicy | undefined,
+): readonly string[] | '*' | undefined {
+  if (cors === undefined || origins === '*') return origins;
+  const fromCors = cors.origins;
+  return fromCors === '*' ? '*' : [...(origins ?? []), ...fromCors];
+}

@@ -1,4 +1,6 @@
 import type { Limits } from '../defaults.ts';
+import type { CorsOptions } from '../http/cors.ts';
+import type { AuthOptions } from '../server/resource-server.ts';
 import type { RequestEvent, SessionEvent } from './events.ts';
 import type { Instrumentation } from './instrumentation.ts';
 
@@ -29,6 +31,18 @@ export interface McpHandlerOptions {
    * @default [] — only origins whose host is a loopback name
    */
   allowedOrigins?: string[] | '*';
+  /**
+   * OAuth 2.1 resource server: every request needs a valid bearer token (or a principal an
+   * integration vouched for); 401 with a `WWW-Authenticate` pointing at the Protected Resource
+   * Metadata, which the handler serves. Sessions and input-required rounds are bound to their
+   * principal. @default undefined (no authentication)
+   */
+  auth?: AuthOptions;
+  /**
+   * CORS for browser clients on other origins (preflights, exposed MCP headers); those origins
+   * pass the Origin check too. @default undefined (no CORS headers; browsers on other origins fail)
+   */
+  cors?: CorsOptions;
   /** Largest accepted request body, enforced while reading (413 above it). @default 4 MiB */
   maxBodyBytes?: number;
   /**

@@ -1,4 +1,6 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { BodyTooLargeError, readBody } from '../http/body.ts';
+import { type CorsPolicy, withHeaders } from '../http/cors.ts';
 import { acceptsBoth, checkHost, type HostPolicy, isJsonContentType } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
@@ -7,7 +9,7 @@ import {
   errorResponse,
   methodNotAllowed,
   overBudget,
-  type Reply,
+  Reply,
   shuttingDown,
 } from '../http/responses.ts';
 import { pathOf } from '../http/url.ts';
@@ -26,10 +28,13 @@ import {
 } from '../protocol/constants.ts';
 import { modernHeader } from '../protocol/era.ts';
 import { classify, isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
+import type { ResourceServer } from '../server/resource-server.ts';
 
 /** What routing reads of the endpoint, besides what the two eras read. */
 export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly policy: HostPolicy;
+  /** Browser origins allowed to call (the `cors` option). */
+  readonly cors: CorsPolicy | undefined;
   /** The endpoint's path; `undefined` serves every path. */
   readonly path: string | undefined;
   readonly maxBodyBytes: number;
@@ -39,17 +44,41 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
 }
 
 /**
- * One HTTP request to the endpoint: the guards every request passes (shutdown, path, Host/Origin,
- * method, content type, Accept, body size, JSON), then the era (`classifyEra`'s rule): a request
- * carrying the modern `_meta` (or header) is 2026-07-28; anything else is a legacy message,
- * answered by its session. `routed`: a framework already matched the path.
+ * One HTTP request to the endpoint. With the `cors` option, a browser's preflight is answered
+ * first and every answer to an allowed origin carries the CORS headers.
  */
 export async function route(
   core: RoutedEndpoint,
   request: IncomingRequest,
   routed: boolean,
+  given: AuthInfo | undefined,
+): Promise<Answer> {
+  const cors = core.cors;
+  if (cors === undefined) return serve(core, request, routed, given);
+  const origin = request.headers.get('origin');
+  if (request.method === 'OPTIONS' && !isMetadata(core, request)) return cors.preflight(request);
+  const answer = await serve(core, request, routed, given);
+  return origin !== null && cors.allows(origin)
+    ? withHeaders(answer, cors.headers(origin))
+    : answer;
+}
+
+/**
+ * The guards every request passes (shutdown, path, Host/Origin, authentication, method, content
+ * type, Accept, body size, JSON), then the era (`classifyEra`'s rule): a request carrying the
+ * modern `_meta` (or header) is 2026-07-28; anything else is a legacy message, answered by its
+ * session. `routed`: a framework already matched the path. `given`: the principal an integration
+ * vouched for (else the handler's own `auth` authenticates).
+ */
+async function serve(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  routed: boolean,
+  given: AuthInfo | undefined,
 ): Promise<Answer> {
   if (core.root.aborted) return shuttingDown();
+  // The Protected Resource Metadata is public: any path the handler is mounted under, any origin.
+  if (isMetadata(core, request)) return metadata(core, request);
   if (!routed && core.path !== undefined && pathOf(request.url) !== core.path)
     return errorResponse(
       404,
@@ -65,11 +94,17 @@ export async function route(
       `The server is at capacity (${core.limits.maxInFlight} requests in flight)`,
     );
   }
+  let auth = given;
+  if (core.resourceServer) {
+    const authenticated = await core.resourceServer.authenticate(request, given);
+    if (authenticated instanceof Reply) return authenticated;
+    auth = authenticated;
+  }
   const method = request.method;
   if (method === 'GET')
-    return core.legacyEnabled ? handleGet(core, request) : methodNotAllowed(core.allow);
+    return core.legacyEnabled ? handleGet(core, request, auth) : methodNotAllowed(core.allow);
   if (method === 'DELETE')
-    return core.legacyEnabled ? handleDelete(core, request) : methodNotAllowed(core.allow);
+    return core.legacyEnabled ? handleDelete(core, request, auth) : methodNotAllowed(core.allow);
   if (method !== 'POST') return methodNotAllowed(core.allow);
   if (!isJsonContentType(request.headers.get(HEADER.contentType)))
     return errorResponse(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
@@ -95,7 +130,7 @@ export async function route(
   }
   const headerSaysModern = modernHeader(request.headers);
   if (Array.isArray(value)) {
-    if (core.legacyEnabled && !headerSaysModern) return handleBatch(core, request, value);
+    if (core.legacyEnabled && !headerSaysModern) return handleBatch(core, request, value, auth);
     return errorResponse(
       400,
       ErrorCode.InvalidRequest,
@@ -125,10 +160,29 @@ export async function route(
     // Legacy-only input (a `_meta` without the version, e.g. a progress token, counts as legacy).
     if (!modern) return modernOnly(core, request, message.message.id, message.message);
     // `return await` settles in one microtask hop; returning the promise itself would take three.
-    return await handleModern(core, request, message.message, meta ?? {});
+    return await handleModern(core, request, message.message, meta ?? {}, auth);
   }
-  return await handleLegacy(core, request, message);
+  return await handleLegacy(core, request, message, auth);
 }
+
+function isMetadata(core: RoutedEndpoint, request: IncomingRequest): boolean {
+  return core.resourceServer?.metadataPaths.has(pathOf(request.url)) ?? false;
+}
+
+/** GET (or HEAD) of the metadata document; its preflight, from any origin. */
+function metadata(core: RoutedEndpoint, request: IncomingRequest): Answer {
+  const server = core.resourceServer as ResourceServer;
+  if (request.method === 'OPTIONS') return METADATA_PREFLIGHT;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+  return server.metadata();
+}
+
+const METADATA_PREFLIGHT = new Reply(204, null, {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET',
+  'access-control-allow-headers': 'mcp-protocol-version',
+  'access-control-max-age': '3600',
+});
 
 /** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */
 function modernOnly(

@@ -72,11 +72,14 @@ export abstract class ExchangeBase extends Scope {
   }
 
   /** Sends the final JSON-RPC message (result or error) and ends the exchange. */
-  reply(json: string, status = 200): void {
+  reply(json: string, status = 200, headers?: Readonly<Record<string, string>>): void {
     if (this.finished) return;
     this.#finished = true;
     if (this.streaming) this.finishStream(json);
-    else this.#resolve(new Reply(status, json, JSON_HEADERS));
+    else
+      this.#resolve(
+        new Reply(status, json, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS),
+      );
   }
 
   override abort(type: AbortReasonType, error?: RequestAbortedError): void {

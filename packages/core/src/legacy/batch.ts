@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, accepted, errorResponse, jsonResponse, Reply } from '../http/responses.ts';
 import { DEFAULT_LEGACY_VERSION, ErrorCode } from '../protocol/constants.ts';
@@ -17,8 +18,9 @@ export async function handleBatch(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
   values: unknown[],
+  auth: AuthInfo | undefined,
 ): Promise<Answer> {
-  const session: SessionLookup = await sessionOf(endpoint, request);
+  const session: SessionLookup = await sessionOf(endpoint, request, auth);
   if (session instanceof Reply) return session;
   const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
   if (version !== '2025-03-26')
@@ -57,7 +59,7 @@ export async function handleBatch(
         }),
       );
     } else {
-      const answer = handleLegacy(endpoint, shared, message, session);
+      const answer = handleLegacy(endpoint, shared, message, auth, session);
       if (message.kind === 'request') answers.push(answer);
     }
   }

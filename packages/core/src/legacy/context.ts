@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError } from '../errors.ts';
 import { ErrorCode, type LogLevel } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
@@ -36,8 +37,9 @@ export class LegacyContext
     exchange: LegacyExchange,
     meta: JsonObject,
     protocolVersion: string,
+    auth: AuthInfo | undefined,
   ) {
-    super(endpoint, exchange, meta);
+    super(endpoint, exchange, meta, auth);
     this.protocolVersion = protocolVersion;
     this.#init = exchange.session ?? NO_SESSION;
   }

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, accepted, overBudget, Reply } from '../http/responses.ts';
@@ -33,15 +34,16 @@ export function handleLegacy(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
   message: JsonRpcMessage,
+  auth: AuthInfo | undefined,
   /** The session, when the caller has already found it (a batch, once for all its elements). */
   known?: Session,
 ): Answer | Promise<Answer> {
   if (message.kind === 'request' && message.message.method === 'initialize')
-    return initialize(endpoint, request, message.message);
-  const session = known ?? sessionOf(endpoint, request);
+    return initialize(endpoint, request, message.message, auth);
+  const session = known ?? sessionOf(endpoint, request, auth);
   if (session instanceof Promise)
-    return session.then((found) => serve(endpoint, request, message, found));
-  return serve(endpoint, request, message, session);
+    return session.then((found) => serve(endpoint, request, message, found, auth));
+  return serve(endpoint, request, message, session, auth);
 }
 
 function serve(
@@ -49,6 +51,7 @@ function serve(
   request: IncomingRequest,
   message: JsonRpcMessage,
   session: SessionLookup,
+  auth: AuthInfo | undefined,
 ): Answer | Promise<Answer> {
   if (session instanceof Reply) return session;
   switch (message.kind) {
@@ -59,7 +62,7 @@ function serve(
       respond(session, message);
       return accepted();
     case 'request':
-      return dispatch(endpoint, request, session, message.message);
+      return dispatch(endpoint, request, session, message.message, auth);
   }
 }
 
@@ -95,6 +98,7 @@ function dispatch(
   request: IncomingRequest,
   session: Session | undefined,
   rpc: JsonRpcRequest,
+  auth: AuthInfo | undefined,
 ): Answer | Promise<Answer> {
   const max = endpoint.limits.maxInFlightPerSession;
   if (session && session.requests.size >= max) {
@@ -114,7 +118,7 @@ function dispatch(
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const meta = isObject(params._meta) ? params._meta : {};
-  const ctx = new LegacyContext(endpoint, exchange, meta, version);
+  const ctx = new LegacyContext(endpoint, exchange, meta, version, auth);
   const spec = METHODS[rpc.method];
   const known = spec !== undefined && advertises(endpoint.registry, rpc.method);
   void endpoint.run(LEGACY, ctx, known ? spec : NOT_FOUND, params, session?.id);

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
   type Answer,
@@ -26,13 +27,14 @@ const STANDALONE = '0';
 export async function handleGet(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
+  auth: AuthInfo | undefined,
 ): Promise<Answer> {
   if (!endpoint.sessions) return methodNotAllowed(endpoint.allow);
   const accept = request.headers.get(HEADER.accept);
   if (accept === null || !/text\/event-stream|text\/\*|\*\/\*/i.test(accept)) {
     return errorResponse(406, ErrorCode.InvalidRequest, 'Accept must include text/event-stream');
   }
-  const session = await sessionOf(endpoint, request);
+  const session = await sessionOf(endpoint, request, auth);
   if (session instanceof Reply) return session;
   if (!session) return methodNotAllowed(endpoint.allow);
   const lastEventId = request.headers.get(HEADER.lastEventId);
@@ -64,9 +66,10 @@ export async function handleGet(
 export async function handleDelete(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
+  auth: AuthInfo | undefined,
 ): Promise<Answer> {
   const manager = endpoint.sessions;
-  const session = manager && (await sessionOf(endpoint, request));
+  const session = manager && (await sessionOf(endpoint, request, auth));
   if (!manager || !session) return methodNotAllowed(endpoint.allow);
   if (session instanceof Reply) return session;
   await manager.close(session.id, 'session-deleted');

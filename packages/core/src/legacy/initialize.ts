@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { errorResponse, JSON_HEADERS, Reply, shuttingDown } from '../http/responses.ts';
 import { ErrorCode, LEGACY_VERSIONS, type LegacyVersion } from '../protocol/constants.ts';
@@ -15,6 +16,7 @@ export function initialize(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
   rpc: JsonRpcRequest,
+  auth: AuthInfo | undefined,
 ): Reply | Promise<Reply> {
   const params = rpc.params ?? {};
   if (typeof params.protocolVersion !== 'string') {
@@ -43,6 +45,7 @@ export function initialize(
     protocolVersion,
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as Implementation) : undefined,
     clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
+    owner: auth?.principal,
   };
   let created: Session | Promise<Session>;
   try {

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { errorResponse, type Reply } from '../http/responses.ts';
 import { ErrorCode, HEADER, LEGACY_VERSIONS } from '../protocol/constants.ts';
@@ -15,6 +16,7 @@ export type SessionLookup = Session | Reply | undefined;
 export function sessionOf(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
+  auth: AuthInfo | undefined,
 ): SessionLookup | Promise<SessionLookup> {
   const manager = endpoint.sessions;
   if (!manager) return unsupportedVersion(request);
@@ -26,12 +28,23 @@ export function sessionOf(
       'Bad Request: the Mcp-Session-Id header is required',
     );
   const found = manager.get(id);
-  if (found instanceof Promise) return found.then((session) => checked(session, request));
-  return checked(found, request);
+  const principal = auth?.principal;
+  if (found instanceof Promise)
+    return found.then((session) => checked(session, request, principal));
+  return checked(found, request, principal);
 }
 
-function checked(session: Session | undefined, request: IncomingRequest): SessionLookup {
-  if (!session) return errorResponse(404, ErrorCode.SessionNotFound, 'Session not found');
+/**
+ * Another principal's session is answered exactly like an unknown one: whoever holds someone
+ * else's session id learns nothing, not even that it exists.
+ */
+function checked(
+  session: Session | undefined,
+  request: IncomingRequest,
+  principal: string | undefined,
+): SessionLookup {
+  if (!session || session.owner !== principal)
+    return errorResponse(404, ErrorCode.SessionNotFound, 'Session not found');
   return unsupportedVersion(request) ?? session;
 }
 

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError } from '../errors.ts';
 import { ErrorCode, type LogLevel, META, MODERN_VERSION } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
@@ -18,10 +19,17 @@ export class ModernContext
   answers: JsonObject | undefined;
   /** Whether this method may end with an input-required result. */
   mayAskInput = false;
+  /** Keys of the questions asked in earlier rounds (from the verified requestState). */
+  asked: readonly string[] = [];
   #nextKey = 0;
 
-  constructor(endpoint: ModernEndpoint, exchange: ModernExchange, meta: JsonObject) {
-    super(endpoint, exchange, meta);
+  constructor(
+    endpoint: ModernEndpoint,
+    exchange: ModernExchange,
+    meta: JsonObject,
+    auth: AuthInfo | undefined,
+  ) {
+    super(endpoint, exchange, meta, auth);
     this.clientCapabilities = meta[META.clientCapabilities] as ClientCapabilities;
   }
 

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, errorResponse } from '../http/responses.ts';
@@ -34,6 +35,7 @@ export function handleModern(
   request: IncomingRequest,
   rpc: JsonRpcRequest,
   meta: JsonObject,
+  auth: AuthInfo | undefined,
 ): Answer | Promise<Answer> {
   const params = rpc.params ?? {};
   let spec: MethodSpec<ModernContext> | undefined;
@@ -53,7 +55,7 @@ export function handleModern(
   exchange.followRequest(request);
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
-  const ctx = new ModernContext(endpoint, exchange, meta);
+  const ctx = new ModernContext(endpoint, exchange, meta, auth);
   void endpoint.run(MODERN, ctx, spec, params);
   return exchange.response;
 }
@@ -98,7 +100,12 @@ async function inputRequired(
   error: InputRequired,
 ): Promise<string> {
   const key = TARGET_PARAM[ctx.method] ?? 'name';
-  const requestState = await ctx.endpoint.signer.sign(binding(ctx, params, key), ctx.answers ?? {});
+  const asked = [...new Set([...ctx.asked, ...Object.keys(error.requests)])];
+  const requestState = await ctx.endpoint.signer.sign(
+    binding(ctx, params, key),
+    ctx.answers ?? {},
+    asked,
+  );
   return resultMessage(ctx.requestId, {
     resultType: 'input_required',
     inputRequests: error.requests,
@@ -127,11 +134,19 @@ async function collectAnswers(
     params.requestState === undefined
       ? undefined
       : await ctx.endpoint.signer.verify(params.requestState, binding(ctx, params, key));
-  if (earlier || responses) ctx.answers = { ...earlier, ...(responses as JsonObject | undefined) };
+  // Answers only to questions this request's state records as asked: an answer the handler never
+  // asked for (or one carried over from another request or principal) is not an answer. Unknown
+  // keys are ignored, as the protocol asks; the handler then asks again what is still missing.
+  const asked = earlier?.asked ?? [];
+  ctx.asked = asked;
+  let answers: JsonObject | undefined = earlier?.answers;
+  for (const [key, value] of Object.entries((responses as JsonObject | undefined) ?? {}))
+    if (asked.includes(key)) answers = { ...answers, [key]: value };
+  ctx.answers = answers;
 }
 
 function binding(ctx: ModernContext, params: JsonObject, key: 'name' | 'uri'): string {
-  return bindingOf(ctx.method, String(params[key]), params.arguments);
+  return bindingOf(ctx.auth?.principal, ctx.method, String(params[key]), params.arguments);
 }
 
 const METHODS: Readonly<Record<string, MethodSpec<ModernContext>>> = {

@@ -5,9 +5,11 @@ import type { JsonObject } from '../protocol/jsonrpc.ts';
 /**
  * Signs and verifies the `requestState` of input-required results with HMAC-SHA-256 (Web Crypto).
  *
- * The state carries the answers collected in earlier rounds, bound to the method, the target
- * (tool name, prompt name or resource URI), a digest of the arguments, and an expiry. The client
- * echoes it verbatim; anything altered, expired or replayed onto another request is rejected.
+ * The state carries the answers collected in earlier rounds and the keys of the questions asked,
+ * bound to the principal (when requests are authenticated), the method, the target (tool name,
+ * prompt name or resource URI), a digest of the arguments, and an expiry. The client echoes it
+ * verbatim; anything altered, expired, replayed onto another request or by another principal is
+ * rejected, and so are answers to questions the state does not record as asked.
  */
 export class RequestStateSigner {
   readonly #raw: Uint8Array<ArrayBuffer>;
@@ -40,9 +42,9 @@ export class RequestStateSigner {
     return this.#key;
   }
 
-  async sign(binding: string, answers: JsonObject): Promise<string> {
+  async sign(binding: string, answers: JsonObject, asked: readonly string[]): Promise<string> {
     const payload = encoder.encode(
-      JSON.stringify({ b: binding, r: answers, x: Date.now() + this.#ttlMs }),
+      JSON.stringify({ b: binding, r: answers, q: asked, x: Date.now() + this.#ttlMs }),
     );
     const signature = new Uint8Array(
       await crypto.subtle.sign('HMAC', await this.#cryptoKey(), payload),
@@ -50,8 +52,8 @@ export class RequestStateSigner {
     return `${toBase64Url(payload)}.${toBase64Url(signature)}`;
   }
 
-  /** Returns the answers a valid state carries; throws -32602 for anything else. */
-  async verify(state: unknown, binding: string): Promise<JsonObject> {
+  /** The answers and the asked keys a valid state carries; throws -32602 for anything else. */
+  async verify(state: unknown, binding: string): Promise<VerifiedState> {
     if (typeof state !== 'string') throw invalidState('requestState must be a string');
     const dot = state.indexOf('.');
     const payload = fromBase64Url(state.slice(0, dot));
@@ -59,16 +61,37 @@ export class RequestStateSigner {
     if (dot < 0 || !payload || !signature) throw invalidState('malformed requestState');
     const ok = await crypto.subtle.verify('HMAC', await this.#cryptoKey(), signature, payload);
     if (!ok) throw invalidState('requestState failed verification');
-    const decoded = JSON.parse(decoder.decode(payload)) as { b: string; r: JsonObject; x: number };
+    const decoded = JSON.parse(decoder.decode(payload)) as {
+      b: string;
+      r: JsonObject;
+      q: string[];
+      x: number;
+    };
     if (decoded.b !== binding) throw invalidState('requestState belongs to another request');
     if (decoded.x < Date.now()) throw invalidState('requestState expired');
-    return decoded.r;
+    return { answers: decoded.r, asked: decoded.q };
   }
 }
 
-/** A stable digest input for a request: method, target and arguments with sorted keys. */
-export function bindingOf(method: string, target: string, args: unknown): string {
-  return `${method}\u0000${target}\u0000${stableStringify(args ?? null)}`;
+/** What a verified `requestState` carries. */
+export interface VerifiedState {
+  /** Answers of earlier rounds. */
+  answers: JsonObject;
+  /** Keys of every question asked so far. */
+  asked: readonly string[];
+}
+
+/**
+ * A stable digest input for a request: the principal (empty without authentication), method,
+ * target and arguments with sorted keys.
+ */
+export function bindingOf(
+  principal: string | undefined,
+  method: string,
+  target: string,
+  args: unknown,
+): string {
+  return `${principal ?? ''}\u0000${method}\u0000${target}\u0000${stableStringify(args ?? null)}`;
 }
 
 function stableStringify(value: unknown): string {

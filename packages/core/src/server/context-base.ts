@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
 import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
 import type { Coalescing } from '../sse/stream.ts';
@@ -24,12 +25,14 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
   readonly endpoint: P;
   readonly exchange: E;
   readonly meta: JsonObject;
+  readonly auth: AuthInfo | undefined;
   #lastProgress = Number.NEGATIVE_INFINITY;
 
-  constructor(endpoint: P, exchange: E, meta: JsonObject) {
+  constructor(endpoint: P, exchange: E, meta: JsonObject, auth: AuthInfo | undefined) {
     this.endpoint = endpoint;
     this.exchange = exchange;
     this.meta = meta;
+    this.auth = auth;
   }
 
   get signal(): AbortSignal {

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { LogLevel } from '../protocol/constants.ts';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
@@ -27,6 +28,11 @@ export interface RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   /** The request's `params._meta`. */
   readonly meta: JsonObject;
+  /**
+   * Who sent the request, when the handler authenticates (the `auth` option) or an integration
+   * vouched for the principal; `undefined` otherwise.
+   */
+  readonly auth: AuthInfo | undefined;
   /** The legacy session the request belongs to; `undefined` in 2026-07-28 (stateless). */
   readonly session?: SessionHandle | undefined;
   /**

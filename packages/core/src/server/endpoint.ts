@@ -3,6 +3,7 @@ import type { StreamSettings } from '../http/stream-settings.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { Registry } from './registry.ts';
+import type { ResourceServer } from './resource-server.ts';
 
 /**
  * What both eras read of the endpoint that serves them (the handler, one layer up), built once
@@ -19,6 +20,8 @@ export interface Endpoint {
   readonly streams: StreamSettings;
   /** What one client may make the server hold or do. */
   readonly limits: Limits;
+  /** The OAuth resource server, when the handler authenticates (the `auth` option). */
+  readonly resourceServer: ResourceServer | undefined;
   /** `serverInfo` as results carry it (name, version, title: no instructions). */
   readonly serverInfo: JsonObject;
   readonly instructions: string | undefined;

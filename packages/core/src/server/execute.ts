@@ -2,6 +2,7 @@ import { invalidParams, McpError, rpcError } from '../errors.ts';
 import type { ExchangeBase } from '../http/exchange-base.ts';
 import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
 import type { MethodContext, MethodSpec } from './methods.ts';
+import { InsufficientScopeError } from './resource-server.ts';
 
 /** A context whose exchange replies (either era's). */
 export interface ExecutionContext extends MethodContext {
@@ -73,6 +74,15 @@ export async function execute<C extends ExecutionContext>(
     }
     const body = rpcError(error, rules.resourceNotFound);
     exchange.errorCode = body.code;
+    if (error instanceof InsufficientScopeError) {
+      // An HTTP answer in both eras: the client steps up its authorization on the 403.
+      exchange.reply(
+        errorMessage(exchange.id, body),
+        403,
+        ctx.endpoint.resourceServer?.insufficientScope(error.scopes),
+      );
+      return;
+    }
     const status = rules.errorStatus && error instanceof McpError ? error.status : 200;
     exchange.reply(errorMessage(exchange.id, body), status);
   }

@@ -3,6 +3,7 @@ import { describeValue, isObject, type JsonObject } from '../protocol/jsonrpc.ts
 import { parseWith } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import type { Registry, ToolEntry } from './registry.ts';
+import { requireScopes } from './resource-server.ts';
 import { strip } from './strip.ts';
 import type { CompleteFn, PromptResult, ResourceResult } from './types.ts';
 
@@ -30,10 +31,14 @@ export async function readResource(
 ): Promise<JsonObject> {
   if (typeof uri !== 'string') throw invalidParams('resources/read needs a uri');
   const direct = registry.resources.get(uri);
-  if (direct) return resourceResult(uri, direct.mimeType, await direct.handler(uri, ctx));
+  if (direct) {
+    requireScopes(ctx.auth, direct.scopes);
+    return resourceResult(uri, direct.mimeType, await direct.handler(uri, ctx));
+  }
   for (const template of registry.templates.values()) {
     const variables = template.template.match(uri);
     if (variables) {
+      requireScopes(ctx.auth, template.scopes);
       return resourceResult(uri, template.mimeType, await template.handler(uri, variables, ctx));
     }
   }
@@ -60,6 +65,7 @@ export async function getPrompt(
   const name = params.name;
   const prompt = typeof name === 'string' ? registry.prompts.get(name) : undefined;
   if (!prompt) throw invalidParams(`Unknown prompt: ${describeValue(name)}`);
+  requireScopes(ctx.auth, prompt.scopes);
   const args = await parseWith(prompt.args, params.arguments ?? {}, 'prompt', prompt.name);
   const value: PromptResult = await prompt.handler(args, ctx);
   if (typeof value === 'string')

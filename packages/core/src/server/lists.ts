@@ -9,8 +9,9 @@ export function listResult(
   field: string,
   cursor: unknown,
   pageSize: number,
+  visible?: (entry: { scopes: readonly string[] | undefined }) => boolean,
 ): JsonObject {
-  const { items, nextCursor } = listPage(registry.list(kind), cursor, pageSize);
+  const { items, nextCursor } = listPage(registry.list(kind, visible), cursor, pageSize);
   return nextCursor === undefined ? { [field]: items } : { [field]: items, nextCursor };
 }
 

@@ -5,6 +5,7 @@ import type { Endpoint } from './endpoint.ts';
 import { complete, findTool, getPrompt, readResource } from './features.ts';
 import { listResult } from './lists.ts';
 import type { ListName } from './registry.ts';
+import { grants, requireScopes } from './resource-server.ts';
 
 /** What a method gets: the request's context, which also knows the endpoint serving it. */
 export interface MethodContext extends RequestContext {
@@ -28,8 +29,14 @@ export interface MethodSpec<C extends MethodContext = MethodContext> {
 
 function list(kind: ListName, field: string): MethodSpec {
   return {
-    run: (ctx, params) =>
-      listResult(ctx.endpoint.registry, kind, field, params.cursor, ctx.endpoint.pageSize),
+    run: (ctx, params) => {
+      const endpoint = ctx.endpoint;
+      // Hidden: what the caller may not use is not listed (only with a principal to ask about).
+      const auth = endpoint.resourceServer?.hideUnauthorized ? ctx.auth : undefined;
+      const visible =
+        auth && ((entry: { scopes: readonly string[] | undefined }) => grants(auth, entry.scopes));
+      return listResult(endpoint.registry, kind, field, params.cursor, endpoint.pageSize, visible);
+    },
     cacheable: true,
   };
 }
@@ -41,7 +48,11 @@ function list(kind: ListName, field: string): MethodSpec {
  */
 export const FEATURE_METHODS: Readonly<Record<string, MethodSpec>> = {
   'tools/call': {
-    run: (ctx, params) => callTool(findTool(ctx.endpoint.registry, params), params, ctx),
+    run: (ctx, params) => {
+      const tool = findTool(ctx.endpoint.registry, params);
+      requireScopes(ctx.auth, tool.scopes);
+      return callTool(tool, params, ctx);
+    },
   },
   'prompts/get': { run: (ctx, params) => getPrompt(ctx.endpoint.registry, params, ctx) },
   'completion/complete': { run: (ctx, params) => complete(ctx.endpoint.registry, params) },

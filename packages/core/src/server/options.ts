@@ -24,6 +24,11 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
   /** Structured-result schema; the handler's `structuredContent` is validated against it. */
   outputSchema?: O;
   annotations?: JsonObject;
+  /**
+   * Scopes a caller's token must grant to use this (with authorization on): a call without them
+   * is answered 403 with an `insufficient_scope` challenge. @default none
+   */
+  scopes?: readonly string[];
   _meta?: JsonObject;
 }
 
@@ -39,6 +44,12 @@ export interface ResourceOptions {
   mimeType?: string;
   size?: number;
   annotations?: JsonObject;
+  /**
+   * Scopes a caller's token must grant to read it (with authorization on): a call without them
+   * is answered 403 with an `insufficient_scope` challenge. @default none
+   */
+  scopes?: readonly string[];
+
   _meta?: JsonObject;
 }
 
@@ -49,6 +60,11 @@ export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
   argsSchema?: A;
   /** Completion per argument name. */
   complete?: Record<string, CompleteFn>;
+  /**
+   * Scopes a caller's token must grant to get it (with authorization on): a call without them
+   * is answered 403 with an `insufficient_scope` challenge. @default none
+   */
+  scopes?: readonly string[];
   _meta?: JsonObject;
 }
 

@@ -18,7 +18,12 @@ export type TemplateHandler = (
   ctx: RequestContext,
 ) => ResourceResult | Promise<ResourceResult>;
 
-export interface ToolEntry {
+/** What every entry carries: the scopes a caller needs (`undefined`: none). */
+interface Scoped {
+  readonly scopes: readonly string[] | undefined;
+}
+
+export interface ToolEntry extends Scoped {
   readonly name: string;
   readonly definition: JsonObject;
   readonly input: CompiledSchema;
@@ -27,14 +32,14 @@ export interface ToolEntry {
   readonly handler: (args: unknown, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
 }
 
-export interface ResourceEntry {
+export interface ResourceEntry extends Scoped {
   readonly uri: string;
   readonly mimeType: string | undefined;
   readonly definition: JsonObject;
   readonly handler: ResourceHandler;
 }
 
-export interface TemplateEntry {
+export interface TemplateEntry extends Scoped {
   readonly name: string;
   readonly template: UriTemplate;
   readonly mimeType: string | undefined;
@@ -43,7 +48,7 @@ export interface TemplateEntry {
   readonly handler: TemplateHandler;
 }
 
-export interface PromptEntry {
+export interface PromptEntry extends Scoped {
   readonly name: string;
   readonly definition: JsonObject;
   readonly args: CompiledSchema;
@@ -75,8 +80,15 @@ export class Registry {
   /** Definitions in registration order, rebuilt lazily after a change. */
   #lists: Partial<Record<ListName, JsonObject[]>> = {};
 
-  /** The definitions one list method sends (all four kinds), in registration order. */
-  list(kind: ListName): JsonObject[] {
+  /**
+   * The definitions one list method sends (all four kinds), in registration order; with
+   * `visible`, only the entries it admits (not cached: it depends on the caller).
+   */
+  list(kind: ListName, visible?: (entry: Scoped) => boolean): JsonObject[] {
+    if (visible) {
+      const source: Map<string, Scoped & { definition: JsonObject }> = this[kind];
+      return [...source.values()].filter(visible).map((entry) => entry.definition);
+    }
     let cached = this.#lists[kind];
     if (!cached) {
       const source: Map<string, { definition: JsonObject }> = this[kind];

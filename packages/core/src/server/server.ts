@@ -100,6 +100,7 @@ export class McpServer {
       _meta: options._meta,
     });
     const entry: ToolEntry = {
+      scopes: options.scopes,
       name,
       definition,
       input,
@@ -136,11 +137,12 @@ export class McpServer {
     handler: ResourceHandler,
   ): Registration {
     checkHandler(handler, `resource ${name}`);
-    const definition = strip({ uri, name, ...options });
+    const { scopes, ...rest } = options;
+    const definition = strip({ uri, name, ...rest });
     return this.#add(
       this.#registry.resources,
       uri,
-      { uri, mimeType: options.mimeType, definition, handler },
+      { uri, mimeType: options.mimeType, definition, handler, scopes },
       'resources',
     );
   }
@@ -162,7 +164,7 @@ export class McpServer {
     handler: TemplateHandler,
   ): Registration {
     checkHandler(handler, `resource template ${name}`);
-    const { complete, ...rest } = options;
+    const { complete, scopes, ...rest } = options;
     const definition = strip({ uriTemplate, name, ...rest });
     return this.#add(
       this.#registry.templates,
@@ -174,6 +176,7 @@ export class McpServer {
         definition,
         complete: complete ?? {},
         handler,
+        scopes,
       },
       'resources',
     );
@@ -207,6 +210,7 @@ export class McpServer {
       _meta: options._meta,
     });
     const entry: PromptEntry = {
+      scopes: options.scopes,
       name,
       definition,
       args,

@@ -10,6 +10,11 @@ export interface SessionInit {
   protocolVersion: LegacyVersion;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities;
+  /**
+   * The principal that opened the session, when requests are authenticated: only its requests
+   * see the session (any other principal gets 404, as if it did not exist).
+   */
+  owner?: string | undefined;
 }
 
 /** A server→client request waiting for the client's POSTed response. */
@@ -100,6 +105,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   readonly protocolVersion: LegacyVersion;
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
+  readonly owner: string | undefined;
   initialized = false;
   logLevel: LogLevel | undefined;
   /** In-flight requests and live stream connections; the session is idle only at 0. */
@@ -129,6 +135,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     this.protocolVersion = init.protocolVersion;
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities;
+    this.owner = init.owner;
   }
 
   get state(): Map<string, unknown> {
@@ -147,6 +154,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
       protocolVersion: this.protocolVersion,
       clientInfo: this.clientInfo,
       clientCapabilities: this.clientCapabilities,
+      owner: this.owner,
       initialized: this.initialized,
       logLevel: this.logLevel,
       subscriptions: [...(this.#subscriptions ?? [])],

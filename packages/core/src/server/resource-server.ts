@@ -1,0 +1,163 @@
+import type { AuthInfo, TokenVerifier } from '../auth/auth-info.ts';
+import { McpError } from '../errors.ts';
+import { bearerChallenge, bearerToken } from '../http/bearer.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import { errorResponse, jsonResponse, type Reply } from '../http/responses.ts';
+import { ErrorCode } from '../protocol/constants.ts';
+
+/**
+ * The `auth` option: edge-mcp as an OAuth 2.1 resource server (MCP authorization, RFC 9728,
+ * RFC 8707, RFC 6750). Every request must carry a bearer token that `verify` accepts, or come
+ * from an integration that vouched for its principal (Hono's `mcp(handler, { auth })`, a Worker
+ * behind `@cloudflare/workers-oauth-provider`).
+ */
+export interface AuthOptions {
+  /**
+   * Checks a bearer token (`jwtVerifier()` from `@edge-mcp/core/jwt`, or your own). Omit it when
+   * middleware in front of the handler authenticates and passes the principal on.
+   */
+  verify?: TokenVerifier;
+  /**
+   * This server's resource identifier, the MCP endpoint's canonical URL
+   * (`https://mcp.example.com/mcp`): the Protected Resource Metadata's `resource`, and the
+   * audience tokens must be issued for (RFC 8707).
+   */
+  resource: string;
+  /** Issuers of the authorization servers clients get tokens from (RFC 9728 `authorization_servers`). */
+  authorizationServers: readonly string[];
+  /** Scopes to advertise (RFC 9728 `scopes_supported`). */
+  scopesSupported?: readonly string[];
+  /** A human-readable name of the resource (RFC 9728 `resource_name`). */
+  resourceName?: string;
+  /**
+   * Leave out of `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
+   * what the principal lacks the scopes to use. @default false
+   */
+  hideUnauthorized?: boolean;
+}
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** A call needs scopes the principal's token does not grant (403, step-up). */
+export class InsufficientScopeError extends McpError {
+  override readonly name: string = 'InsufficientScopeError';
+  readonly scopes: readonly string[];
+  constructor(scopes: readonly string[]) {
+    super(ErrorCode.ServerError, `Insufficient scope: this needs ${scopes.join(' ')}`, {
+      status: 403,
+      data: { requiredScopes: scopes },
+    });
+    this.scopes = scopes;
+  }
+}
+
+/** Whether `auth` grants every scope in `required` (nothing required, or no principal: yes). */
+export function grants(
+  auth: AuthInfo | undefined,
+  required: readonly string[] | undefined,
+): boolean {
+  if (auth === undefined || required === undefined) return true;
+  for (const scope of required) if (!auth.scopes.includes(scope)) return false;
+  return true;
+}
+
+/** Throws `InsufficientScopeError` unless `auth` grants `required`. */
+export function requireScopes(
+  auth: AuthInfo | undefined,
+  required: readonly string[] | undefined,
+): void {
+  if (!grants(auth, required)) throw new InsufficientScopeError(required as readonly string[]);
+}
+
+/** The resource server of one handler: its metadata, challenges and authentication, built once. */
+export class ResourceServer {
+  readonly verify: TokenVerifier | undefined;
+  readonly hideUnauthorized: boolean;
+  /** Where the metadata document is served: the path-suffixed well-known URL and the root one. */
+  readonly metadataPaths: ReadonlySet<string>;
+  readonly #metadataUrl: string;
+  readonly #document: string;
+
+  constructor(options: AuthOptions) {
+    const resource = new URL(options.resource);
+    const suffix = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
+    this.verify = options.verify;
+    this.hideUnauthorized = options.hideUnauthorized ?? false;
+    this.#metadataUrl = `${resource.origin}${WELL_KNOWN}${suffix}`;
+    this.metadataPaths = new Set([`${WELL_KNOWN}${suffix}`, WELL_KNOWN]);
+    const document: Record<string, unknown> = {
+      resource: options.resource,
+      authorization_servers: options.authorizationServers,
+      bearer_methods_supported: ['header'],
+    };
+    if (options.scopesSupported) document.scopes_supported = options.scopesSupported;
+    if (options.resourceName) document.resource_name = options.resourceName;
+    this.#document = JSON.stringify(document);
+  }
+
+  /** The Protected Resource Metadata document (RFC 9728), readable from any origin. */
+  metadata(): Reply {
+    return jsonResponse(this.#document, 200, METADATA_HEADERS);
+  }
+
+  /**
+   * The principal of a request: the one an integration vouched for (`given`), else the one its
+   * bearer token stands for; a 401 with a challenge that says where to find the metadata when
+   * there is none, or when the token is invalid or expired.
+   */
+  async authenticate(
+    request: IncomingRequest,
+    given: AuthInfo | undefined,
+  ): Promise<AuthInfo | Reply> {
+    let auth = given;
+    if (auth === undefined) {
+      const token = bearerToken(request);
+      if (token === undefined) return this.#unauthorized(undefined);
+      if (token === false || this.verify === undefined)
+        return this.#unauthorized(
+          'The Authorization header is not a bearer token this server accepts',
+        );
+      try {
+        auth = await this.verify(token, request);
+      } catch {
+        auth = undefined;
+      }
+      if (auth === undefined) return this.#unauthorized('The access token is not valid here');
+    }
+    if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now())
+      return this.#unauthorized('The access token expired');
+    return auth;
+  }
+
+  /** `WWW-Authenticate` of a 403 for a call that needs more scopes (the client may step up). */
+  insufficientScope(scopes: readonly string[]): Record<string, string> {
+    return {
+      'www-authenticate': bearerChallenge({
+        error: 'insufficient_scope',
+        scope: scopes.join(' '),
+        resource_metadata: this.#metadataUrl,
+      }),
+    };
+  }
+
+  #unauthorized(invalid: string | undefined): Reply {
+    const challenge = bearerChallenge({
+      error: invalid === undefined ? undefined : 'invalid_token',
+      error_description: invalid,
+      resource_metadata: this.#metadataUrl,
+    });
+    return errorResponse(
+      401,
+      ErrorCode.ServerError,
+      invalid ?? 'Authorization required: send a bearer token',
+      undefined,
+      undefined,
+      { 'www-authenticate': challenge },
+    );
+  }
+}
+
+const METADATA_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'cache-control': 'public, max-age=3600',
+};
