@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
-import { modern, readAnswer } from '@edge-mcp/test-kit';
+import { legacyRequest, modern, openSession, readAnswer } from '@edge-mcp/test-kit';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { mcp } from '../src/hono/index.ts';
@@ -89,5 +89,68 @@ describe('the core handler mounted by mcp() on another path', () => {
     );
     const answer = await readAnswer(await mounted().fetch(request));
     expect(answer.message.result.content[0].text).toBe('mounted');
+  });
+});
+
+describe('a principal from earlier middleware: mcp(handler, { auth })', () => {
+  function app(): Hono {
+    const server = new McpServer({ name: 'hono-auth', version: '1' });
+    server.tool('whoami', {}, (_args, ctx) => String(ctx.auth?.principal));
+    const handler = createMcpHandler(server, {
+      // No verify: the middleware in front vouches for the principal.
+      auth: { resource: 'http://127.0.0.1/api/mcp', authorizationServers: ['http://127.0.0.1:9'] },
+    });
+    const hono = new Hono();
+    hono.all(
+      '/api/mcp',
+      mcp(handler, {
+        auth: async (c) => {
+          const user = c.req.header('x-user');
+          return user ? { principal: user, scopes: [] } : undefined;
+        },
+      }),
+    );
+    return hono;
+  }
+
+  test('reaches ctx.auth; without one the handler answers its 401 challenge', async () => {
+    const hono = app();
+    const call = (headers: Record<string, string>) =>
+      hono.fetch(
+        new Request(
+          'http://127.0.0.1/api/mcp',
+          modern('tools/call', { name: 'whoami' }, { headers }),
+        ),
+      );
+    const answer = await readAnswer(await call({ 'x-user': 'alice' }));
+    expect(answer.message.result.content[0].text).toBe('alice');
+    const refused = await call({});
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain(
+      'resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/api/mcp"',
+    );
+  });
+
+  test("binds sessions to it: bob cannot use alice's session", async () => {
+    const hono = app();
+    const as = (user: string) => ({
+      fetch: async (request: Request): Promise<Response> => {
+        const headers = new Headers(request.headers);
+        headers.set('x-user', user);
+        return hono.fetch(
+          new Request('http://127.0.0.1/api/mcp', {
+            method: request.method,
+            headers,
+            body: request.body,
+            duplex: 'half',
+          } as RequestInit),
+        );
+      },
+    });
+    const session = await openSession(as('alice'));
+    const mine = await as('alice').fetch(legacyRequest('tools/call', { name: 'whoami' }, session));
+    expect((await readAnswer(mine)).message.result.content[0].text).toBe('alice');
+    const theirs = await as('bob').fetch(legacyRequest('tools/call', { name: 'whoami' }, session));
+    expect(theirs.status).toBe(404);
   });
 });

@@ -3,12 +3,26 @@
  *
  * @module
  */
+import type { AuthInfo } from '@edge-mcp/core';
 import { HANDLE } from '@edge-mcp/core/adapter';
 import type { Context, Handler } from 'hono';
 import { lightResponse, toWebResponse } from '../shared/light-response.ts';
 import { type FetchHandler, lightIncomingOf } from '../shared/types.ts';
 
 export type { FetchHandler } from '../shared/types.ts';
+
+/** Options of {@link mcp}. */
+export interface McpOptions {
+  /**
+   * The principal earlier middleware verified (Hono's `jwt()`, your own session check): the MCP
+   * handler binds sessions and state to it and hands it to tools as `ctx.auth`. Return
+   * `undefined` for an unauthenticated request; with the handler's `auth` option set it then gets
+   * the 401 challenge. Needs a handler with the fast entry (the core handler).
+   *
+   * @default undefined (the handler authenticates on its own, if its `auth` option is set)
+   */
+  auth?: (c: Context) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+}
 
 /**
  * Returns a Hono handler that passes the raw `Request` to `handler`, so MCP sees the original
@@ -20,17 +34,26 @@ export type { FetchHandler } from '../shared/types.ts';
  * ```ts
  * const app = new Hono();
  * app.all('/mcp', mcp(handler));
+ * // Behind middleware that verified the user:
+ * app.all('/mcp', jwt({ secret }), mcp(handler, { auth: (c) => ({ principal: c.get('jwtPayload').sub, scopes: [] }) }));
  * ```
  */
-export function mcp(handler: FetchHandler): Handler {
+export function mcp(handler: FetchHandler, options: McpOptions = {}): Handler {
   const entry = handler[HANDLE]?.bind(handler);
-  if (!entry) return (c: Context) => handler.fetch(c.req.raw);
-  return (c: Context) => {
+  const principal = options.auth;
+  if (!entry) {
+    if (principal)
+      throw new TypeError('mcp(): the auth option needs the core handler (its fast entry)');
+    return (c: Context) => handler.fetch(c.req.raw);
+  }
+  const answer = (c: Context, auth: AuthInfo | undefined): Promise<Response> => {
     const raw = c.req.raw;
     // Served by the Node adapter, the Request is lazy and carries the light request: the core's
     // fast entry then answers without a Request or Response being built.
     const light = lightIncomingOf(raw);
-    if (light === undefined) return entry(raw, true).then(toWebResponse);
-    return entry(light, true).then(lightResponse);
+    if (light === undefined) return entry(raw, true, auth).then(toWebResponse);
+    return entry(light, true, auth).then(lightResponse);
   };
+  if (!principal) return (c: Context) => answer(c, undefined);
+  return async (c: Context) => answer(c, await principal(c));
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { AuthInfo } from '@edge-mcp/core';
 import type { HANDLE, IncomingRequest } from '@edge-mcp/core/adapter';
 
 /** A Web-standard request handler, such as the one `createMcpHandler()` returns. */
@@ -25,9 +26,14 @@ export interface FetchHandler {
   /**
    * Optional fast entry (the core handler has it, under the core's `HANDLE` symbol): takes a
    * lighter request object and gives a complete answer as plain data, which the Node adapter
-   * writes without building a `Response`. `routed`: the framework already matched the path.
+   * writes without building a `Response`. `routed`: the framework already matched the path;
+   * `auth`: the principal an integration vouched for.
    */
-  [HANDLE]?(request: IncomingRequest, routed?: boolean): Promise<Response | PlainReply>;
+  [HANDLE]?(
+    request: IncomingRequest,
+    routed?: boolean,
+    auth?: AuthInfo,
+  ): Promise<Response | PlainReply>;
 }
 
 /** A complete answer as plain data (the core's `Reply`, read structurally). */
