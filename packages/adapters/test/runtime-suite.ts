@@ -97,6 +97,29 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
     expect(lines).not.toContain('abort q2');
   });
 
+  test('an event stream with nothing to send yet shows its headers at once; its events follow', async () => {
+    const { url } = start();
+    const base = await url();
+    // Bun sends a streamed response's head with its first chunk: without the adapter's opening
+    // comment these headers would wait until something is sent.
+    const response = await within(fetch(`${base}/quiet?id=quiet`), 'the quiet stream headers');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body?.getReader();
+    if (reader === undefined) throw new Error('no body');
+    await within(fetch(`${base}/release`), 'the release');
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('data: late\n\n')) {
+      const { done, value } = await within(reader.read(), 'the late event');
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    // Whatever came before the event is SSE comments, which clients skip.
+    expect(text.replace(/^:[^\n]*\n\n/gm, '')).toBe('data: late\n\n');
+    await reader.cancel();
+  });
+
   test('SIGTERM with an open event stream: close() ends it and the process exits with 0', async () => {
     const { child, exited, url, lines } = start();
     const reader = await openStream(await url());

@@ -4,6 +4,12 @@
  * Bun's own `Request` goes to the handler untouched; Bun aborts its `signal` when the client
  * disconnects before the response is complete, and not after a completed response.
  *
+ * **Event-stream headers.** Bun (1.4) sends the head of a streamed response only with its first
+ * body chunk. An event stream with nothing to send yet (a 2025-06-18 GET stream, a resume with
+ * nothing to replay) would leave its client without even a status until the first keep-alive,
+ * 15 s later. So when a `text/event-stream` answer has no chunk ready, the adapter writes an SSE
+ * comment line (`:`) first, which clients ignore; answers that have one are sent untouched.
+ *
  * @module
  */
 import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
@@ -132,7 +138,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     port,
     // Off: Bun's 10 s default would cut long tool calls and event streams (see above).
     idleTimeout: 0,
-    fetch: (request) => respond(handler, request, report),
+    fetch: async (request) => headNow(await respond(handler, request, report)),
     // Reached when the handler's value is not a usable Response.
     error(error) {
       report(error);
@@ -144,6 +150,66 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () =>
     shutdown(server, handler, report),
   );
+}
+
+/** An SSE comment line: clients ignore it; Bun sends the response head with it. */
+const OPENING_COMMENT = new TextEncoder().encode(':\n\n');
+
+/** Resolves after the current task and its microtasks: a chunk already queued is read by then. */
+function nextTask(): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Relays an event stream, starting with {@link OPENING_COMMENT} when its first chunk is not
+ * ready at once, so that Bun sends the head now rather than with that chunk.
+ */
+class HeadFirst implements UnderlyingDefaultSource<Uint8Array> {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+
+  constructor(reader: ReadableStreamDefaultReader<Uint8Array>) {
+    this.#reader = reader;
+  }
+
+  async start(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    const first = this.#reader.read();
+    const ready = await Promise.race([first, nextTask()]);
+    if (ready !== undefined) return push(controller, ready);
+    this.#pending = first;
+    controller.enqueue(OPENING_COMMENT);
+  }
+
+  async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    const next = this.#pending ?? this.#reader.read();
+    this.#pending = undefined;
+    push(controller, await next);
+  }
+
+  cancel(reason: unknown): Promise<void> {
+    return this.#reader.cancel(reason);
+  }
+}
+
+function push(
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  { done, value }: ReadableStreamReadResult<Uint8Array>,
+): void {
+  if (done) controller.close();
+  else controller.enqueue(value);
+}
+
+/** `response`, or the same event stream relayed through {@link HeadFirst}. */
+function headNow(response: Response): Response {
+  const body = response.body;
+  if (body === null || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return response;
+  }
+  return new Response(new ReadableStream(new HeadFirst(body.getReader()), { highWaterMark: 0 }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 async function shutdown(

@@ -11,6 +11,26 @@ import { describe, expect, test } from 'vitest';
 import type { Current, TargetCaps } from '../targets/types.ts';
 import { running, waitForLog } from './wait.ts';
 
+/**
+ * How long a GET stream may take to show its headers: far below the 15 s keep-alive of the
+ * Node, Deno and Bun targets (the first write a stream would otherwise wait for), far above what
+ * a loaded machine needs to answer.
+ */
+const HEADERS_WITHIN_MS = 5_000;
+
+/** The response, or a failure once `ms` passed without its headers. */
+async function headersWithin(answer: Promise<Response>, ms: number): Promise<Response> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no response headers within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const SKIP =
   'workerd isolates share no memory between requests, so legacy sessions need Durable Objects';
 
@@ -40,6 +60,49 @@ export function sessions(current: Current, caps: TargetCaps): void {
         expect(missed?.method).toBe('notifications/tools/list_changed');
         expect(missed?._eventId).not.toBe(seen?._eventId);
         await resumed.cancel();
+      },
+    );
+
+    test.skipIf(!caps.sessions)(
+      'a fresh GET on a 2025-06-18 session (nothing to send yet) shows its headers at once',
+      async () => {
+        const { mcpUrl } = current.target;
+        const version = { version: '2025-06-18' };
+        const { session } = await initialize(mcpUrl, version.version);
+        // 2025-06-18 has no priming event: nothing is written until a notification.
+        const fresh = await headersWithin(
+          fetch(mcpUrl, legacyGet(session, undefined, version)),
+          HEADERS_WITHIN_MS,
+        );
+        expect([fresh.status, fresh.headers.get('content-type')]).toEqual([
+          200,
+          'text/event-stream',
+        ]);
+        await fresh.body?.cancel();
+      },
+    );
+
+    test.skipIf(!caps.sessions)(
+      'a resume with nothing to replay shows its headers at once',
+      async () => {
+        const { mcpUrl } = current.target;
+        // 2025-11-25: the GET stream opens with a priming event, an id to resume from.
+        const { session } = await initialize(mcpUrl, LEGACY);
+        const version = { version: LEGACY };
+        const first = new SseReader(await fetch(mcpUrl, legacyGet(session, undefined, version)));
+        const priming = await first.next();
+        expect(priming?.id).toBeDefined();
+        await first.cancel();
+        // Resumed right there: nothing to replay, and a resume is not primed, so nothing written.
+        const resumed = await headersWithin(
+          fetch(mcpUrl, legacyGet(session, priming?.id, version)),
+          HEADERS_WITHIN_MS,
+        );
+        expect([resumed.status, resumed.headers.get('content-type')]).toEqual([
+          200,
+          'text/event-stream',
+        ]);
+        await resumed.body?.cancel();
       },
     );
 
