@@ -26,8 +26,6 @@ import {
 } from 'jose';
 import type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
 
-export type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
-
 /** How the verifier fetches and keeps the JSON Web Key Set. */
 export interface JwksOptions {
   /**
