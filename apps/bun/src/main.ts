@@ -26,7 +26,18 @@ const app = createExampleApp(handler, 'bun');
 
 // PORT and HOST are read by the adapter (defaults 8787 and 127.0.0.1); SIGINT/SIGTERM shut down
 // gracefully, after which the process exits by itself.
-const server = await serve({ fetch: app.fetch, close: () => handler.close() });
+const server = await serve({
+  fetch: app.fetch,
+  // Told by serve() on SIGINT/SIGTERM (or close()): say so, then end every call and stream.
+  close: async () => {
+    const { inFlight, sessions, openStreams } = handler.stats();
+    log(
+      `edge-mcp example shutting down (${inFlight} in flight, ${sessions} sessions, ${openStreams} open streams)`,
+    );
+    await handler.close();
+    log('edge-mcp example stopped');
+  },
+});
 // Where it really listens: a wildcard bind (HOST=0.0.0.0) is every interface, reached from this
 // machine through loopback (serve() has warned about it on stderr).
 const where =

@@ -25,7 +25,18 @@ const handler = createMcpHandler(createExampleServer(), {
 const app = createExampleApp(handler, 'node');
 
 const server = await serve(
-  { fetch: app.fetch, close: () => handler.close() },
+  {
+    fetch: app.fetch,
+    // Told by serve() on SIGINT/SIGTERM (or close()): say so, then end every call and stream.
+    close: async () => {
+      const { inFlight, sessions, openStreams } = handler.stats();
+      log(
+        `edge-mcp example shutting down (${inFlight} in flight, ${sessions} sessions, ${openStreams} open streams)`,
+      );
+      await handler.close();
+      log('edge-mcp example stopped');
+    },
+  },
   {
     port: Number(process.env.PORT ?? 8787),
     hostname: process.env.HOST ?? '127.0.0.1',

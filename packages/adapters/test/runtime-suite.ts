@@ -4,6 +4,7 @@
  * for exit events, each under a timeout guard.
  */
 import { expect, test } from 'vitest';
+import { DUPLICATE_SIGNAL_MS } from '../src/shared/serve.ts';
 import { within } from './helpers.ts';
 import { openStream, rawGet, readAll, startChild } from './runtime-child.ts';
 
@@ -131,13 +132,36 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
     expect(await within(readAll(reader), 'the end of the stream')).toBe('data: bye\n\n');
   });
 
+  test('the same SIGTERM twice at once (a process group and pnpm passing it on) shuts down gracefully, exit 0', async () => {
+    const { child, exited, url, lines } = start();
+    const reader = await openStream(await url());
+
+    child.kill('SIGTERM');
+    child.kill('SIGTERM');
+    expect(await within(exited, 'the child to exit', 10_000)).toEqual({ code: 0, signal: null });
+    expect(lines).toContain('closing');
+    expect(await within(readAll(reader), 'the end of the stream')).toBe('data: bye\n\n');
+  });
+
   test('a second SIGINT during a stuck shutdown exits at once with 130', async () => {
     const { child, exited, url, line } = start('hang');
     await openStream(await url());
 
     child.kill('SIGINT');
     await within(line('closing'), 'the shutdown to start');
+    // A second press, not the same signal passed on again: it comes after the duplicate window.
+    await new Promise((resolve) => setTimeout(resolve, DUPLICATE_SIGNAL_MS + 100));
     child.kill('SIGINT');
     expect(await within(exited, 'the child to exit', 10_000)).toEqual({ code: 130, signal: null });
+  });
+
+  test('SIGTERM during a stuck SIGINT shutdown exits at once with 143', async () => {
+    const { child, exited, url, line } = start('hang');
+    await openStream(await url());
+
+    child.kill('SIGINT');
+    await within(line('closing'), 'the shutdown to start');
+    child.kill('SIGTERM');
+    expect(await within(exited, 'the child to exit', 10_000)).toEqual({ code: 143, signal: null });
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  DUPLICATE_SIGNAL_MS,
   exposureWarning,
   isLoopback,
   listenInfo,
@@ -84,11 +85,47 @@ describe('shutdownTriggers', () => {
   test('a second signal during the shutdown exits; the first only starts it', async () => {
     const gate = deferred();
     const signals = fakeSignals();
-    const close = shutdownTriggers(() => gate.promise, ['SIGINT'], signals.hooks, undefined);
+    let clock = 0;
+    const close = shutdownTriggers(
+      () => gate.promise,
+      ['SIGINT'],
+      signals.hooks,
+      undefined,
+      () => clock,
+    );
     signals.send('SIGINT');
     expect(signals.exits).toEqual([]);
+    clock += DUPLICATE_SIGNAL_MS;
     signals.send('SIGINT');
     expect(signals.exits).toEqual(['SIGINT']);
+    gate.resolve();
+    await close();
+  });
+
+  test('the same signal again within DUPLICATE_SIGNAL_MS is one request; later, or another signal, exits', async () => {
+    const gate = deferred();
+    const signals = fakeSignals();
+    let clock = 1_000;
+    const close = shutdownTriggers(
+      () => gate.promise,
+      ['SIGINT', 'SIGTERM'],
+      signals.hooks,
+      undefined,
+      () => clock,
+    );
+    // A process group signalled: the runtime gets it, and again from pnpm a few ms later.
+    signals.send('SIGTERM');
+    clock += 8;
+    signals.send('SIGTERM');
+    clock += DUPLICATE_SIGNAL_MS - 9;
+    signals.send('SIGTERM');
+    expect(signals.exits).toEqual([]);
+    // Another signal is a second request at once; the same one after the window too.
+    signals.send('SIGINT');
+    expect(signals.exits).toEqual(['SIGINT']);
+    clock += DUPLICATE_SIGNAL_MS;
+    signals.send('SIGTERM');
+    expect(signals.exits).toEqual(['SIGINT', 'SIGTERM']);
     gate.resolve();
     await close();
   });

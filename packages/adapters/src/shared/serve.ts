@@ -178,9 +178,18 @@ export interface SignalHooks<S extends string> {
 }
 
 /**
+ * The same signal again within this many milliseconds is the same request, not a second one. A
+ * terminal's Ctrl+C, or a `kill` of the process group, reaches the runtime directly and once more
+ * through the `pnpm start` (or launcher) above it, which passes signals on to its child: measured
+ * 4–8 ms apart. A person pressing Ctrl+C twice is slower than this.
+ */
+export const DUPLICATE_SIGNAL_MS = 500;
+
+/**
  * Wires the triggers of a graceful shutdown: `close()`, the abort of `signal` and the first of
- * `signals`. They share one run of `shutdown`; a second signal during it calls `hooks.exit`. The
- * listeners are removed once `shutdown` has settled, so they do not keep the process alive.
+ * `signals`. They share one run of `shutdown`; a second signal during it calls `hooks.exit`
+ * (the same signal again within {@link DUPLICATE_SIGNAL_MS} of the last one acted on is ignored).
+ * The listeners are removed once `shutdown` has settled, so they do not keep the process alive.
  * Returns the idempotent `close()`.
  */
 export function shutdownTriggers<S extends string>(
@@ -188,8 +197,10 @@ export function shutdownTriggers<S extends string>(
   signals: readonly S[],
   hooks: SignalHooks<S>,
   signal: AbortSignal | undefined,
+  now: () => number = () => performance.now(),
 ): () => Promise<void> {
   let closing: Promise<void> | undefined;
+  let last: { name: S; at: number } | undefined;
   const installed: Array<[S, () => void]> = [];
   const detach = (): void => {
     for (const [name, listener] of installed) hooks.remove(name, listener);
@@ -209,6 +220,9 @@ export function shutdownTriggers<S extends string>(
   }
   for (const name of signals) {
     const listener = (): void => {
+      const at = now();
+      if (last !== undefined && last.name === name && at - last.at < DUPLICATE_SIGNAL_MS) return;
+      last = { name, at };
       // A second signal means the user does not want to wait for the shutdown.
       if (closing !== undefined) hooks.exit(name);
       else start();

@@ -1,0 +1,110 @@
+/**
+ * `pnpm start` of each app, and at the root, as a container or a process manager runs it: SIGTERM
+ * goes to the `pnpm` process only (not its group). The runtime under it must get it, shut down
+ * gracefully (its running call answered 503, cancelled with reason `shutdown`) and exit 0, and
+ * pnpm with it, leaving no process behind.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { modern } from '@edge-mcp/test-kit';
+import { freePort } from '@edge-mcp/test-kit/node';
+import { afterEach, describe, expect, test } from 'vitest';
+import { running } from '../src/suite/wait.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+const started = new Set<ChildProcess>();
+
+/** True while any process of `child`'s group (pnpm and what it started) is alive. */
+function groupAlive(child: ChildProcess): boolean {
+  try {
+    process.kill(-(child.pid as number), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterEach(() => {
+  for (const child of started) {
+    if (groupAlive(child)) process.kill(-(child.pid as number), 'SIGKILL');
+  }
+  started.clear();
+});
+
+/** Fails a wait that never ends; the timer is a guard, the test waits on events. */
+async function within<T>(promise: Promise<T>, what: string, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('pnpm start passes SIGTERM on: the runtime shuts down gracefully and exits 0', () => {
+  test.each([
+    ['the root (apps/node)', ROOT],
+    ['apps/node', join(ROOT, 'apps', 'node')],
+    ['apps/deno', join(ROOT, 'apps', 'deno')],
+    ['apps/bun', join(ROOT, 'apps', 'bun')],
+  ])('%s', async (_, cwd) => {
+    const port = await freePort();
+    const pnpm = spawn('pnpm', ['start'], {
+      cwd,
+      // Its own group, so that the test can see (and clean up) everything pnpm started.
+      detached: true,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DENO_NO_UPDATE_CHECK: '1',
+        NO_COLOR: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.add(pnpm);
+    let output = '';
+    const listening = new Promise<void>((resolve) => {
+      const read = (chunk: Buffer): void => {
+        output += chunk.toString();
+        if (output.includes('edge-mcp example serving http://')) resolve();
+      };
+      pnpm.stdout?.on('data', read);
+      pnpm.stderr?.on('data', read);
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      pnpm.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    await within(
+      Promise.race([
+        listening,
+        exited.then(() => Promise.reject(new Error(`pnpm start exited:\n${output}`))),
+      ]),
+      'the app to listen',
+      60_000,
+    );
+
+    const url = `http://127.0.0.1:${port}`;
+    const call = fetch(
+      `${url}/mcp`,
+      modern('tools/call', { name: 'sleep', arguments: { ms: 60_000 } }, { id: 'at-sigterm' }),
+    ).then((response) => response.status);
+    await running(url, call);
+
+    process.kill(pnpm.pid as number, 'SIGTERM'); // pnpm only, as `docker stop` does
+    expect(await within(exited, 'pnpm to exit', 30_000), output).toEqual({
+      code: 0,
+      signal: null,
+    });
+    expect(await call).toBe(503);
+    expect(output).toContain('edge-mcp example shutting down (1 in flight');
+    expect(output).toContain('edge-mcp example stopped');
+    const line = output.split('\n').find((l) => l.includes('"id":"at-sigterm"'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ outcome: 'cancelled', reason: 'shutdown' });
+    expect(groupAlive(pnpm)).toBe(false);
+  });
+});
