@@ -9,7 +9,7 @@
 import { decodeProtectedHeader } from 'jose';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { jwtVerifier } from '../../core/src/jwt.ts';
+import { jwtVerifier } from '@edge-mcp/core/jwt';
 import {
   type AuthorizationServer,
   type AuthorizationServerMetadata,

@@ -22,7 +22,7 @@ import type {
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 // From the source until core's package.json exports ./jwt (then: '@edge-mcp/core/jwt').
-import { jwtVerifier } from '../../core/src/jwt.ts';
+import { jwtVerifier } from '@edge-mcp/core/jwt';
 import {
   type AuthorizationServer,
   authorizationUrl,

@@ -84,9 +84,10 @@ export interface JwtVerifierOptions {
   jwks?: JwksOptions;
   /**
    * What an unreachable authorization server (metadata or key set cannot be fetched, and no
-   * usable cached keys) means. `'unauthorized'`: the verifier returns `undefined` (401).
-   * `'throw'`: it throws a {@link JwtVerifierUnavailableError} (the request fails without
-   * telling the client its token is bad). @default 'unauthorized'
+   * usable cached keys) means. `'throw'`: it throws a {@link JwtVerifierUnavailableError}, which
+   * the handler answers 503 with `Retry-After` (the client keeps its token and retries, instead
+   * of starting a new login that cannot succeed while the server is down). `'unauthorized'`: the
+   * verifier returns `undefined` (401). @default 'throw'
    */
   unavailable?: 'unauthorized' | 'throw';
   /** The fetch used for metadata and keys (tests, proxies). @default globalThis.fetch */
@@ -94,8 +95,8 @@ export interface JwtVerifierOptions {
 }
 
 /**
- * The verifier could not decide: the issuer's metadata or key set could not be fetched. Thrown
- * only with `unavailable: 'throw'`.
+ * The verifier could not decide: the issuer's metadata or key set could not be fetched (unless
+ * `unavailable: 'unauthorized'`).
  */
 export class JwtVerifierUnavailableError extends Error {
   override readonly name: string = 'JwtVerifierUnavailableError';
@@ -144,7 +145,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const principalClaim = options.principalClaim;
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const requireAtJwt = options.requireAtJwt === true;
-  const throwWhenUnavailable = options.unavailable === 'throw';
+  const throwWhenUnavailable = options.unavailable !== 'unauthorized';
   const fetchImpl = options.fetch;
   const jwks = options.jwks ?? {};
   const timeoutMs = jwks.timeoutMs ?? 5_000;

@@ -100,6 +100,24 @@ describe('authentication', () => {
     }
   });
 
+  test('a verifier that cannot decide (its authorization server is down): 503 with Retry-After, not 401', async () => {
+    const h = createMcpHandler(server(), {
+      auth: {
+        verify: () => {
+          throw new Error('JWKS unreachable');
+        },
+        resource: RESOURCE,
+        authorizationServers: [],
+      },
+    });
+    const answer = await h.fetch(
+      modernRequest('tools/call', { name: 'whoami' }, { headers: bearer('alice') }),
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(answer.headers.get('www-authenticate')).toBeNull();
+  });
+
   test('a valid token: ctx.auth in both eras', async () => {
     const h = handler();
     const modern = await readAnswer(

@@ -366,14 +366,12 @@ describe('the key set', () => {
 });
 
 describe('an unreachable authorization server', () => {
-  test('undefined (401) by default; JwtVerifierUnavailableError with unavailable: throw', async () => {
+  test('JwtVerifierUnavailableError (503) by default; undefined (401) with unavailable: unauthorized', async () => {
     resetServer([key1]);
     as.down = true;
     const token = await sign();
-    expect(await verifier()(token)).toBeUndefined();
-    await expect(verifier({ unavailable: 'throw' })(token)).rejects.toBeInstanceOf(
-      JwtVerifierUnavailableError,
-    );
+    expect(await verifier({ unavailable: 'unauthorized' })(token)).toBeUndefined();
+    await expect(verifier()(token)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
     const discovering = jwtVerifier({
       issuer: as.issuer,
       audience: RESOURCE,

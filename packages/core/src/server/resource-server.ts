@@ -2,7 +2,7 @@ import type { AuthInfo, TokenVerifier } from '../auth/auth-info.ts';
 import { McpError } from '../errors.ts';
 import { bearerChallenge, bearerToken } from '../http/bearer.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { errorResponse, jsonResponse, type Reply } from '../http/responses.ts';
+import { errorResponse, jsonResponse, overBudget, type Reply } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 
 /**
@@ -37,6 +37,9 @@ export interface AuthOptions {
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** Clock skew allowed on `expiresAt` (as `jwtVerifier` allows on `exp`). */
+const EXPIRY_SKEW_SECONDS = 5;
 
 /** A call needs scopes the principal's token does not grant (403, step-up). */
 export class InsufficientScopeError extends McpError {
@@ -120,11 +123,19 @@ export class ResourceServer {
       try {
         auth = await this.verify(token, request);
       } catch {
-        auth = undefined;
+        // The verifier could not decide (its authorization server is unreachable): not the
+        // token's fault, so no 401 that would send the client into a new login; a retry will do.
+        return overBudget(
+          503,
+          'The authorization server cannot be reached to check the token',
+          undefined,
+          5,
+        );
       }
       if (auth === undefined) return this.#unauthorized('The access token is not valid here');
     }
-    if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now())
+    // The same small tolerance a JWT verifier gives `exp`, so a token it just accepted passes.
+    if (auth.expiresAt !== undefined && (auth.expiresAt + EXPIRY_SKEW_SECONDS) * 1000 <= Date.now())
       return this.#unauthorized('The access token expired');
     return auth;
   }
