@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   DUPLICATE_SIGNAL_MS,
   exposureWarning,
@@ -128,6 +128,31 @@ describe('shutdownTriggers', () => {
     expect(signals.exits).toEqual(['SIGINT', 'SIGTERM']);
     gate.resolve();
     await close();
+  });
+
+  test('a duplicate arriving after a quick shutdown is still caught; the listeners go after the window', async () => {
+    vi.useFakeTimers();
+    try {
+      const signals = fakeSignals();
+      let clock = 0;
+      const close = shutdownTriggers(
+        async () => {},
+        ['SIGTERM'],
+        signals.hooks,
+        undefined,
+        () => clock,
+      );
+      signals.send('SIGTERM');
+      await close(); // over before the copy pnpm passes on arrives
+      clock += 8;
+      expect(signals.count()).toBe(1);
+      signals.send('SIGTERM');
+      expect(signals.exits).toEqual([]);
+      vi.advanceTimersByTime(DUPLICATE_SIGNAL_MS);
+      expect(signals.count()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('the abort of the signal option starts the shutdown; listeners go even if it fails', async () => {

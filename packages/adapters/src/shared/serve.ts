@@ -185,11 +185,18 @@ export interface SignalHooks<S extends string> {
  */
 export const DUPLICATE_SIGNAL_MS = 500;
 
+/** Lets a timer run without keeping the process alive (Node and Bun timers, Deno timer ids). */
+function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
+  if (typeof timer === 'object' && timer !== null && 'unref' in timer) timer.unref();
+  else (globalThis as { Deno?: { unrefTimer?(id: unknown): void } }).Deno?.unrefTimer?.(timer);
+}
+
 /**
  * Wires the triggers of a graceful shutdown: `close()`, the abort of `signal` and the first of
  * `signals`. They share one run of `shutdown`; a second signal during it calls `hooks.exit`
  * (the same signal again within {@link DUPLICATE_SIGNAL_MS} of the last one acted on is ignored).
- * The listeners are removed once `shutdown` has settled, so they do not keep the process alive.
+ * The listeners are removed once `shutdown` has settled (after a shutdown a signal started, once
+ * that window is over too), so they do not outlive the server.
  * Returns the idempotent `close()`.
  */
 export function shutdownTriggers<S extends string>(
@@ -207,8 +214,16 @@ export function shutdownTriggers<S extends string>(
     installed.length = 0;
     signal?.removeEventListener('abort', onAbort);
   };
+  // A duplicate of the signal that started the shutdown may still be on its way when the shutdown
+  // is over: catch it for the rest of the window (default handling would kill the process), on a
+  // timer that keeps nothing alive.
+  const detachSoon = (): void => {
+    const wait = last === undefined ? 0 : DUPLICATE_SIGNAL_MS - (now() - last.at);
+    if (wait <= 0) detach();
+    else unrefTimer(setTimeout(detach, wait));
+  };
   const close = (): Promise<void> => {
-    closing ??= shutdown().finally(detach);
+    closing ??= shutdown().finally(detachSoon);
     return closing;
   };
   // Rejections reach whoever awaits close(); a trigger nobody awaits must not leave one unhandled.
