@@ -12,6 +12,7 @@
 export type { FetchHandler } from '../shared/types.ts';
 export { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 export { DurableObjectSessionManager } from './do-session-manager.ts';
+export { PRINCIPAL_HEADER, principalOf, type WorkerAuth } from './principal.ts';
 export { type SessionControl, type SessionInspection, sessionControl } from './session-control.ts';
 export {
   defineSessionObject,

@@ -9,6 +9,7 @@ import { HANDLE } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 import { DurableObjectSessionManager } from './do-session-manager.ts';
+import { principalOf } from './principal.ts';
 import { report } from './session-registry.ts';
 import { WORKERD_HANDLER_OPTIONS } from './worker.ts';
 import type { DurableObjectNamespace, DurableObjectState } from './workers-types.ts';
@@ -102,8 +103,9 @@ export function defineSessionObject<Env>(
       // Operator calls come from the Worker's own code (`sessionControl`); the session Worker only
       // ever forwards requests for the MCP path, so a client cannot reach these.
       if (request.url.startsWith(CONTROL)) return this.#control(request);
-      // The session Worker has routed the request here: the handler's own path check is moot.
-      const answer = await this.#handler[HANDLE](request, true);
+      // The session Worker has routed the request here: the handler's own path check is moot,
+      // and the principal it authenticated (if it did) comes along.
+      const answer = await this.#handler[HANDLE](request, true, principalOf(request));
       return toWebResponse(answer);
     }
 

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '@edge-mcp/core';
 import {
   BodyTooLargeError,
   classifyEra,
@@ -11,6 +12,7 @@ import {
 } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
+import { type WorkerAuth, withPrincipal } from './principal.ts';
 import { objectIdOf } from './session-id.ts';
 import type { WorkerEntry } from './worker.ts';
 import type { DurableObjectNamespace } from './workers-types.ts';
@@ -28,6 +30,13 @@ export interface SessionWorkerOptions<Env> {
   maxBodyBytes?: number;
   /** The MCP endpoint's path; other paths go to `build`'s handler untouched. @default '/mcp' */
   path?: string;
+  /**
+   * The principal of a request, when the Worker sits behind an authenticating layer: with
+   * `@cloudflare/workers-oauth-provider`, `(request, env, ctx) => ({ principal: ctx.props.userId,
+   * scopes: … })`. It reaches the handler (`ctx.auth`) and the session's object, which binds the
+   * session to it. @default undefined (the handlers authenticate on their own, if configured)
+   */
+  auth?: WorkerAuth<Env>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -45,9 +54,13 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
   const limit = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const path = options.path ?? DEFAULTS.path;
   return {
-    async fetch(request, env) {
+    async fetch(incoming, env, ctx) {
       handler ??= options.build(env);
-      if (pathOf(request.url) !== path) return handler.fetch(request);
+      if (pathOf(incoming.url) !== path) return handler.fetch(incoming);
+      const auth = options.auth ? await options.auth(incoming, env, ctx) : undefined;
+      // What goes to a session's object carries the principal the Worker vouches for, never one
+      // a client made up.
+      const request = withPrincipal(incoming, auth);
       const modern = classifyEra(request.headers) === 'modern';
       const sessionId = request.headers.get(HEADER.sessionId);
       if (!modern && sessionId !== null) {
@@ -57,7 +70,7 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
           return failure(404, ErrorCode.SessionNotFound, 'Session not found');
         return namespace.get(objectId).fetch(request);
       }
-      if (modern || request.method !== 'POST') return serve(handler, request);
+      if (modern || request.method !== 'POST') return serve(handler, request, auth);
       // A legacy POST without a session: an initialize opens a session in a new object.
       let text: string;
       try {
@@ -67,7 +80,7 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
         return failure(413, ErrorCode.InvalidRequest, error.message);
       }
       const forwarded = new Request(request, { body: text });
-      if (!isLegacyInitialize(request, text)) return serve(handler, forwarded);
+      if (!isLegacyInitialize(request, text)) return serve(handler, forwarded, auth);
       const namespace = options.sessions(env);
       return namespace.get(namespace.newUniqueId()).fetch(forwarded);
     },
@@ -75,10 +88,14 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
 }
 
 /** The Worker has matched the path: the core handler skips its own path check. */
-async function serve(handler: FetchHandler, request: Request): Promise<Response> {
+async function serve(
+  handler: FetchHandler,
+  request: Request,
+  auth: AuthInfo | undefined,
+): Promise<Response> {
   const entry = handler[HANDLE];
   if (!entry) return handler.fetch(request);
-  const answer = await entry.call(handler, request, true);
+  const answer = await entry.call(handler, request, true, auth);
   return toWebResponse(answer);
 }
 

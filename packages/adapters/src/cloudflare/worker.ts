@@ -3,13 +3,18 @@
  *
  * @module
  */
+import { HANDLE } from '@edge-mcp/core/adapter';
+import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
+import type { WorkerAuth } from './principal.ts';
 
 export type { FetchHandler } from '../shared/types.ts';
 
 /** The part of the Workers `ExecutionContext` the entry uses. */
 export interface WorkerContext {
   waitUntil(promise: Promise<unknown>): void;
+  /** What an authenticating layer in front (workers-oauth-provider) passed on. */
+  readonly props?: unknown;
 }
 
 /** A module Worker's default export. */
@@ -34,12 +39,20 @@ export const WORKERD_HANDLER_OPTIONS = { streamAfterMs: 0, keepAliveMs: 5_000 } 
  * );
  * ```
  */
-export function createWorker<Env>(build: (env: Env) => FetchHandler): WorkerEntry<Env> {
+export function createWorker<Env>(
+  build: (env: Env) => FetchHandler,
+  options: { auth?: WorkerAuth<Env> } = {},
+): WorkerEntry<Env> {
   let handler: FetchHandler | undefined;
+  const principal = options.auth;
   return {
-    async fetch(request, env) {
+    async fetch(request, env, ctx) {
       handler ??= build(env);
-      return handler.fetch(request);
+      const entry = handler[HANDLE];
+      if (!principal || !entry) return handler.fetch(request);
+      return toWebResponse(
+        await entry.call(handler, request, false, await principal(request, env, ctx)),
+      );
     },
   };
 }
