@@ -13,3 +13,10 @@ export {
   startCallbackServer,
 } from './browser.ts';
 export * from './oauth-client.ts';
+export {
+  type PageFile,
+  type PageServer,
+  type PageServerOptions,
+  startPageServer,
+} from './page-server.ts';
+export { bundleSdkClient, SDK_GLOBAL } from './sdk-bundle.ts';
