@@ -1,0 +1,124 @@
+/**
+ * `pnpm stress`: the long runs of what `pnpm test` runs briefly — 100,000 fuzz scenarios through
+ * the core handler in-process, then a 10-minute soak of a real Node server — and a summary.
+ * Exits 1 if any invariant broke.
+ *
+ * Environment (defaults in brackets):
+ *   STRESS_FUZZ_RUNS [100000]   scenarios in all, split across the properties
+ *   STRESS_FUZZ_SECONDS [3600]  time limit of each property
+ *   STRESS_SOAK_SECONDS [600]   soak duration (after a 5 s warm-up)
+ *   STRESS_CLIENTS [32]         concurrent soak clients
+ *   STRESS_STALLED [8]          stalled readers kept open during the soak
+ *   STRESS_HEAP_MIB [16]        allowed heap growth after GC
+ *   STRESS_ONLY [both]          `fuzz` or `soak`
+ *   FUZZ_SEED, SOAK_SEED        replay a printed seed
+ */
+import {
+  type Budget,
+  eraProperty,
+  mergeTallies,
+  type PropertyResult,
+  resourcesProperty,
+  shutdownProperty,
+} from './fuzz/properties.ts';
+import { MiB } from './leaks.ts';
+import { formatSoak, soak } from './soak/soak.ts';
+
+function env(name: string, fallback: number): number {
+  const value = process.env[name];
+  return value === undefined || value === '' ? fallback : Number(value);
+}
+
+const only = process.env.STRESS_ONLY;
+const failures: string[] = [];
+process.on('unhandledRejection', (reason) => {
+  failures.push(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
+});
+
+function line(result: PropertyResult): string {
+  const t = result.tally;
+  return (
+    `  ${result.name}: ${result.runs} runs in ${(result.ms / 1000).toFixed(1)} s ` +
+    `(${Math.round((result.runs / result.ms) * 1000)}/s), seed ${result.seed}, ` +
+    `${t.exchanges} exchanges, ${t.sseAnswers} streams, ${t.clientAborts} aborts` +
+    (result.closeMs === undefined ? '' : `, close ${Math.round(result.closeMs)} ms`)
+  );
+}
+
+async function fuzz(): Promise<void> {
+  const total = env('STRESS_FUZZ_RUNS', 100_000);
+  const timeMs = env('STRESS_FUZZ_SECONDS', 3600) * 1000;
+  const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+  const share = (fraction: number): Budget => ({
+    numRuns: Math.max(1, Math.round(total * fraction)),
+    timeMs,
+    seed,
+  });
+  console.log(`fuzz: ${total} scenarios`);
+  const started = performance.now();
+  const results: PropertyResult[] = [];
+  const attempt = async (run: () => Promise<PropertyResult>) => {
+    try {
+      const result = await run();
+      results.push(result);
+      console.log(line(result));
+    } catch (error) {
+      failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      console.log(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  // Handlers mostly wait on timers: three independent properties side by side.
+  await Promise.all([
+    attempt(() => eraProperty('default', 'modern', share(0.3))),
+    attempt(() => eraProperty('default', 'legacy', share(0.3))),
+    attempt(() => shutdownProperty(share(0.2))),
+  ]);
+  // Tracks every timer of the process: alone.
+  await attempt(() => resourcesProperty(share(0.2)));
+  const ms = performance.now() - started;
+  const runs = results.reduce((sum, r) => sum + r.runs, 0);
+  const tally = mergeTallies(results.map((r) => r.tally));
+  console.log(
+    `fuzz total: ${runs} scenarios, ${tally.exchanges} exchanges in ${(ms / 1000).toFixed(1)} s ` +
+      `(${Math.round((runs / ms) * 1000)} scenarios/s, ${Math.round((tally.exchanges / ms) * 1000)} exchanges/s)\n` +
+      `  statuses ${JSON.stringify(tally.byStatus)}\n` +
+      `  ${tally.sseAnswers} streams (${tally.sseEvents} events), ${tally.clientAborts} client aborts, ` +
+      `${tally.cancelledReads} cancelled reads, ${tally.answeredQuestions} questions answered, ` +
+      `${tally.inputRetries} input retries, ${tally.resumes} resumes, ${tally.erroredStreams} cut streams`,
+  );
+}
+
+async function soakRun(): Promise<void> {
+  const seconds = env('STRESS_SOAK_SECONDS', 600);
+  console.log(`soak: ${seconds} s`);
+  const summary = await soak({
+    seconds,
+    warmupSeconds: 5,
+    clients: env('STRESS_CLIENTS', 32),
+    stalledReaders: env('STRESS_STALLED', 8),
+    heapBound: env('STRESS_HEAP_MIB', 16) * MiB,
+    seed: process.env.SOAK_SEED === undefined ? undefined : Number(process.env.SOAK_SEED),
+    log: (text) => console.log(`  ${text}`),
+  });
+  console.log(formatSoak(summary));
+  if (Object.keys(summary.errors).length > 0)
+    failures.push(
+      `soak errors: ${JSON.stringify(summary.errors)} ${JSON.stringify(summary.examples)}`,
+    );
+  const { inFlight, openStreams, sessions } = summary.after;
+  if (inFlight !== 0 || openStreams !== 0 || sessions !== 0)
+    failures.push(`soak: not back to zero: ${JSON.stringify(summary.after)}`);
+  if (summary.heap.growth > summary.heap.bound)
+    failures.push(
+      `soak: heap grew ${(summary.heap.growth / MiB).toFixed(1)} MiB (bound ${(summary.heap.bound / MiB).toFixed(1)} MiB)`,
+    );
+  if (Object.keys(summary.leftoverHandles).length > 0)
+    failures.push(`soak: handles left: ${JSON.stringify(summary.leftoverHandles)}`);
+}
+
+if (only !== 'soak') await fuzz();
+if (only !== 'fuzz') await soakRun();
+if (failures.length > 0) {
+  console.log(`\n${failures.length} failure(s):\n${failures.join('\n\n')}`);
+  process.exitCode = 1;
+} else console.log('\nstress: all invariants held');
