@@ -80,6 +80,7 @@ export class SseStream {
   #backlogBytes = 0;
   /** `close()` came during a replay: the stream ends once the backlog is out. */
   #closeAfterBacklog = false;
+  #pumping = false;
   /** Notifications coalesced or dropped so far (for the handler's stats). */
   dropped = 0;
 
@@ -128,6 +129,18 @@ export class SseStream {
   }
 
   #pump(): void {
+    // An enqueue hands a chunk to a waiting reader, which may call pull() (and so this) again at
+    // once: the outer call goes on, the inner one must not.
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      this.#pumpBacklog();
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  #pumpBacklog(): void {
     const backlog = this.#backlog as Array<readonly [string, string | undefined]>;
     while (this.#open && this.#next < backlog.length) {
       const [json, id] = backlog[this.#next] as readonly [string, string | undefined];
@@ -136,7 +149,7 @@ export class SseStream {
       // paced by the reader, never taken for a stalled one.
       if (this.queuedBytes > 0 && chunk.byteLength > (this.#controller.desiredSize ?? 0)) break;
       this.#next++;
-      this.#backlogBytes -= this.#next > this.#replayed ? json.length : 0;
+      if (this.#next > this.#replayed) this.#backlogBytes -= json.length;
       try {
         this.#controller.enqueue(chunk);
       } catch {
