@@ -2,6 +2,8 @@
  * `pnpm start`: the example MCP server on Deno at http://127.0.0.1:8787/mcp.
  * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
+ * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
+ * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
  *
  * Run with `--unstable-no-legacy-abort` (the start script does) so that `request.signal` aborts
  * only when a client disconnects; see the Deno section of packages/adapters/README.md.
@@ -11,6 +13,7 @@ import { createMcpHandler } from '@edge-mcp/core';
 import {
   createExampleApp,
   createExampleServer,
+  exampleOptions,
   requestLogger,
   sessionLogger,
 } from '@edge-mcp/example';
@@ -23,7 +26,10 @@ const handler = createMcpHandler(createExampleServer(), {
   // streamAfterMs 1000: Deno.serve may notice a client that left a call only once the answer
   // starts, so a call still running after 1 s answers as a stream (see the Deno adapter).
   ...RUNTIME_HANDLER_OPTIONS,
-  allowedHosts: Deno.env.get('ALLOWED_HOSTS')?.split(',').filter(Boolean) ?? [],
+  ...exampleOptions((name) => Deno.env.get(name), {
+    host: Deno.env.get('HOST') ?? '127.0.0.1',
+    port: Deno.env.get('PORT') ?? 8787,
+  }),
   onRequest: requestLogger(log),
   onSessionOpen: sessionLogger(log, 'session-open'),
   onSessionClose: sessionLogger(log, 'session-close'),

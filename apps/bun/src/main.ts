@@ -2,12 +2,15 @@
  * `pnpm start`: the example MCP server on Bun at http://127.0.0.1:8787/mcp.
  * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
+ * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
+ * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
  */
 import { serve } from '@edge-mcp/adapters/bun';
 import { createMcpHandler } from '@edge-mcp/core';
 import {
   createExampleApp,
   createExampleServer,
+  exampleOptions,
   requestLogger,
   sessionLogger,
 } from '@edge-mcp/example';
@@ -17,7 +20,10 @@ function log(line: string): void {
 }
 
 const handler = createMcpHandler(createExampleServer(), {
-  allowedHosts: process.env.ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [],
+  ...exampleOptions((name) => process.env[name], {
+    host: process.env.HOST ?? '127.0.0.1',
+    port: process.env.PORT ?? 8787,
+  }),
   onRequest: requestLogger(log),
   onSessionOpen: sessionLogger(log, 'session-open'),
   onSessionClose: sessionLogger(log, 'session-close'),

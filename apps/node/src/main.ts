@@ -2,12 +2,15 @@
  * `pnpm start`: the example MCP server on Node at http://127.0.0.1:8787/mcp.
  * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
+ * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
+ * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler } from '@edge-mcp/core';
 import {
   createExampleApp,
   createExampleServer,
+  exampleOptions,
   requestLogger,
   sessionLogger,
 } from '@edge-mcp/example';
@@ -16,8 +19,10 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+const port = Number(process.env.PORT ?? 8787);
+const hostname = process.env.HOST ?? '127.0.0.1';
 const handler = createMcpHandler(createExampleServer(), {
-  allowedHosts: process.env.ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [],
+  ...exampleOptions((name) => process.env[name], { host: hostname, port }),
   onRequest: requestLogger(log),
   onSessionOpen: sessionLogger(log, 'session-open'),
   onSessionClose: sessionLogger(log, 'session-close'),
@@ -37,10 +42,7 @@ const server = await serve(
       log('edge-mcp example stopped');
     },
   },
-  {
-    port: Number(process.env.PORT ?? 8787),
-    hostname: process.env.HOST ?? '127.0.0.1',
-  },
+  { port, hostname },
 );
 // Where it really listens: a wildcard bind (HOST=0.0.0.0) is every interface, reached from this
 // machine through loopback (serve() has warned about it on stderr).

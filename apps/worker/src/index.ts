@@ -13,6 +13,7 @@ import { createMcpHandler, type McpHandlerOptions } from '@edge-mcp/core';
 import {
   createExampleApp,
   createExampleServer,
+  exampleOptions,
   requestLogger,
   sessionLogger,
 } from '@edge-mcp/example';
@@ -28,6 +29,16 @@ export interface Env {
   KEEP_ALIVE_MS?: string;
   /** Session idle timeout in ms. Default 600000 (10 minutes). */
   IDLE_TIMEOUT_MS?: string;
+  /** Require OAuth bearer tokens from this issuer (JWT access tokens; see the Authorization section). */
+  MCP_AUTH_ISSUER?: string;
+  /** The issuer's key set, when it publishes no metadata. */
+  MCP_AUTH_JWKS_URL?: string;
+  /** This deployment's MCP endpoint URL (the tokens' audience); required with MCP_AUTH_ISSUER. */
+  MCP_RESOURCE_URL?: string;
+  /** Scopes the metadata advertises (comma-separated). */
+  MCP_AUTH_SCOPES?: string;
+  /** Origins allowed to call from a browser (comma-separated, or *). */
+  MCP_CORS_ORIGINS?: string;
 }
 
 function log(line: string): void {
@@ -38,7 +49,11 @@ function options(env: Env): McpHandlerOptions {
   return {
     ...WORKERD_HANDLER_OPTIONS,
     keepAliveMs: Number(env.KEEP_ALIVE_MS ?? 2500),
-    allowedHosts: env.ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [],
+    // A Worker does not know its own URL: MCP_RESOURCE_URL names it when auth is on.
+    ...exampleOptions((name) => env[name as keyof Env] as string | undefined, {
+      host: 'localhost',
+      port: 8787,
+    }),
     requestState: { secret: env.MCP_STATE_SECRET },
     onRequest: requestLogger(log),
   };
