@@ -157,7 +157,7 @@ const OPENING_COMMENT = new TextEncoder().encode(':\n\n');
 
 /** Resolves after the current task and its microtasks: a chunk already queued is read by then. */
 function nextTask(): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), 0));
 }
 
 /**
