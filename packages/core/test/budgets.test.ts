@@ -263,6 +263,21 @@ describe('what a client may make the server do at once is bounded', () => {
 });
 
 describe('malformed input is answered, never a 5xx', () => {
+  test('a batch whose client already left gets an empty 499, not an empty JSON array', async () => {
+    const handler = createMcpHandler(server());
+    const session = await openSession(handler, '2025-03-26');
+    const client = new AbortController();
+    client.abort();
+    const answer = await handler.fetch(
+      postRequest([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], session, {
+        version: '2025-03-26',
+        signal: client.signal,
+      }),
+    );
+    expect(answer.status).toBe(499);
+    expect(await answer.text()).toBe('');
+  });
+
   test('a deeply nested log level is 400 -32602 (2026-07-28) and -32602 (legacy)', async () => {
     const handler = createMcpHandler(server());
     const modern = await readAnswer(

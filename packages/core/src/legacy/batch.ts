@@ -1,6 +1,13 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, accepted, errorResponse, jsonResponse, Reply } from '../http/responses.ts';
+import {
+  type Answer,
+  accepted,
+  emptyReply,
+  errorResponse,
+  jsonResponse,
+  Reply,
+} from '../http/responses.ts';
 import { DEFAULT_LEGACY_VERSION, ErrorCode } from '../protocol/constants.ts';
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
 import { encodeEvent } from '../sse/encoder.ts';
@@ -67,8 +74,13 @@ export async function handleBatch(
   const responses = await Promise.all(answers);
   // Streams come as Responses (SSE); everything complete is a string or a Reply.
   if (responses.every((r) => !(r instanceof Response))) {
-    const bodies = responses.map((r) => (typeof r === 'string' ? r : (r.body ?? '')));
-    return jsonResponse(`[${bodies.filter((b) => b !== '').join(',')}]`);
+    const bodies = responses
+      .map((r) => (typeof r === 'string' ? r : (r.body ?? '')))
+      .filter((b) => b !== '');
+    // No element has an answer (its client left: each is an empty 499): no batch answer either,
+    // as for a single request; JSON-RPC has no empty batch answer.
+    if (bodies.length === 0) return emptyReply(499);
+    return jsonResponse(`[${bodies.join(',')}]`);
   }
   return new Response(merge(responses), { headers: SSE_HEADERS });
 }

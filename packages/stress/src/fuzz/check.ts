@@ -108,11 +108,8 @@ export function checkJsonBody(
   }
   if (Array.isArray(value)) {
     if (status !== 200) throw new Finding('batch-status', `HTTP ${status}`);
-    // KNOWN BUG (reported, issue 12, "empty batch answer"): a 2025-03-26 batch whose client has
-    // already left is answered 200 with `[]` (each element's 499 has no body, and the empty
-    // bodies are filtered out). JSON-RPC forbids an empty array; nobody reads it, but it should
-    // be 499 like a single request. Tolerated only in exactly that case until the core is fixed.
-    if (value.length === 0 && !ctx.aborted) throw new Finding('empty-batch-answer', '[]');
+    // JSON-RPC has no empty batch answer (a batch whose client left is an empty 499).
+    if (value.length === 0) throw new Finding('empty-batch-answer', '[]');
     return { single: undefined, responses: value.map((v, i) => checkResponse(v, `batch[${i}]`)) };
   }
   const single = checkResponse(value, 'body');
