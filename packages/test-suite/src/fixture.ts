@@ -1,5 +1,8 @@
+import type { McpOptions } from '@edge-mcp/adapters/hono';
 import { createFixtureServer } from '@edge-mcp/conformance';
 import {
+  type AuthInfo,
+  type AuthOptions,
   createMcpHandler,
   type McpHandler,
   type McpHandlerOptions,
@@ -9,8 +12,41 @@ import { createExampleApp, createExampleServer } from '@edge-mcp/example';
 import type { Hono } from 'hono';
 import * as z from 'zod';
 
-/** Which server a target serves: the suite's (the example plus test hooks) or the conformance fixture. */
-export type FixtureKind = 'suite' | 'conformance';
+/**
+ * Which server a target serves: the suite's (the example plus test hooks), the conformance
+ * fixture, or the suite's server as an OAuth resource server (`auth`: bearer tokens checked
+ * against `SUITE_TOKENS`).
+ */
+export type FixtureKind = 'suite' | 'conformance' | 'auth';
+
+/** The bearer tokens the `auth` fixture accepts, and who each stands for. */
+export const SUITE_TOKENS: ReadonlyMap<string, AuthInfo> = new Map([
+  ['alice-token', { principal: 'alice', scopes: ['mcp:tools'] }],
+  ['bob-token', { principal: 'bob', scopes: ['mcp:tools'] }],
+]);
+
+/** The `auth` fixture's resource identifier (the same on every target, whatever its port). */
+export const SUITE_RESOURCE = 'http://127.0.0.1/mcp';
+
+/** The principal of a request's `Authorization: Bearer <token>` in `SUITE_TOKENS`, if any. */
+export function suitePrincipal(authorization: string | null): AuthInfo | undefined {
+  const match = /^Bearer (\S+)$/i.exec(authorization ?? '');
+  return match ? SUITE_TOKENS.get(match[1] as string) : undefined;
+}
+
+/**
+ * The `auth` option of the `auth` fixture: tokens checked against `SUITE_TOKENS`, or (`verify:
+ * false`) only the metadata, for a handler behind a layer that authenticated the request (the
+ * Worker in front of a session's Durable Object, Hono middleware).
+ */
+export function suiteAuth(verify = true): AuthOptions {
+  return {
+    ...(verify ? { verify: (token: string) => SUITE_TOKENS.get(token) } : {}),
+    resource: SUITE_RESOURCE,
+    authorizationServers: ['http://127.0.0.1:9'],
+    scopesSupported: ['mcp:tools'],
+  };
+}
 
 /** Where the request/session log goes; in memory by default, a Durable Object on workerd. */
 export interface LogSink {
@@ -27,6 +63,11 @@ export function memorySink(): LogSink {
 export function fixtureServer(kind: FixtureKind): McpServer {
   if (kind === 'conformance') return createFixtureServer();
   const server = createExampleServer();
+  server.tool(
+    'caller',
+    { description: 'Who the handler was told the caller is (test hook)' },
+    (_args, ctx) => ctx.auth?.principal ?? 'anonymous',
+  );
   server.tool('touch', { description: 'Announces a tools/list change (test hook)' }, () => {
     server.notifyListChanged('tools');
     return 'touched';
@@ -82,20 +123,23 @@ export function logHooks(
 
 /**
  * The app every runtime serves for the shared suite: the fixture server mounted in the example's
- * Hono app, plus `/__log` exposing the log.
+ * Hono app, plus `/__log` exposing the log. The `auth` fixture's handler verifies tokens itself
+ * unless `options.auth` says otherwise; `mcpOptions` go to Hono's `mcp()` entry.
  */
 export function createSuiteApp(
   runtime: string,
   kind: FixtureKind,
   options: McpHandlerOptions = {},
   sink: LogSink = memorySink(),
+  mcpOptions: McpOptions = {},
 ): { app: Hono; handler: McpHandler } {
   const handler = createMcpHandler(fixtureServer(kind), {
     requestState: { secret: 'edge-mcp-test-suite' },
+    ...(kind === 'auth' ? { auth: suiteAuth() } : {}),
     ...options,
     ...logHooks(sink),
   });
-  const app = createExampleApp(handler, runtime);
+  const app = createExampleApp(handler, runtime, mcpOptions);
   app.get('/__log', async (c) => c.json(await sink.read()));
   return { app, handler };
 }

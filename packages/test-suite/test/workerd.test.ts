@@ -1,6 +1,7 @@
 import { defineConformance } from '../src/conformance.ts';
-import { defineSuite } from '../src/suite/define.ts';
+import { defineAuthSuite, defineSuite } from '../src/suite/define.ts';
 import { WORKERD_CAPS, workerdTarget } from '../src/targets/runtimes.ts';
 
 defineSuite('workerd', WORKERD_CAPS, () => workerdTarget());
 defineConformance('workerd', WORKERD_CAPS, () => workerdTarget('conformance'));
+defineAuthSuite('workerd', () => workerdTarget('auth'));

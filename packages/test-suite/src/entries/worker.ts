@@ -2,11 +2,17 @@
  * The suite's app on workerd (wrangler dev with ../../wrangler.jsonc): 2026-07-28 in the isolate,
  * legacy sessions in Durable Objects, and the log collected in one more object so the isolate
  * and the session objects write to the same place.
+ *
+ * The `auth` fixture authenticates in the Worker (its `auth` option, as behind
+ * workers-oauth-provider): the principal crosses to a session's object in PRINCIPAL_HEADER, whose
+ * handler has the `auth` metadata but no `verify` (it trusts only what the Worker forwards), and
+ * the isolate's Hono app reads it with `principalOf`.
  */
 import {
   createSessionWorker,
   type DurableObjectNamespace,
   defineSessionObject,
+  principalOf,
   sessionControl,
   WORKERD_HANDLER_OPTIONS,
 } from '@edge-mcp/adapters/cloudflare';
@@ -16,6 +22,8 @@ import {
   fixtureServer,
   type LogSink,
   logHooks,
+  suiteAuth,
+  suitePrincipal,
 } from '../fixture.ts';
 
 interface Env {
@@ -68,17 +76,23 @@ function isolateSink(env: Env): LogSink {
   };
 }
 
+function kindOf(env: Env): FixtureKind {
+  return (env.FIXTURE ?? 'suite') as FixtureKind;
+}
+
 function handlerOptions(env: Env) {
   return {
     ...WORKERD_HANDLER_OPTIONS,
     keepAliveMs: Number(env.KEEP_ALIVE_MS ?? WORKERD_HANDLER_OPTIONS.keepAliveMs),
     disconnectGraceMs: Number(env.GRACE_MS ?? 30_000),
     requestState: { secret: 'edge-mcp-test-suite' },
+    // Behind the Worker's authentication: the metadata and challenges, no token checked here.
+    ...(kindOf(env) === 'auth' ? { auth: suiteAuth(false) } : {}),
   };
 }
 
 export const McpSession = defineSessionObject((env: Env) => ({
-  server: fixtureServer((env.FIXTURE ?? 'suite') as FixtureKind),
+  server: fixtureServer(kindOf(env)),
   options: { ...handlerOptions(env), ...logHooks(remoteSink(env)) },
   idleTimeoutMs: Number(env.IDLE_MS ?? 600_000),
   registry: env.SESSION_REGISTRY,
@@ -88,9 +102,18 @@ export { SessionRegistry } from '@edge-mcp/adapters/cloudflare';
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,
+  // The authenticating layer in front: a bearer token of the table, or nobody.
+  auth: (request: Request, env: Env) =>
+    kindOf(env) === 'auth' ? suitePrincipal(request.headers.get('authorization')) : undefined,
   build: (env: Env) => {
-    const kind = (env.FIXTURE ?? 'suite') as FixtureKind;
-    const { app } = createSuiteApp('workerd', kind, handlerOptions(env), isolateSink(env));
+    const kind = kindOf(env);
+    const { app } = createSuiteApp(
+      'workerd',
+      kind,
+      handlerOptions(env),
+      isolateSink(env),
+      kind === 'auth' ? { auth: (c) => principalOf(c.req.raw) } : {},
+    );
     // Operator routes for the Durable Object tests (a real deployment puts these behind auth).
     const control = sessionControl(env.MCP_SESSIONS, env.SESSION_REGISTRY);
     app.post('/__close-all', async (c) => c.json({ closed: await control.closeAll('shutdown') }));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Current, Target, TargetCaps } from '../targets/types.ts';
+import { auth } from './auth.ts';
 import { basics } from './basics.ts';
 import { disconnect } from './disconnect.ts';
 import { errors } from './errors.ts';
@@ -25,5 +26,22 @@ export function defineSuite(name: string, caps: TargetCaps, start: () => Promise
     sessions(current, caps);
     // Last: it ends the server.
     shutdown(current, caps);
+  });
+}
+
+/**
+ * The authorization group against a second server of the target, serving the `auth` fixture
+ * (started once for the group; the main suite's server stays without auth).
+ */
+export function defineAuthSuite(name: string, start: () => Promise<Target>): void {
+  describe(`authorization on ${name}`, () => {
+    const current = {} as Current;
+    beforeAll(async () => {
+      current.target = await start();
+    });
+    afterAll(async () => {
+      await current.target?.stop();
+    });
+    auth(current);
   });
 }
