@@ -63,6 +63,18 @@ export const DEFAULTS = {
   maxEventBytes: 64 * 1024 * 1024,
   /** The MCP endpoint's path. */
   path: '/mcp',
+  tasks: {
+    /** How long a task and its result are kept after it was created (ms). */
+    ttlMs: 3_600_000,
+    /** The longest TTL a legacy client may ask for (ms). */
+    maxTtlMs: 86_400_000,
+    /** The poll interval suggested to clients (ms). */
+    pollIntervalMs: 1000,
+    /** Tasks not yet finished per principal (or session). */
+    maxActivePerPrincipal: 100,
+    /** Tasks a memory store keeps at most. */
+    maxTasks: 10_000,
+  },
   limits: {
     maxClientInfoBytes: 4 * 1024,
     maxCapabilitiesBytes: 16 * 1024,

@@ -62,3 +62,4 @@ export type {
   ResourceResult,
   ToolResult,
 } from './server/types.ts';
+export type { TaskOptions } from './tasks/engine.ts';

@@ -1,8 +1,8 @@
 /**
  * @module
- * edge-mcp core, for storage implementers: the seams where legacy sessions and their replayable
- * SSE events live (`SessionManager`, `EventStore`), the memory implementations every runtime
- * uses by default, and the records a durable implementation stores.
+ * edge-mcp core, for storage implementers: the seams where legacy sessions, their replayable
+ * SSE events and tasks live (`SessionManager`, `EventStore`, `TaskStore`), the memory
+ * implementations every runtime uses by default, and the records a durable implementation stores.
  */
 export {
   type EventStore,
@@ -27,3 +27,13 @@ export {
   SessionLimitError,
   type SessionManager,
 } from './sessions/session-manager.ts';
+export {
+  isTerminal,
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type TaskHost,
+  TaskLimitError,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from './tasks/store.ts';

@@ -104,6 +104,7 @@ const LAYERS = [
   ['auth'],
   ['server'],
   ['sessions'],
+  ['tasks'],
   ['modern', 'legacy'],
   ['endpoint'],
   ['index.ts', 'sessions.ts', 'adapter.ts', 'otel.ts', 'jwt.ts'],

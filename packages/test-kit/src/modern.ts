@@ -28,6 +28,9 @@ const NAMED_BY: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** Content-Type, Accept, MCP-Protocol-Version, Mcp-Method and (when the method names one) Mcp-Name. */

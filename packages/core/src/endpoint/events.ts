@@ -48,4 +48,6 @@ export interface HandlerStats {
   dropped: number;
   /** Requests refused by a budget of `limits` (429, 503, 400). */
   rejected: number;
+  /** Task handlers running now (tasks in `working` or `input_required` on this instance). */
+  tasks: number;
 }

@@ -26,6 +26,7 @@ import {
   type SessionHost,
   type SessionManager,
 } from '../sessions/session-manager.ts';
+import { TaskEngine } from '../tasks/engine.ts';
 import type { Instrumentation, RequestObservation } from './instrumentation.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
 import { requestEvent, requestStart, sessionEventOf } from './request-event.ts';
@@ -93,6 +94,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
   readonly supported: readonly string[];
   readonly legacyEnabled: boolean;
   readonly sessions: SessionManager | undefined;
+  readonly tasks: TaskEngine | undefined;
   readonly legacy: LegacyConfig;
   readonly allow: string;
   readonly serverInfo: JsonObject;
@@ -152,6 +154,8 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
       this.sessions && options.eventStore !== false
         ? (options.eventStore ?? new MemoryEventStore())
         : undefined;
+    this.tasks =
+      options.tasks === false ? undefined : new TaskEngine(this.root, options.tasks ?? {});
     this.allow = this.sessions ? 'GET, POST, DELETE' : 'POST';
     this.legacy = {
       streams: this.streams,
@@ -187,6 +191,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
       overflowed: counters.overflowed,
       dropped: counters.dropped,
       rejected: counters.rejected,
+      tasks: this.tasks?.running ?? 0,
     };
   }
 
@@ -287,16 +292,33 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
     this.#detach = [];
     // Sessions first: they are not in the root's child set (see `open`).
     this.sessions?.closeAll('shutdown');
+    // Running tasks are recorded failed (a poll after a restart gets a definite answer) while
+    // the root's abort stops their handlers; close() waits for both.
+    const recorded = this.tasks?.shutdown();
     this.root.abort('shutdown');
     this.#closing = new Promise<void>((resolve) => {
-      if (this.inFlight === 0) return resolve();
+      // Done when every handler settled and every running task's end is recorded, or at the
+      // timeout (a handler that ignores its signal, a store that does not answer).
       const timer = unrefTimer(setTimeout(resolve, this.shutdownTimeoutMs));
-      this.#drained = () => {
+      let written = recorded === undefined;
+      const check = () => {
+        if (!written || !this.#idle()) return;
         clearTimeout(timer);
         resolve();
       };
+      this.#drained = check;
+      this.tasks?.onIdle(check);
+      recorded?.then(() => {
+        written = true;
+        check();
+      });
+      check();
     });
     return this.#closing;
+  }
+
+  #idle(): boolean {
+    return this.inFlight === 0 && (this.tasks?.running ?? 0) === 0;
   }
 }
 

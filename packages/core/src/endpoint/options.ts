@@ -8,6 +8,7 @@ export type { HandlerStats, RequestEvent, SessionEvent } from './events.ts';
 
 import type { EventStore } from '../sessions/event-store.ts';
 import type { SessionManager } from '../sessions/session-manager.ts';
+import type { TaskOptions } from '../tasks/engine.ts';
 
 /** Options of `createMcpHandler()`; every default is in `DEFAULTS`. */
 export interface McpHandlerOptions {
@@ -96,6 +97,14 @@ export interface McpHandlerOptions {
    * @default new MemoryEventStore() — 1,000 events per session
    */
   eventStore?: EventStore | false;
+  /**
+   * Tasks: tools registered with `taskSupport` run detached from their request when the client
+   * asks (2026-07-28's `io.modelcontextprotocol/tasks` extension, 2025-11-25's `params.task`),
+   * under the server (a client leaving does not cancel them; `tasks/cancel`, their TTL and
+   * shutdown do). `false` turns tasks off: such tools then run as plain calls.
+   * @default { store: new MemoryTaskStore(), ttlMs: 3600000, pollIntervalMs: 1000, maxActivePerPrincipal: 100 }
+   */
+  tasks?: TaskOptions | false;
   /**
    * Legacy disconnect policy: when a session request's SSE stream drops and can be resumed, its
    * handler keeps running this long (output stored for replay) and is aborted with `disconnect`

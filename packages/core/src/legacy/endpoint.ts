@@ -3,6 +3,7 @@ import type { Endpoint } from '../server/endpoint.ts';
 import type { Runner } from '../server/execute.ts';
 import type { Session } from '../sessions/session.ts';
 import type { SessionManager } from '../sessions/session-manager.ts';
+import type { TaskEngine } from '../tasks/engine.ts';
 import type { LegacyConfig } from './exchange.ts';
 
 /** What the legacy era reads of the endpoint besides what both eras read. */
@@ -13,6 +14,8 @@ export interface LegacyEndpoint extends Endpoint, Runner {
   readonly legacy: LegacyConfig;
   /** `Allow` header of 405 answers. */
   readonly allow: string;
+  /** Runs tasks (2025-11-25 sessions), when the server has tools that may run as ones. */
+  readonly tasks: TaskEngine | undefined;
   /** A session was opened by `initialize` (counts it, runs the hook). */
   sessionOpened(session: Session, request: IncomingRequest): void;
 }

@@ -5,6 +5,7 @@
  * - `session-deleted` / `session-expired`: the session ended by DELETE / idle timeout (legacy era).
  * - `session-evicted`: the session cap was reached and this was the longest-idle session.
  * - `stream-overflow`: the client stopped reading its stream and the server's bound for it was hit.
+ * - `task-cancelled` / `task-expired`: a task was cancelled (`tasks/cancel`) / reached its TTL.
  * - `shutdown`: the server's signal aborted or `close()` was called.
  */
 export type AbortReasonType =
@@ -14,6 +15,8 @@ export type AbortReasonType =
   | 'session-expired'
   | 'session-evicted'
   | 'stream-overflow'
+  | 'task-cancelled'
+  | 'task-expired'
   | 'shutdown';
 
 /**
@@ -45,6 +48,10 @@ function describe(type: AbortReasonType): string {
       return 'The session was evicted to make room for a new one';
     case 'stream-overflow':
       return 'The client did not read its stream fast enough';
+    case 'task-cancelled':
+      return 'The task was cancelled';
+    case 'task-expired':
+      return 'The task reached its time to live';
     case 'shutdown':
       return 'The server is shutting down';
   }

@@ -2,7 +2,7 @@ import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, errorResponse } from '../http/responses.ts';
-import { ErrorCode, META } from '../protocol/constants.ts';
+import { ErrorCode, META, TASKS_EXTENSION } from '../protocol/constants.ts';
 import {
   isObject,
   type JsonObject,
@@ -14,11 +14,13 @@ import { findTool } from '../server/features.ts';
 import { InputRequired } from '../server/input-required.ts';
 import { advertises } from '../server/lists.ts';
 import { FEATURE_METHODS, type MethodSpec } from '../server/methods.ts';
+import { taskToolsCall } from '../tasks/tools-call.ts';
 import { ModernContext } from './context.ts';
 import type { ModernEndpoint } from './endpoint.ts';
 import { ModernExchange } from './exchange.ts';
 import { bindingOf } from './request-state.ts';
 import { listen } from './subscriptions.ts';
+import { MODERN_TASK_METHODS, MODERN_TASKS } from './tasks.ts';
 import {
   TARGET_PARAM,
   validateMethodHeaders,
@@ -151,12 +153,18 @@ function binding(ctx: ModernContext, params: JsonObject, key: 'name' | 'uri'): s
 
 const METHODS: Readonly<Record<string, MethodSpec<ModernContext>>> = {
   ...FEATURE_METHODS,
+  'tools/call': taskToolsCall(MODERN_TASKS),
+  ...MODERN_TASK_METHODS,
   'server/discover': {
     run: (ctx) => {
       const endpoint = ctx.endpoint;
+      const capabilities = endpoint.registry.capabilities();
       const result: JsonObject = {
         supportedVersions: endpoint.supported,
-        capabilities: endpoint.registry.capabilities(),
+        capabilities:
+          endpoint.tasks && endpoint.registry.tasks
+            ? { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } }
+            : capabilities,
       };
       if (endpoint.instructions) result.instructions = endpoint.instructions;
       return result;

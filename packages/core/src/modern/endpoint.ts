@@ -1,5 +1,6 @@
 import type { Endpoint } from '../server/endpoint.ts';
 import type { Runner } from '../server/execute.ts';
+import type { TaskEngine } from '../tasks/engine.ts';
 import type { RequestStateSigner } from './request-state.ts';
 
 /** What the 2026-07-28 era reads of the endpoint besides what both eras read. */
@@ -12,4 +13,6 @@ export interface ModernEndpoint extends Endpoint, Runner {
   readonly supported: readonly string[];
   /** `"_meta":{serverInfo}` serialized once, spliced into results. */
   readonly serverInfoMeta: string;
+  /** Runs tasks, when the server has tools that may run as ones. */
+  readonly tasks: TaskEngine | undefined;
 }

@@ -56,13 +56,21 @@ export const TARGET_PARAM: Readonly<Record<string, 'name' | 'uri'>> = {
   'resources/read': 'uri',
 };
 
+/** The methods that name a target in `Mcp-Name`, and the param it mirrors. */
+const NAME_PARAM: Readonly<Record<string, string>> = {
+  ...TARGET_PARAM,
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
 /** `Mcp-Method`, `Mcp-Name`: present and equal to the body. */
 export function validateMethodHeaders(headers: HeaderReader, message: JsonRpcRequest): void {
   const method = headerValue(headers, HEADER.method);
   if (method === undefined) throw mismatch('The Mcp-Method header is required');
   if (method !== message.method)
     throw mismatch(`Mcp-Method "${method}" does not match method "${message.method}"`);
-  const key = TARGET_PARAM[message.method];
+  const key = NAME_PARAM[message.method];
   if (key === undefined) return;
   const expected = message.params?.[key];
   const name = headerValue(headers, HEADER.name);

@@ -21,6 +21,12 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
+/** The tasks extension of 2026-07-28 (`capabilities.extensions` key, both sides). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** `_meta` key that ties a 2025-11-25 message to its task. */
+export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
 /** Header names, lower-cased as `Headers` returns them. */
 export const HEADER = {
   protocolVersion: 'mcp-protocol-version',

@@ -68,6 +68,15 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
     );
   }
 
+  /** Only a task-capable call (a `TaskContext`) can become a task. */
+  detach(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  get task(): undefined {
+    return undefined;
+  }
+
   /** The minimum level the client asked for, if any. */
   protected abstract get logLevel(): LogLevel | undefined;
   /** Whether messages go out while the client has asked for no level. */

@@ -55,6 +55,23 @@ export interface RequestContext {
   sample(params: JsonObject, key?: string): Promise<JsonObject>;
   /** `input()` for one `roots/list`. */
   listRoots(key?: string): Promise<JsonObject>;
+  /**
+   * Turns the call into a task (tools registered with `taskSupport`, `taskStart: 'manual'`):
+   * the task is created, the request answered with it, and the handler goes on without its
+   * client, under the server (its `ctx.signal` now aborts on `tasks/cancel`, the task's TTL or
+   * shutdown). Resolves with the task id, or `undefined` when this call cannot become a task (the
+   * client did not ask for one, or the tool does not allow it): the handler then simply goes on.
+   */
+  detach(statusMessage?: string): Promise<string | undefined>;
+  /** The task this handler runs as, once it is one. */
+  readonly task: TaskHandle | undefined;
+}
+
+/** A running task, as its handler sees it. */
+export interface TaskHandle {
+  readonly id: string;
+  /** Sets the task's `statusMessage` (what a client polling it sees). */
+  status(message: string): void;
 }
 
 /** The client capability an input request needs, as a ClientCapabilities object (for -32021). */

@@ -23,6 +23,18 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
   inputSchema?: I;
   /** Structured-result schema; the handler's `structuredContent` is validated against it. */
   outputSchema?: O;
+  /**
+   * Whether calls may run as tasks that outlive their request (the tasks extension): `optional`
+   * when the client asks for one, `required` (a client that cannot is refused), `forbidden`.
+   * @default 'forbidden'
+   */
+  taskSupport?: 'forbidden' | 'optional' | 'required';
+  /**
+   * When such a call becomes a task: `immediate`, before the handler runs; `manual`, when the
+   * handler calls `ctx.detach()` (after asking for input the request's own way, say).
+   * @default 'immediate'
+   */
+  taskStart?: 'immediate' | 'manual';
   annotations?: JsonObject;
   /**
    * Scopes a caller's token must grant to use this (with authorization on): a call without them

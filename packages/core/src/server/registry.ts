@@ -23,8 +23,15 @@ interface Scoped {
   readonly scopes: readonly string[] | undefined;
 }
 
+/** Whether a tool's calls may run as tasks (the tasks extension). */
+export type TaskSupport = 'optional' | 'required';
+
 export interface ToolEntry extends Scoped {
   readonly name: string;
+  /** May its calls run as tasks (`undefined`: never, the `forbidden` of the spec). */
+  readonly taskSupport: TaskSupport | undefined;
+  /** `immediate`: a call that may be a task is one before the handler runs; `manual`: `ctx.detach()`. */
+  readonly taskStart: 'immediate' | 'manual';
   readonly definition: JsonObject;
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
@@ -77,6 +84,8 @@ export class Registry {
   readonly #updateListeners = new Set<UpdateListener>();
   /** Capabilities, computed once per change of the registry. */
   #capabilities: JsonObject | undefined;
+  /** Whether a tool may run as a task (computed with the capabilities). */
+  #tasks = false;
   /** Definitions in registration order, rebuilt lazily after a change. */
   #lists: Partial<Record<ListName, JsonObject[]>> = {};
 
@@ -104,6 +113,7 @@ export class Registry {
    */
   capabilities(): JsonObject {
     if (this.#capabilities) return this.#capabilities;
+    this.#tasks = [...this.tools.values()].some((tool) => tool.taskSupport !== undefined);
     const caps: JsonObject = { logging: {} };
     if (this.tools.size > 0) caps.tools = { listChanged: true };
     if (this.resources.size > 0 || this.templates.size > 0)
@@ -112,6 +122,12 @@ export class Registry {
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     this.#capabilities = caps;
     return caps;
+  }
+
+  /** Whether some tool's calls may run as tasks (the server then offers the tasks extension). */
+  get tasks(): boolean {
+    this.capabilities();
+    return this.#tasks;
   }
 
   /** Transports subscribe here; returns the unsubscribe function. */

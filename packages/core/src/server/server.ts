@@ -101,6 +101,8 @@ export class McpServer {
     });
     const entry: ToolEntry = {
       scopes: options.scopes,
+      taskSupport: options.taskSupport === 'forbidden' ? undefined : options.taskSupport,
+      taskStart: options.taskStart ?? 'immediate',
       name,
       definition,
       input,

@@ -1,0 +1,308 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
+import { DEFAULTS } from '../defaults.ts';
+import { McpError, rpcError } from '../errors.ts';
+import { Scope } from '../lifecycle/scope.ts';
+import { ErrorCode } from '../protocol/constants.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { InputRequest } from '../server/types.ts';
+import {
+  isTerminal,
+  MemoryTaskStore,
+  newTaskId,
+  type TaskHost,
+  TaskLimitError,
+  type TaskRecord,
+  type TaskStore,
+} from './store.ts';
+
+/** The `tasks` option of the handler. */
+export interface TaskOptions {
+  /** Where tasks live. @default new MemoryTaskStore() */
+  store?: TaskStore;
+  /** How long a task and its result are kept from its creation. @default 3600000 (1 h) */
+  ttlMs?: number;
+  /** The poll interval suggested to clients. @default 1000 */
+  pollIntervalMs?: number;
+  /** Unfinished tasks per principal (or session); over it a call runs without a task. @default 100 */
+  maxActivePerPrincipal?: number;
+}
+
+/** A task this engine runs: its scope, and the handler's pending `input()` calls. */
+interface Running {
+  readonly scope: Scope;
+  waiters: Array<{ keys: Map<string, string>; resolve(answers: JsonObject): void }>;
+  answers: Record<string, JsonObject>;
+}
+
+const SHUTDOWN_ERROR = {
+  code: ErrorCode.InternalError,
+  message: 'The server shut down before the task finished',
+  data: { reason: 'shutdown' },
+};
+const RESTART_ERROR = {
+  code: ErrorCode.InternalError,
+  message: 'The server restarted before the task finished',
+  data: { reason: 'restart' },
+};
+
+/**
+ * Runs tasks: handlers that go on after the request that started them, under the server's root
+ * scope (a client leaving does not cancel them; `tasks/cancel`, the TTL and shutdown do), with
+ * their state in a `TaskStore`. Both protocol eras serve it.
+ */
+export class TaskEngine implements TaskHost {
+  /** This engine instance (a task's `runner`). */
+  readonly id: string = newTaskId();
+  readonly store: TaskStore;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  readonly #maxActive: number;
+  readonly #root: Scope;
+  readonly #running = new Map<string, Running>();
+  readonly #listeners = new Set<(record: TaskRecord) => void>();
+  #onIdle: (() => void) | undefined;
+
+  constructor(root: Scope, options: TaskOptions) {
+    this.#root = root;
+    this.store = options.store ?? new MemoryTaskStore();
+    this.ttlMs = options.ttlMs ?? DEFAULTS.tasks.ttlMs;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.tasks.pollIntervalMs;
+    this.#maxActive = options.maxActivePerPrincipal ?? DEFAULTS.tasks.maxActivePerPrincipal;
+    this.store.bind(this);
+  }
+
+  /** Who a request's tasks belong to: its principal, else its legacy session, else nobody. */
+  static binding(auth: AuthInfo | undefined, sessionId: string | undefined): string {
+    if (auth) return `p:${auth.principal}`;
+    return sessionId === undefined ? '' : `s:${sessionId}`;
+  }
+
+  /** A task scope under the root: what a task's handler runs in from the start. */
+  scope(): Scope {
+    return new Scope(this.#root);
+  }
+
+  /**
+   * Creates a task, durably, for a handler running in `scope`; `undefined` when the principal
+   * has too many unfinished tasks (the call then simply runs without one).
+   */
+  async create(
+    scope: Scope,
+    binding: string,
+    tool: string,
+    ttlMs: number,
+    sessionId: string | undefined,
+  ): Promise<TaskRecord | undefined> {
+    if ((await this.store.countActive(binding)) >= this.#maxActive) return undefined;
+    const now = Date.now();
+    const record: TaskRecord = {
+      id: newTaskId(),
+      binding,
+      status: 'working',
+      createdAt: now,
+      updatedAt: now,
+      ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+      expiresAt: now + ttlMs,
+      tool,
+      sessionId,
+      issuedKeys: [],
+      runner: this.id,
+    };
+    try {
+      await this.store.create(record);
+    } catch (error) {
+      // A full store is a budget like the per-principal one: the call runs without a task.
+      if (error instanceof TaskLimitError) return undefined;
+      throw error;
+    }
+    this.#running.set(record.id, { scope, waiters: [], answers: {} });
+    this.#emit(record);
+    return record;
+  }
+
+  /** The handler of a task settled: its result, or what it threw. */
+  async settle(id: string, outcome: { result: JsonObject } | { error: unknown }): Promise<void> {
+    const running = this.#running.get(id);
+    this.#forget(id);
+    running?.scope.dispose();
+    let patch: Partial<TaskRecord>;
+    if ('result' in outcome) patch = { status: 'completed', result: outcome.result };
+    else {
+      const reason = running?.scope.reason;
+      // Cancelled or expired: already recorded (or gone). Shut down: failed, saying why.
+      if (reason === 'task-cancelled' || reason === 'task-expired') return;
+      const error = reason === 'shutdown' ? SHUTDOWN_ERROR : rpcError(outcome.error, -32602);
+      patch = { status: 'failed', error };
+    }
+    const record = await this.store.update(id, { ...patch, inputRequests: undefined });
+    if (record) this.#emit(record);
+  }
+
+  /** Sets a running task's status message. */
+  status(id: string, message: string): void {
+    const updated = this.store.update(id, { statusMessage: message });
+    if (updated instanceof Promise)
+      updated.then(
+        (r) => r && this.#emit(r),
+        () => {},
+      );
+    else if (updated) this.#emit(updated);
+  }
+
+  /** A task's handler asks the client for input: the task waits in `input_required`. */
+  async input(id: string, requests: Record<string, InputRequest>): Promise<JsonObject> {
+    const current = await this.store.get(id);
+    if (!current) throw new McpError(ErrorCode.InternalError, 'The task is gone');
+    const keys = new Map<string, string>();
+    const outstanding = { ...current.inputRequests };
+    const issued = [...current.issuedKeys];
+    for (const [key, request] of Object.entries(requests)) {
+      // A wire key is never reused over the task's life: key, key~2, key~3, …
+      let wire = key;
+      for (let n = 2; issued.includes(wire); n++) wire = `${key}~${n}`;
+      issued.push(wire);
+      keys.set(wire, key);
+      outstanding[wire] = request;
+    }
+    const answered = new Promise<JsonObject>((resolve) => {
+      this.#running.get(id)?.waiters.push({ keys, resolve });
+    });
+    const record = await this.store.update(id, {
+      status: 'input_required',
+      inputRequests: outstanding,
+      issuedKeys: issued,
+    });
+    if (record) this.#emit(record);
+    return answered;
+  }
+
+  /**
+   * Answers to a task's input requests (`tasks/update`): only keys still outstanding count; the
+   * task is `working` again once none is. False when the task is unknown to `binding`.
+   */
+  async answer(binding: string, id: string, responses: JsonObject): Promise<boolean> {
+    const record = await this.get(binding, id);
+    if (!record) return false;
+    const outstanding = { ...record.inputRequests };
+    const running = this.#running.get(id);
+    let changed = false;
+    for (const [key, value] of Object.entries(responses)) {
+      if (!(key in outstanding)) continue;
+      delete outstanding[key];
+      if (running) running.answers[key] = value as JsonObject;
+      changed = true;
+    }
+    if (!changed || isTerminal(record.status)) return true;
+    const pending = Object.keys(outstanding).length > 0;
+    const updated = await this.store.update(id, {
+      status: pending ? 'input_required' : 'working',
+      inputRequests: pending ? outstanding : undefined,
+    });
+    if (updated) this.#emit(updated);
+    if (running) this.#wake(running);
+    return true;
+  }
+
+  /** `tasks/cancel`: recorded `cancelled` first, then the handler is aborted. */
+  async cancel(binding: string, id: string): Promise<TaskRecord | undefined> {
+    const record = await this.get(binding, id);
+    if (!record) return undefined;
+    if (isTerminal(record.status)) return record;
+    const cancelled = await this.store.update(id, {
+      status: 'cancelled',
+      inputRequests: undefined,
+    });
+    this.#running.get(id)?.scope.abort('task-cancelled');
+    if (cancelled) this.#emit(cancelled);
+    return cancelled;
+  }
+
+  /** A task as `binding` may see it: another's is "not found", and so is an expired one. */
+  async get(binding: string, id: string): Promise<TaskRecord | undefined> {
+    const record = await this.store.get(id);
+    if (!record || record.binding !== binding) return undefined;
+    // A task whose runner restarted is answered with a definite end, never `working` for ever.
+    if (
+      this.store.exclusive &&
+      !isTerminal(record.status) &&
+      record.runner !== this.id &&
+      !this.#running.has(id)
+    ) {
+      return (await this.store.update(id, { status: 'failed', error: RESTART_ERROR })) ?? record;
+    }
+    return record;
+  }
+
+  list(binding: string, cursor: string | undefined, limit: number) {
+    return this.store.list(binding, cursor, limit);
+  }
+
+  /** TaskHost: the store forgot an expired task; a handler still running for it stops. */
+  expired(id: string): void {
+    const running = this.#running.get(id);
+    this.#forget(id);
+    running?.scope.abort('task-expired');
+  }
+
+  /** Calls `listener` for every change of a task this engine sees; returns the unsubscribe. */
+  onChange(listener: (record: TaskRecord) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Shutdown: every running task is recorded `failed` (saying the server shut down), so a poll
+   * after a restart gets a definite answer; the root's abort then stops the handlers.
+   */
+  async shutdown(): Promise<void> {
+    const ids = [...this.#running.keys()];
+    await Promise.all(
+      ids.map(async (id) => {
+        try {
+          const record = await this.store.update(id, {
+            status: 'failed',
+            error: SHUTDOWN_ERROR,
+            inputRequests: undefined,
+          });
+          if (record) this.#emit(record);
+        } catch {}
+      }),
+    );
+  }
+
+  /** Tasks this engine is running now. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  /** Called whenever no task handler is running any more (shutdown waits on it). */
+  onIdle(fn: () => void): void {
+    this.#onIdle = fn;
+  }
+
+  #forget(id: string): void {
+    if (this.#running.delete(id) && this.#running.size === 0) this.#onIdle?.();
+  }
+
+  #wake(running: Running): void {
+    running.waiters = running.waiters.filter((waiter) => {
+      const answers: JsonObject = {};
+      for (const [wire, key] of waiter.keys) {
+        const answer = running.answers[wire];
+        if (answer === undefined) return true;
+        answers[key] = answer;
+      }
+      waiter.resolve(answers);
+      return false;
+    });
+  }
+
+  #emit(record: TaskRecord): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(record);
+      } catch {}
+    }
+  }
+}

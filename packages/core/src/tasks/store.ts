@@ -1,0 +1,200 @@
+import { DEFAULTS } from '../defaults.ts';
+import { unrefTimer } from '../lifecycle/timers.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { InputRequest } from '../server/types.ts';
+
+/** Where a task is: `working` ⇄ `input_required`, then one of the three terminal states. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** Whether a status is final (a terminal task never changes again). */
+export function isTerminal(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/**
+ * One task as a store keeps it: plain JSON, the same for both protocol eras (each era projects it
+ * onto its own wire shape).
+ */
+export interface TaskRecord {
+  readonly id: string;
+  /** Who may see it: `p:<principal>` when authenticated, `s:<session id>` for a legacy session, else ''. */
+  readonly binding: string;
+  status: TaskStatus;
+  statusMessage?: string | undefined;
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number;
+  updatedAt: number;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  /** When the store forgets it (`createdAt + ttlMs`). */
+  readonly expiresAt: number;
+  /** The tool it runs. */
+  readonly tool: string;
+  /** The legacy session that created it, for its status notifications. */
+  readonly sessionId?: string | undefined;
+  /** Input requests outstanding, by wire key (status `input_required`). */
+  inputRequests?: Record<string, InputRequest> | undefined;
+  /** Every input key ever issued (a key is never reused). */
+  issuedKeys: string[];
+  /** The tool's result (status `completed`). */
+  result?: JsonObject | undefined;
+  /** The protocol error (status `failed`). */
+  error?: { code: number; message: string; data?: unknown } | undefined;
+  /** The engine instance running it: another instance's non-terminal task lost its runner. */
+  readonly runner: string;
+}
+
+/** What the engine lends its store when it binds it. */
+export interface TaskHost {
+  /** A task reached its TTL and was forgotten: a handler still running for it must stop. */
+  expired(id: string): void;
+}
+
+/**
+ * Where tasks live (like `SessionManager` and `EventStore`). `create` resolves only once the task
+ * is durable and visible to `get` from anywhere: a client is told about a task only then. Every
+ * method may answer with a promise (a remote store); the memory store answers at once.
+ */
+export interface TaskStore {
+  /**
+   * One engine serves the store at a time (memory, a Durable Object): a non-terminal task whose
+   * runner is another engine lost it to a restart, and is answered `failed` rather than left
+   * `working` for ever. A store shared by live instances (Redis) needs leases instead.
+   */
+  readonly exclusive: boolean;
+  bind(host: TaskHost): void;
+  create(record: TaskRecord): void | Promise<void>;
+  /** The task, unless unknown or expired. */
+  get(id: string): TaskRecord | undefined | Promise<TaskRecord | undefined>;
+  /**
+   * Applies `patch` unless the task is terminal (a terminal task never changes: the first
+   * terminal write wins, a cancel stays a cancel); the record after it, or `undefined` when the
+   * task is unknown. Applied or not, the current record comes back.
+   */
+  update(
+    id: string,
+    patch: Partial<TaskRecord>,
+  ): TaskRecord | undefined | Promise<TaskRecord | undefined>;
+  /** A binding's tasks, newest first, one page at a time. */
+  list(
+    binding: string,
+    cursor: string | undefined,
+    limit: number,
+  ):
+    | { records: TaskRecord[]; nextCursor?: string | undefined }
+    | Promise<{ records: TaskRecord[]; nextCursor?: string | undefined }>;
+  /** Non-terminal tasks of a binding. */
+  countActive(binding: string): number | Promise<number>;
+}
+
+export interface MemoryTaskStoreOptions {
+  /** Tasks kept at most; the oldest terminal ones go first, then new tasks are refused. @default 10000 */
+  maxTasks?: number;
+}
+
+/** The store is full of tasks still running: no new one can be created. */
+export class TaskLimitError extends Error {
+  override readonly name = 'TaskLimitError';
+}
+
+let sweep: (store: MemoryTaskStore) => void;
+
+/**
+ * Tasks in memory, the default: they end with the process (a later poll gets "not found", a
+ * definite answer). One unref'd timer forgets expired tasks, only while tasks exist.
+ */
+export class MemoryTaskStore implements TaskStore {
+  readonly exclusive = true;
+  /** In creation order: the first terminal one is the oldest. */
+  readonly #tasks = new Map<string, TaskRecord>();
+  readonly #max: number;
+  #host: TaskHost | undefined;
+  #sweeper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    this.#max = options.maxTasks ?? DEFAULTS.tasks.maxTasks;
+  }
+
+  bind(host: TaskHost): void {
+    this.#host = host;
+  }
+
+  create(record: TaskRecord): void {
+    if (this.#tasks.size >= this.#max && !this.#evictOne())
+      throw new TaskLimitError(`Too many tasks (limit ${this.#max})`);
+    this.#tasks.set(record.id, { ...record });
+    this.#sweeper ??= unrefTimer(setInterval(sweep, 1000, this));
+  }
+
+  get(id: string): TaskRecord | undefined {
+    const record = this.#tasks.get(id);
+    if (record && record.expiresAt <= Date.now()) {
+      this.#expire(record);
+      return undefined;
+    }
+    return record && { ...record };
+  }
+
+  update(id: string, patch: Partial<TaskRecord>): TaskRecord | undefined {
+    const record = this.#tasks.get(id);
+    if (!record) return undefined;
+    if (!isTerminal(record.status)) Object.assign(record, patch, { updatedAt: Date.now() });
+    return { ...record };
+  }
+
+  list(
+    binding: string,
+    cursor: string | undefined,
+    limit: number,
+  ): { records: TaskRecord[]; nextCursor?: string } {
+    const mine = [...this.#tasks.values()].filter((r) => r.binding === binding).reverse();
+    const start = cursor === undefined ? 0 : Number(cursor);
+    const records = mine.slice(start, start + limit).map((r) => ({ ...r }));
+    return start + limit < mine.length
+      ? { records, nextCursor: String(start + limit) }
+      : { records };
+  }
+
+  countActive(binding: string): number {
+    let count = 0;
+    for (const record of this.#tasks.values())
+      if (record.binding === binding && !isTerminal(record.status)) count++;
+    return count;
+  }
+
+  static {
+    sweep = (store) => store.#sweep(Date.now());
+  }
+
+  #sweep(now: number): void {
+    for (const record of [...this.#tasks.values()])
+      if (record.expiresAt <= now) this.#expire(record);
+    if (this.#tasks.size === 0 && this.#sweeper !== undefined) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
+  }
+
+  #expire(record: TaskRecord): void {
+    this.#tasks.delete(record.id);
+    this.#host?.expired(record.id);
+  }
+
+  #evictOne(): boolean {
+    for (const record of this.#tasks.values()) {
+      if (isTerminal(record.status)) {
+        this.#tasks.delete(record.id);
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** A fresh task id: 128 random bits, base64url (unguessable: without auth it is the only secret). */
+export function newTaskId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
