@@ -96,7 +96,7 @@ export class TaskEngine implements TaskHost {
     if ((await this.store.countActive(binding)) >= this.#maxActive) return undefined;
     const now = Date.now();
     const record: TaskRecord = {
-      id: newTaskId(),
+      id: this.store.newId?.() ?? newTaskId(),
       binding,
       status: 'working',
       createdAt: now,

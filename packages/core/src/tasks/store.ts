@@ -63,6 +63,12 @@ export interface TaskStore {
    */
   readonly exclusive: boolean;
   bind(host: TaskHost): void;
+  /**
+   * A fresh task id, when the store decides them (a Durable Object store embeds its object's id
+   * so a Worker can route `tasks/*` by it). At least 128 bits of randomness: without auth the id
+   * is the only secret. @default newTaskId()
+   */
+  newId?(): string;
   create(record: TaskRecord): void | Promise<void>;
   /** The task, unless unknown or expired. */
   get(id: string): TaskRecord | undefined | Promise<TaskRecord | undefined>;
