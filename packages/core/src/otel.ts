@@ -76,7 +76,7 @@ const META_GETTER = {
  * An instrumentation that records, per request, a SERVER span named `{mcp.method.name} {target}`
  * and the `mcp.server.operation.duration` histogram; per legacy session, the
  * `mcp.server.session.duration` histogram; and, as observable gauges, the handler's live counters
- * (`edge_mcp.server.in_flight`, `.sessions`, `.open_streams`) and totals.
+ * (`edge_mcp.server.in_flight`, `.sessions`, `.open_streams`, `.tasks`) and totals.
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Instrumentation {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
@@ -140,6 +140,9 @@ class OpenTelemetryInstrumentation implements Instrumentation {
       openStreams: this.#meter.createObservableGauge('edge_mcp.server.open_streams', {
         description: 'Open SSE connections',
       }),
+      tasks: this.#meter.createObservableGauge('edge_mcp.server.tasks', {
+        description: 'Task handlers running',
+      }),
       totals: this.#meter.createObservableCounter('edge_mcp.server.events', {
         description:
           'Sessions reaped, evicted; streams resumed, overflowed; notifications dropped; requests rejected by a budget',
@@ -152,6 +155,7 @@ class OpenTelemetryInstrumentation implements Instrumentation {
       result.observe(gauges.inFlight, now.inFlight);
       result.observe(gauges.sessions, now.sessions);
       result.observe(gauges.openStreams, now.openStreams);
+      result.observe(gauges.tasks, now.tasks);
       for (const kind of [
         'reaped',
         'evicted',

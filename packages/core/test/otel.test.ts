@@ -163,6 +163,7 @@ test("the gauges read the handler's stats only until the handler closes", async 
       inFlight: 0,
       sessions: 0,
       sessionsOpened: 0,
+      tasks: 0,
       openStreams: 0,
       reaped: 0,
       evicted: 0,

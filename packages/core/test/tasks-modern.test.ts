@@ -32,7 +32,7 @@ function gate<T = void>() {
 
 interface Probe {
   signals: AbortSignal[];
-  release: ReturnType<typeof gate>;
+  release: ReturnType<typeof gate<void>>;
   started: ReturnType<typeof gate<string | undefined>>;
 }
 

@@ -7,7 +7,7 @@ import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, toResponse } from '../http/responses.ts';
 import type { HandlerCounters, StreamSettings } from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
-import { fanOut } from '../legacy/fan-out.ts';
+import { fanOut, taskStatusFanOut } from '../legacy/fan-out.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
@@ -166,6 +166,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
     if (this.sessions) {
       this.sessions.bind(this);
       this.#detach.push(fanOut(this.registry, this.sessions));
+      if (this.tasks) this.#detach.push(taskStatusFanOut(this.tasks, this.sessions));
     }
     const release = this.#instrumentation?.observe?.(() => this.stats());
     if (release) this.#detach.push(release);
@@ -209,6 +210,8 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
 
   closed(session: Session, reason: AbortReasonType): void {
     if (reason === 'session-evicted') this.counters.evicted++;
+    // Its session-bound tasks can no longer be reached by anyone.
+    if (reason !== 'shutdown') this.tasks?.endSession(session.id);
     if (this.#instrumentation?.sessionClosed) {
       try {
         this.#instrumentation.sessionClosed(

@@ -69,7 +69,7 @@ export class LegacyContext
       if (needed)
         throw new ClientCapabilityError(`The client does not support ${Object.keys(needed)[0]}`);
     }
-    const answers = await Promise.all(keys.map((key) => this.#ask(requests[key])));
+    const answers = await Promise.all(keys.map((key) => this.ask(requests[key])));
     const result = {} as Record<K, JsonObject>;
     keys.forEach((key, i) => {
       result[key] = answers[i] as JsonObject;
@@ -78,16 +78,20 @@ export class LegacyContext
   }
 
   elicit(params: JsonObject): Promise<JsonObject> {
-    return this.#ask({ method: 'elicitation/create', params });
+    return this.ask({ method: 'elicitation/create', params });
   }
   sample(params: JsonObject): Promise<JsonObject> {
-    return this.#ask({ method: 'sampling/createMessage', params });
+    return this.ask({ method: 'sampling/createMessage', params });
   }
   listRoots(): Promise<JsonObject> {
-    return this.#ask({ method: 'roots/list' });
+    return this.ask({ method: 'roots/list' });
   }
 
-  #ask(request: InputRequest): Promise<JsonObject> {
+  /**
+   * A server→client request on this request's stream, answered by the client's POSTed response;
+   * `meta` goes into its `params._meta` (the related-task key of a 2025-11-25 task's inputs).
+   */
+  ask(request: InputRequest, meta?: JsonObject): Promise<JsonObject> {
     const session = this.exchange.session;
     const needed = requiredCapability(request, this.clientCapabilities);
     if (needed)
@@ -136,7 +140,10 @@ export class LegacyContext
           jsonrpc: '2.0',
           id,
           method: request.method,
-          params: request.params ?? {},
+          params:
+            meta === undefined
+              ? (request.params ?? {})
+              : { ...request.params, _meta: { ...(request.params?._meta as JsonObject), ...meta } },
         }),
       );
       if (!sent)

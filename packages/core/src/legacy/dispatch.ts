@@ -20,11 +20,13 @@ import type { EraRules } from '../server/execute.ts';
 import { advertises } from '../server/lists.ts';
 import { FEATURE_METHODS, type MethodSpec } from '../server/methods.ts';
 import type { Session } from '../sessions/session.ts';
+import { taskToolsCall } from '../tasks/tools-call.ts';
 import { LegacyContext } from './context.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
 import { LegacyExchange } from './exchange.ts';
 import { initialize } from './initialize.ts';
 import { claimedVersion, type SessionLookup, sessionOf } from './session-of.ts';
+import { LEGACY_TASK_METHODS, LEGACY_TASKS, legacyToolsList } from './tasks.ts';
 
 /**
  * Serves one legacy POST message (2025-03-26, 2025-06-18, 2025-11-25): `initialize`, then
@@ -165,6 +167,9 @@ function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): Jso
 
 const METHODS: Readonly<Record<string, MethodSpec<LegacyContext>>> = {
   ...FEATURE_METHODS,
+  'tools/call': taskToolsCall(LEGACY_TASKS),
+  'tools/list': legacyToolsList(FEATURE_METHODS['tools/list'] as MethodSpec<LegacyContext>),
+  ...LEGACY_TASK_METHODS,
   ping: { run: () => ({}) },
   'logging/setLevel': {
     run: (ctx, params) => {

@@ -1,6 +1,9 @@
 import { notificationMessage } from '../protocol/jsonrpc.ts';
 import type { Registry } from '../server/registry.ts';
+import type { Session } from '../sessions/session.ts';
 import type { SessionManager } from '../sessions/session-manager.ts';
+import type { TaskEngine } from '../tasks/engine.ts';
+import { legacyTask } from './tasks.ts';
 
 const EMPTY = {};
 
@@ -26,4 +29,22 @@ export function fanOut(registry: Registry, sessions: SessionManager): () => void
     offLists();
     offUpdates();
   };
+}
+
+/**
+ * `notifications/tasks/status` (2025-11-25) on the standalone stream of the session that created
+ * the task, for every change of it. Returns the function that stops them.
+ */
+export function taskStatusFanOut(engine: TaskEngine, sessions: SessionManager): () => void {
+  return engine.onChange((record) => {
+    const id = record.sessionId;
+    if (id === undefined) return;
+    const found = sessions.get(id);
+    const send = (session: Session | undefined) =>
+      session?.standalone?.send(
+        notificationMessage('notifications/tasks/status', legacyTask(record)),
+      );
+    if (found instanceof Promise) found.then(send, () => {});
+    else send(found);
+  });
 }

@@ -7,6 +7,7 @@ import type { Implementation } from '../server/types.ts';
 import type { Session, SessionInit } from '../sessions/session.ts';
 import { SessionLimitError } from '../sessions/session-manager.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
+import { TASKS_CAPABILITY, TASKS_VERSION } from './tasks.ts';
 
 /**
  * `initialize`: negotiates the revision (the client's when served, else the newest legacy one;
@@ -107,7 +108,7 @@ function answer(
   sessionId: string | undefined,
 ): Reply {
   // Everything but the version is the same for every client: serialized once per capability set.
-  const body = `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":{"protocolVersion":${JSON.stringify(protocolVersion)},${initializeTail(endpoint)}}`;
+  const body = `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":{"protocolVersion":${JSON.stringify(protocolVersion)},${initializeTail(endpoint, protocolVersion)}}`;
   return new Reply(
     200,
     body,
@@ -119,16 +120,26 @@ function answer(
 }
 
 const tails = new WeakMap<object, string>();
+const tailsWithTasks = new WeakMap<object, string>();
 
-/** `"capabilities":…,"serverInfo":…[,"instructions":…]}` for the server's current capabilities. */
-function initializeTail(endpoint: LegacyEndpoint): string {
+/**
+ * `"capabilities":…,"serverInfo":…[,"instructions":…]}` for the server's current capabilities
+ * (with `tasks` for a 2025-11-25 session when tools may run as tasks).
+ */
+function initializeTail(endpoint: LegacyEndpoint, protocolVersion: string): string {
   const capabilities = endpoint.registry.capabilities();
-  let tail = tails.get(capabilities);
+  const withTasks =
+    protocolVersion === TASKS_VERSION && endpoint.tasks !== undefined && endpoint.registry.tasks;
+  const cache = withTasks ? tailsWithTasks : tails;
+  let tail = cache.get(capabilities);
   if (tail === undefined) {
-    const rest: JsonObject = { capabilities, serverInfo: endpoint.serverInfo };
+    const rest: JsonObject = {
+      capabilities: withTasks ? { ...capabilities, tasks: TASKS_CAPABILITY } : capabilities,
+      serverInfo: endpoint.serverInfo,
+    };
     if (endpoint.instructions) rest.instructions = endpoint.instructions;
     tail = JSON.stringify(rest).slice(1);
-    tails.set(capabilities, tail);
+    cache.set(capabilities, tail);
   }
   return tail;
 }

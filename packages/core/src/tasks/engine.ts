@@ -21,6 +21,8 @@ export interface TaskOptions {
   store?: TaskStore;
   /** How long a task and its result are kept from its creation. @default 3600000 (1 h) */
   ttlMs?: number;
+  /** The longest TTL a 2025-11-25 client may ask for with `params.task.ttl`. @default 86400000 (24 h) */
+  maxTtlMs?: number;
   /** The poll interval suggested to clients. @default 1000 */
   pollIntervalMs?: number;
   /** Unfinished tasks per principal (or session); over it a call runs without a task. @default 100 */
@@ -30,6 +32,7 @@ export interface TaskOptions {
 /** A task this engine runs: its scope, and the handler's pending `input()` calls. */
 interface Running {
   readonly scope: Scope;
+  readonly binding: string;
   waiters: Array<{ keys: Map<string, string>; resolve(answers: JsonObject): void }>;
   answers: Record<string, JsonObject>;
 }
@@ -55,6 +58,7 @@ export class TaskEngine implements TaskHost {
   readonly id: string = newTaskId();
   readonly store: TaskStore;
   readonly ttlMs: number;
+  readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
   readonly #maxActive: number;
   readonly #root: Scope;
@@ -66,6 +70,7 @@ export class TaskEngine implements TaskHost {
     this.#root = root;
     this.store = options.store ?? new MemoryTaskStore();
     this.ttlMs = options.ttlMs ?? DEFAULTS.tasks.ttlMs;
+    this.maxTtlMs = Math.max(this.ttlMs, options.maxTtlMs ?? DEFAULTS.tasks.maxTtlMs);
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.tasks.pollIntervalMs;
     this.#maxActive = options.maxActivePerPrincipal ?? DEFAULTS.tasks.maxActivePerPrincipal;
     this.store.bind(this);
@@ -116,7 +121,7 @@ export class TaskEngine implements TaskHost {
       if (error instanceof TaskLimitError) return undefined;
       throw error;
     }
-    this.#running.set(record.id, { scope, waiters: [], answers: {} });
+    this.#running.set(record.id, { scope, binding, waiters: [], answers: {} });
     this.#emit(record);
     return record;
   }
@@ -243,6 +248,55 @@ export class TaskEngine implements TaskHost {
     const running = this.#running.get(id);
     this.#forget(id);
     running?.scope.abort('task-expired');
+  }
+
+  /**
+   * A legacy session ended: its session-bound tasks can no longer be reached by anyone, so the
+   * ones running here are cancelled (principal-bound tasks outlive the session).
+   */
+  endSession(sessionId: string): void {
+    const binding = TaskEngine.binding(undefined, sessionId);
+    for (const [id, running] of this.#running) {
+      if (running.binding !== binding) continue;
+      const cancelled = this.store.update(id, { status: 'cancelled', inputRequests: undefined });
+      if (cancelled instanceof Promise) cancelled.catch(() => {});
+      running.scope.abort('task-cancelled');
+    }
+  }
+
+  /**
+   * Watches task `id`: `next()` resolves once it changed since the previous `next()` (or since
+   * the watch began), or when `signal` aborts. `close()` when done.
+   */
+  watch(id: string, signal: AbortSignal): { next(): Promise<void>; close(): void } {
+    let changed = false;
+    let wake: (() => void) | undefined;
+    const fire = () => {
+      changed = true;
+      wake?.();
+    };
+    const off = this.onChange((record) => {
+      if (record.id === id) fire();
+    });
+    signal.addEventListener('abort', fire);
+    return {
+      next: () =>
+        new Promise<void>((resolve) => {
+          if (changed || signal.aborted) {
+            changed = false;
+            return resolve();
+          }
+          wake = () => {
+            wake = undefined;
+            changed = false;
+            resolve();
+          };
+        }),
+      close: () => {
+        off();
+        signal.removeEventListener('abort', fire);
+      },
+    };
   }
 
   /** Calls `listener` for every change of a task this engine sees; returns the unsubscribe. */

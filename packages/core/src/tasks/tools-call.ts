@@ -29,8 +29,11 @@ export interface TaskEra {
   ttlMs(engine: TaskEngine, params: JsonObject): number;
   /** The answer that tells the client about its task (the era's CreateTaskResult). */
   created(record: TaskRecord): JsonObject;
-  /** The error of a call to a `required` tool that did not ask for a task. */
-  required(tool: ToolEntry): McpError;
+  /**
+   * The error of a call to a `required` tool that did not ask for a task; `undefined` runs it as
+   * a plain call (a revision that has no way to ask for one).
+   */
+  required(tool: ToolEntry, ctx: TaskMethodContext): McpError | undefined;
   /** The error of a call to a `forbidden` tool that asked for one, if the era has one. */
   forbidden?(ctx: TaskMethodContext, params: JsonObject): McpError | undefined;
 }
@@ -49,7 +52,8 @@ export function taskToolsCall(era: TaskEra): MethodSpec<TaskMethodContext> {
         return callTool(tool, params, ctx);
       }
       if (!era.wants(ctx, params)) {
-        if (support === 'required') throw era.required(tool);
+        const refused = support === 'required' ? era.required(tool, ctx) : undefined;
+        if (refused) throw refused;
         return callTool(tool, params, ctx);
       }
       return runAsTask(engine, tool, params, ctx, era);
