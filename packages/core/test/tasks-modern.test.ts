@@ -4,7 +4,7 @@
  * input through the task, the task's own lifetime (the request leaving does not end it; cancel,
  * TTL and shutdown do) and its binding to the principal.
  */
-import { modernRequest, readAnswer } from '@edge-mcp/test-kit';
+import { modernRequest, readAnswer, SseReader } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import {
@@ -344,6 +344,45 @@ describe('tasks (2026-07-28 extension)', () => {
   });
 });
 
+describe('task status on a listen stream', () => {
+  test('taskIds: only known ids are acknowledged; each change arrives as notifications/tasks', async () => {
+    const { probe, handler } = setup();
+    const { taskId } = await start(handler, 'compute', { n: 8 });
+    const reader = new SseReader(
+      await handler.fetch(
+        modernRequest(
+          'subscriptions/listen',
+          { notifications: { taskIds: [taskId, 'unknown'] } },
+          { ...WITH_TASKS, id: 'sub-t' },
+        ),
+      ),
+    );
+    const [ack] = await reader.messages(1);
+    expect(ack?.params.notifications).toEqual({ taskIds: [taskId] });
+    probe.release.open();
+    const [change] = await reader.messages(1);
+    expect(change).toMatchObject({
+      method: 'notifications/tasks',
+      params: {
+        taskId,
+        status: 'completed',
+        result: { content: [{ type: 'text', text: '16' }] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-t' },
+      },
+    });
+    await reader.cancel();
+    await expect.poll(() => handler.inFlight).toBe(0);
+  });
+
+  test('taskIds without the extension declared is -32021', async () => {
+    const { handler } = setup();
+    const answer = await call(handler, 'subscriptions/listen', {
+      notifications: { taskIds: ['x'] },
+    });
+    expect(answer.message.error.code).toBe(-32021);
+  });
+});
+
 describe('tasks and principals', () => {
   const TOKENS: Record<string, AuthInfo> = {
     alice: { principal: 'alice', scopes: [] },
@@ -374,6 +413,14 @@ describe('tasks and principals', () => {
       const answer = await call(handler, method, params, as('bob'));
       expect(answer.message.error.code).toBe(-32602);
     }
+    const listen = new SseReader(
+      await handler.fetch(
+        modernRequest('subscriptions/listen', { notifications: { taskIds: [taskId] } }, as('bob')),
+      ),
+    );
+    const [ack] = await listen.messages(1);
+    expect(ack?.params.notifications).toEqual({ taskIds: [] });
+    await listen.cancel();
     const mine = await call(handler, 'tasks/get', { taskId }, as('alice'));
     expect(mine.message.result.status).toBe('working');
     probe.release.open();

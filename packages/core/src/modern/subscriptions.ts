@@ -7,7 +7,9 @@ import {
   resultMessage,
 } from '../protocol/jsonrpc.ts';
 import type { ListKind } from '../server/registry.ts';
+import { TaskEngine } from '../tasks/engine.ts';
 import type { ModernContext } from './context.ts';
+import { declaresTasks, detailedTask, missingTasksExtension } from './tasks.ts';
 
 const LIST_FLAGS: Record<
   ListKind,
@@ -55,6 +57,9 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
     honoured.resourceSubscriptions = [...uris];
   }
 
+  const tasks = await watchedTasks(ctx, wanted.taskIds);
+  if (tasks) honoured.taskIds = [...tasks];
+
   const exchange = ctx.exchange;
   const tag = { [META.subscriptionId]: exchange.id };
   exchange.farewell = resultMessage(exchange.id, { resultType: 'complete', _meta: tag });
@@ -74,6 +79,14 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
     if (uris.has(uri))
       stream.send(notificationMessage('notifications/resources/updated', { uri, _meta: tag }));
   });
+  const offTasks =
+    tasks &&
+    ctx.endpoint.tasks?.onChange((record) => {
+      if (tasks.has(record.id))
+        stream.send(
+          notificationMessage('notifications/tasks', { ...detailedTask(record), _meta: tag }),
+        );
+    });
   try {
     const signal = exchange.signal;
     if (!signal.aborted)
@@ -81,6 +94,25 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
   } finally {
     offLists();
     offUpdates();
+    offTasks?.();
   }
   return undefined;
+}
+
+/**
+ * The `taskIds` a listen stream may follow: the caller's own tasks (another's, an unknown or an
+ * expired id is left out of the acknowledged subset, which tells no more than `tasks/get` does).
+ */
+async function watchedTasks(ctx: ModernContext, asked: unknown): Promise<Set<string> | undefined> {
+  const engine = ctx.endpoint.tasks;
+  if (!Array.isArray(asked) || !engine || !ctx.endpoint.registry.tasks) return undefined;
+  if (!declaresTasks(ctx)) throw missingTasksExtension('Following tasks');
+  const { maxSubscriptions } = ctx.endpoint.limits;
+  if (asked.length > maxSubscriptions)
+    throw invalidParams(`A listen stream may follow ${maxSubscriptions} tasks at most`);
+  const binding = TaskEngine.binding(ctx.auth, undefined);
+  const ids = new Set<string>();
+  for (const id of asked)
+    if (typeof id === 'string' && (await engine.get(binding, id)) !== undefined) ids.add(id);
+  return ids;
 }

@@ -13,6 +13,15 @@ export function declaresTasks(ctx: { readonly clientCapabilities: JsonObject }):
   return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
 }
 
+/** -32021 (HTTP 400): what was asked for needs the tasks extension declared in the request. */
+export function missingTasksExtension(what: string): McpError {
+  return new McpError(
+    ErrorCode.MissingRequiredClientCapability,
+    `${what}: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+    { status: 400, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+  );
+}
+
 /** A task as 2026-07-28 shows it: flat, ISO dates, `ttlMs`/`pollIntervalMs`. */
 function task(record: TaskRecord): JsonObject {
   const shown: JsonObject = {
@@ -48,12 +57,7 @@ export const MODERN_TASKS: TaskEra = {
   wants: (ctx) => declaresTasks(ctx),
   ttlMs: (engine) => engine.ttlMs,
   created: (record) => ({ resultType: 'task', ...task(record) }),
-  required: (tool) =>
-    new McpError(
-      ErrorCode.MissingRequiredClientCapability,
-      `Tool ${tool.name} runs only as a task: declare the ${TASKS_EXTENSION} extension`,
-      { status: 400, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
-    ),
+  required: (tool) => missingTasksExtension(`Tool ${tool.name} runs only as a task`),
 };
 
 /** The engine and the caller's binding for a `tasks/*` request, or the error that refuses it. */
@@ -63,12 +67,7 @@ function taskRequest(
 ): { engine: TaskEngine; binding: string; id: string } {
   const engine = ctx.endpoint.tasks;
   if (!engine || !ctx.endpoint.registry.tasks) throw methodNotFound(ctx.method);
-  if (!declaresTasks(ctx))
-    throw new McpError(
-      ErrorCode.MissingRequiredClientCapability,
-      `${ctx.method} needs the ${TASKS_EXTENSION} extension`,
-      { status: 400, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
-    );
+  if (!declaresTasks(ctx)) throw missingTasksExtension(ctx.method);
   if (typeof params.taskId !== 'string') throw invalidParams(`${ctx.method} needs params.taskId`);
   return { engine, binding: TaskEngine.binding(ctx.auth, undefined), id: params.taskId };
 }
