@@ -35,6 +35,7 @@ const RENAMED: Record<string, { keys: string[]; text: string }> = {
     keys: ['requestStateTtlMs'],
     text: literal(DEFAULTS.requestStateTtlMs),
   },
+  maxTasks: { keys: ['tasks.maxTasks'], text: literal(DEFAULTS.tasks.maxTasks) },
   cache: {
     keys: ['cacheTtlMs', 'cacheScope'],
     text: `{ ttlMs: ${literal(DEFAULTS.cacheTtlMs)}, cacheScope: ${literal(DEFAULTS.cacheScope)} }`,
