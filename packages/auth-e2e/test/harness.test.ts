@@ -6,10 +6,10 @@
  */
 // From the source until core's package.json exports ./jwt (then: '@edge-mcp/core/jwt').
 
+import { jwtVerifier } from '@edge-mcp/core/jwt';
 import { decodeProtectedHeader } from 'jose';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { jwtVerifier } from '@edge-mcp/core/jwt';
 import {
   type AuthorizationServer,
   type AuthorizationServerMetadata,

@@ -7,6 +7,8 @@
  */
 import { type NodeServer, serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
+// From the source until core's package.json exports ./jwt (then: '@edge-mcp/core/jwt').
+import { jwtVerifier } from '@edge-mcp/core/jwt';
 import { freePort } from '@edge-mcp/test-kit/node';
 import {
   type OAuthClientProvider,
@@ -21,8 +23,6 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-// From the source until core's package.json exports ./jwt (then: '@edge-mcp/core/jwt').
-import { jwtVerifier } from '@edge-mcp/core/jwt';
 import {
   type AuthorizationServer,
   authorizationUrl,
