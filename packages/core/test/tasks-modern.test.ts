@@ -140,7 +140,10 @@ describe('tasks (2026-07-28 extension)', () => {
     probe.release.open();
     const done = await poll(handler, created.taskId, (s) => s !== 'working');
     expect(done.status).toBe('completed');
-    expect(done.result.content).toEqual([{ type: 'text', text: '42' }]);
+    expect(done.result).toMatchObject({
+      content: [{ type: 'text', text: '42' }],
+      resultType: 'complete',
+    });
     // The request that started it ended long ago; the handler's signal never fired.
     expect(probe.signals[0]?.aborted).toBe(false);
     expect(handler.stats().tasks).toBe(0);

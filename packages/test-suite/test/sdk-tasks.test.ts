@@ -524,10 +524,10 @@ describe('SDK v2 2.4.0 + ext-tasks 0.2.2 on 2026-07-28: createTaskSessionFromCli
     const execution = await v2.session.callTool('onboard', {});
     expect(execution.kind).toBe('task');
     const taskId = execution.handle?.taskId as string;
-    // The client drove it to its end. Its outcome is not checked here: ext-tasks cannot read a
-    // completed result yet (a server bug, see the next test; once fixed, also assert
-    // `resultFromTaskOutcome(outcome)` here). The completed task it read carries the result.
-    await execution.settle();
+    const { outcome } = await execution.settle();
+    expect((resultFromTaskOutcome(outcome) as CallToolResult).content).toEqual([
+      { type: 'text', text: `welcome, Ada (task ${taskId})` },
+    ]);
     expect(v2.inputs).toEqual([
       {
         kind: 'elicitation',
@@ -564,16 +564,11 @@ describe('SDK v2 2.4.0 + ext-tasks 0.2.2 on 2026-07-28: createTaskSessionFromCli
   });
 
   /**
-   * KNOWN SERVER BUG (found by this test; core is not changed here): a completed task's inlined
-   * `result` lacks `resultType`. A synchronous 2026-07-28 `tools/call` of the same tool answers
-   * `{"content":[…],"resultType":"complete",…}`, and the 2026-07-28 CallToolResult schema requires
-   * `resultType`; `tasks/get` inlines `{"content":[{"type":"text","text":"42"}]}`. ext-tasks 0.2.2
-   * decodes `result` with its CallToolResult schema, so every completed task settles as failed
-   * ("Protocol value failed schema validation", the zod issue at path `resultType`). Remove
-   * `.fails` once `tasks/get` (and `notifications/tasks`) inline the result with
-   * `resultType: "complete"`; this test then has to pass as written.
+   * Found by this test: a completed task's inlined `result` must carry `resultType: "complete"`,
+   * as the synchronous call answers (the 2026-07-28 CallToolResult requires it); ext-tasks
+   * decodes it with that schema and settled every completed task as failed before the fix.
    */
-  test.fails('an optional tool runs as a task, polled to its result (fails: no resultType in the inlined result)', async () => {
+  test('an optional tool runs as a task, polled to its result', async () => {
     const v2 = await connectV2(() => ({ action: 'decline' }));
     const execution = await v2.session.callTool('compute', { n: 21 });
     expect(execution.kind).toBe('task');

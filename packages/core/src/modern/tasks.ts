@@ -47,7 +47,9 @@ export function detailedTask(record: TaskRecord): JsonObject {
           ? { method: request.method }
           : { method: request.method, params: request.params };
     shown.inputRequests = requests;
-  } else if (record.status === 'completed' && record.result) shown.result = record.result;
+  } else if (record.status === 'completed' && record.result)
+    // Exactly what the call would have answered, which in 2026-07-28 carries its resultType.
+    shown.result = { ...record.result, resultType: 'complete' };
   else if (record.status === 'failed' && record.error) shown.error = record.error;
   return shown;
 }
