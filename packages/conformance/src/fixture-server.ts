@@ -2,6 +2,7 @@ import { McpServer } from '@edge-mcp/core';
 import * as z from 'zod';
 import { inputTools, schemaTools } from './fixture-input-tools.ts';
 import { nameSchema, PNG, pause, text, WAV } from './fixture-parts.ts';
+import { taskTools } from './fixture-task-tools.ts';
 
 /**
  * The server the official conformance suite drives: the tools, resources and prompts its
@@ -14,6 +15,7 @@ export function createFixtureServer(): McpServer {
   behaviourTools(s);
   inputTools(s);
   schemaTools(s);
+  taskTools(s);
   resources(s);
   prompts(s);
   return s;

@@ -1,12 +1,12 @@
 import { type NodeServer, serve } from '@edge-mcp/adapters/node';
-import { createMcpHandler, type McpHandlerOptions } from '@edge-mcp/core';
+import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';
 import { createFixtureServer } from './fixture-server.ts';
 
-/** Serves the fixture at `<url>/mcp` on 127.0.0.1 (port 0 picks a free one). */
+/** Serves the fixture at `<url>/mcp` on 127.0.0.1 (port 0 picks a free one), with its handler. */
 export async function serveFixture(
   port = 0,
   options: McpHandlerOptions = {},
-): Promise<NodeServer & { mcpUrl: string }> {
+): Promise<NodeServer & { mcpUrl: string; handler: McpHandler }> {
   const handler = createMcpHandler(createFixtureServer(), {
     requestState: { secret: 'conformance-fixture' },
     ...options,
@@ -21,7 +21,7 @@ export async function serveFixture(
     },
     { port, hostname: '127.0.0.1', shutdownSignals: false },
   );
-  return Object.assign(listening, { mcpUrl: `${listening.url}/mcp` });
+  return Object.assign(listening, { mcpUrl: `${listening.url}/mcp`, handler });
 }
 
 // `tsx src/serve-fixture.ts` serves it on PORT (default 8788) for running single scenarios by hand.

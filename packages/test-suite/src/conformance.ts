@@ -1,20 +1,19 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import {
+  CONFORMANCE_CLI,
+  formatVerdict,
+  NODE22,
+  resetResults,
+  verifyResults,
+} from '@edge-mcp/conformance/results';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Current, Target, TargetCaps } from './targets/types.ts';
 
-const fixturePackage = createRequire(import.meta.url).resolve('@edge-mcp/conformance/package.json');
-const fromFixture = createRequire(fixturePackage);
-/** The suite needs Node 22; it is installed from npm as a devDependency of @edge-mcp/conformance. */
-const node22 = join(dirname(fromFixture.resolve('node22/package.json')), 'bin', 'node');
-const cli = join(
-  dirname(fromFixture.resolve('@modelcontextprotocol/conformance/package.json')),
-  'dist',
-  'index.js',
-);
-
-/** Runs `conformance server --requirements <set>`; resolves with its exit code and output. */
+/**
+ * Runs `conformance server --requirements <set>` (the suite needs Node 22; it is installed from
+ * npm as a devDependency of @edge-mcp/conformance); resolves with its exit code and output.
+ */
 export function runConformance(
   url: string,
   requirements: string,
@@ -22,8 +21,8 @@ export function runConformance(
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
-      node22,
-      [cli, 'server', '--url', url, '--requirements', requirements, '-o', outDir],
+      NODE22,
+      [CONFORMANCE_CLI, 'server', '--url', url, '--requirements', requirements, '-o', outDir],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -46,15 +45,33 @@ function summary(output: string): string {
     .join('\n');
 }
 
+/** Scenarios a target is known to fail, by requirement set, each with the reason. */
+export type ExpectedFailures = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
 /**
  * The official conformance suite against the conformance fixture served by `start()`, once per
- * requirement set, failing on any scored failure (there is no expected-failure list).
+ * requirement set. Strict (docs/design/tasks.md §4.10): the output directory is emptied first;
+ * the CLI must exit 0 (scored scenarios), no check of any scenario, scored or not, may be a
+ * FAILURE, and the scenarios run must be exactly the server ones of the installed requirement
+ * set. `expectedFailures` names scenarios a target cannot pass yet: each must then fail (a
+ * listed scenario that passes fails the test, so the list cannot go stale).
  */
 export function defineConformance(
   name: string,
   caps: TargetCaps,
   start: () => Promise<Target>,
+  expectedFailures: ExpectedFailures = {},
 ): void {
+  const check = async (target: Target, requirements: string) => {
+    const outDir = join(import.meta.dirname, '..', 'results', name, requirements);
+    await resetResults(outDir);
+    const { code, output } = await runConformance(target.mcpUrl, requirements, outDir);
+    const verdict = verifyResults(outDir, requirements, expectedFailures[requirements]);
+    const report = formatVerdict(requirements, verdict);
+    console.log(`${name}: ${report}`);
+    expect(verdict.problems, report).toEqual([]);
+    expect(code, summary(output)).toBe(0);
+  };
   describe(`conformance on ${name}`, () => {
     const current = {} as Current;
     beforeAll(async () => {
@@ -63,25 +80,11 @@ export function defineConformance(
     afterAll(async () => {
       await current.target?.stop();
     });
-    test('--requirements 2026-07-28', async () => {
-      const { code, output } = await runConformance(
-        current.target.mcpUrl,
-        '2026-07-28',
-        join(import.meta.dirname, '..', 'results', name, '2026-07-28'),
-      );
-      expect(code, summary(output)).toBe(0);
-    }, 600_000);
+    test('--requirements 2026-07-28', () => check(current.target, '2026-07-28'), 600_000);
     // Legacy 2025-11-25 is served statefully (sessions, server→client requests on open streams).
     test.skipIf(!caps.sessions)(
       '--requirements 2025-11-25',
-      async () => {
-        const { code, output } = await runConformance(
-          current.target.mcpUrl,
-          '2025-11-25',
-          join(import.meta.dirname, '..', 'results', name, '2025-11-25'),
-        );
-        expect(code, summary(output)).toBe(0);
-      },
+      () => check(current.target, '2025-11-25'),
       600_000,
     );
   });
