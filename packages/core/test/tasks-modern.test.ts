@@ -347,6 +347,22 @@ describe('tasks (2026-07-28 extension)', () => {
   });
 });
 
+describe('a task waiting for input', () => {
+  test('cancel and shutdown end its wait: the handler settles, close() does not wait it out', async () => {
+    const { handler } = setup({ shutdownTimeoutMs: 60_000 });
+    const one = await start(handler, 'ask');
+    const two = await start(handler, 'ask');
+    await poll(handler, one.taskId, (s) => s === 'input_required');
+    await poll(handler, two.taskId, (s) => s === 'input_required');
+    expect(handler.stats().tasks).toBe(2);
+    await call(handler, 'tasks/cancel', { taskId: one.taskId }, WITH_TASKS);
+    await expect.poll(() => handler.stats().tasks).toBe(1);
+    // With a 60 s timeout, a test that finishes means close() did not wait for it.
+    await handler.close();
+    expect(handler.stats().tasks).toBe(0);
+  });
+});
+
 describe('task status on a listen stream', () => {
   test('taskIds: only known ids are acknowledged; each change arrives as notifications/tasks', async () => {
     const { probe, handler } = setup();

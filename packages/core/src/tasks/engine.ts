@@ -170,8 +170,25 @@ export class TaskEngine implements TaskHost {
       keys.set(wire, key);
       outstanding[wire] = request;
     }
-    const answered = new Promise<JsonObject>((resolve) => {
-      this.#running.get(id)?.waiters.push({ keys, resolve });
+    const running = this.#running.get(id);
+    if (!running) throw new McpError(ErrorCode.InternalError, 'The task is not running here');
+    const signal = running.scope.signal;
+    signal.throwIfAborted();
+    // The wait ends with the task: cancel, expiry and shutdown reject it with their reason.
+    const answered = new Promise<JsonObject>((resolve, reject) => {
+      const onAbort = () => {
+        running.waiters = running.waiters.filter((waiter) => waiter !== entry);
+        reject(signal.reason);
+      };
+      const entry = {
+        keys,
+        resolve: (answers: JsonObject) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(answers);
+        },
+      };
+      running.waiters.push(entry);
+      signal.addEventListener('abort', onAbort, { once: true });
     });
     const record = await this.store.update(id, {
       status: 'input_required',
