@@ -11,6 +11,7 @@ import {
 import { createExampleApp, createExampleServer } from '@edge-mcp/example';
 import type { Hono } from 'hono';
 import * as z from 'zod';
+import { addTaskTools } from './fixture-tasks.ts';
 
 /**
  * Which server a target serves: the suite's (the example plus test hooks), the conformance
@@ -59,7 +60,7 @@ export function memorySink(): LogSink {
   return { push: (line) => lines.push(line), read: async () => lines };
 }
 
-/** The server of a fixture kind: the example plus a `touch` tool, or the conformance fixture. */
+/** The server of a fixture kind: the example plus test hooks and task tools, or the conformance fixture. */
 export function fixtureServer(kind: FixtureKind): McpServer {
   if (kind === 'conformance') return createFixtureServer();
   const server = createExampleServer();
@@ -106,6 +107,7 @@ export function fixtureServer(kind: FixtureKind): McpServer {
       return `flooded ${count}`;
     },
   );
+  addTaskTools(server);
   return server;
 }
 

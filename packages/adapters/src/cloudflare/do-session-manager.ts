@@ -7,6 +7,8 @@ import type {
   SessionObserver,
   SessionRecord,
 } from '@edge-mcp/core/sessions';
+import { type AlarmUser, ObjectAlarm } from './object-alarm.ts';
+import { scopedId } from './session-id.ts';
 import type { DurableObjectState } from './workers-types.ts';
 
 const RECORD = 'mcp-session';
@@ -18,22 +20,29 @@ const RECORD = 'mcp-session';
  *
  * The session id is `<object id>.<random token>`: the Worker routes by the object id, and the
  * token (kept in storage) makes the id unguessable whatever the object id is.
+ *
+ * The object's alarm may be shared with its task store (`options.alarm`): ending the session
+ * then deletes the session's record, and the object's storage goes only once no task is left.
  */
-export class DurableObjectSessionManager implements SessionManager, SessionObserver {
+export class DurableObjectSessionManager implements SessionManager, SessionObserver, AlarmUser {
   readonly #state: DurableObjectState;
   readonly #idleMs: number;
+  readonly #alarm: ObjectAlarm;
   #host: SessionHost | undefined;
   #session: Session | undefined;
   #loaded = false;
-  /** When the scheduled alarm fires, if one is; the alarm re-checks, so a later one is never needed. */
-  #alarmAt: number | undefined;
   /** `lastActive` as last stored: it is rewritten only when it moved by a tenth of the timeout. */
   #storedActive = 0;
   #reaped = 0;
 
-  constructor(state: DurableObjectState, options: { idleTimeoutMs?: number } = {}) {
+  constructor(
+    state: DurableObjectState,
+    options: { idleTimeoutMs?: number; alarm?: ObjectAlarm } = {},
+  ) {
     this.#state = state;
     this.#idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
+    this.#alarm = options.alarm ?? new ObjectAlarm(state);
+    this.#alarm.add(this);
   }
 
   get reaped(): number {
@@ -52,10 +61,7 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     const host = this.#bound();
     const previous = this.#current();
     if (previous) this.#end(previous, 'session-deleted');
-    const token = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
-      b.toString(16).padStart(2, '0'),
-    ).join('');
-    const session = host.open(`${this.#state.id.toString()}.${token}`, init);
+    const session = host.open(scopedId(this.#state.id.toString()), init);
     this.#adopt(session);
     // A new session is idle until its first request: the alarm starts counting now.
     this.idle(session);
@@ -93,35 +99,36 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
 
   /**
    * SessionObserver: the session went idle. No storage write per request: the alarm is set only
-   * when none is pending (it re-checks `lastActive` when it fires), and `lastActive` is stored
-   * only when it moved by a tenth of the timeout, so after a restart it is at most that stale.
+   * when none is pending as early (it re-checks `lastActive` when it fires), and `lastActive` is
+   * stored only when it moved by a tenth of the timeout, so after a restart it is at most that
+   * stale.
    */
   idle(session: Session): void {
     if (session !== this.#session) return;
     if (session.lastActive - this.#storedActive >= this.#idleMs / 10) this.changed(session);
-    if (this.#alarmAt === undefined) this.#schedule(session.lastActive + this.#idleMs);
+    this.#alarm.request(session.lastActive + this.#idleMs);
   }
 
-  /** The object's alarm: reap the session if it is still idle, or check again later. */
-  async alarm(): Promise<void> {
-    this.#alarmAt = undefined;
+  /** The object's alarm (shared with a task store when one was given). */
+  alarm(): Promise<void> {
+    return this.#alarm.fire();
+  }
+
+  /** AlarmUser: reap the session if it is still idle, or tell when to check again. */
+  due(now: number): number | undefined {
     const session = this.#current();
-    // Busy: the next `idle()` schedules again.
-    if (!session || session.active > 0) return;
+    // Busy: the next `idle()` asks for the alarm again.
+    if (!session || session.active > 0) return undefined;
     const due = session.lastActive + this.#idleMs;
-    if (Date.now() >= due) {
-      this.#reaped++;
-      this.#end(session, 'session-expired');
-    } else {
-      this.#schedule(due);
-    }
+    if (now < due) return due;
+    this.#reaped++;
+    this.#end(session, 'session-expired');
+    return undefined;
   }
 
-  #schedule(at: number): void {
-    this.#alarmAt = at;
-    this.#state.storage.setAlarm(at).catch(() => {
-      this.#alarmAt = undefined;
-    });
+  /** AlarmUser: whether a session's record is stored. */
+  get holding(): boolean {
+    return this.#current() !== undefined;
   }
 
   /** The live session, restored from storage on the first call after a (re)start. */
@@ -156,8 +163,7 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
     // Listeners first (the handler drops the session's events), then nothing of it is left.
     this.#host?.closed(session, reason);
     this.#state.storage.kv.delete(RECORD);
-    this.#alarmAt = undefined;
-    this.#state.storage.deleteAlarm().catch(() => {});
-    this.#state.storage.deleteAll().catch(() => {});
+    // Nothing of it is left; the whole storage goes unless tasks are still kept here.
+    this.#alarm.released();
   }
 }

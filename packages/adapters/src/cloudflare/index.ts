@@ -12,6 +12,8 @@
 export type { FetchHandler } from '../shared/types.ts';
 export { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 export { DurableObjectSessionManager } from './do-session-manager.ts';
+export { DurableObjectTaskStore, type DurableObjectTaskStoreOptions } from './do-task-store.ts';
+export { type AlarmUser, ObjectAlarm } from './object-alarm.ts';
 export { PRINCIPAL_HEADER, principalOf, type WorkerAuth } from './principal.ts';
 export { type SessionControl, type SessionInspection, sessionControl } from './session-control.ts';
 export {
@@ -21,7 +23,12 @@ export {
   type SessionObjectConfig,
 } from './session-object.ts';
 export { SessionRegistry } from './session-registry.ts';
-export { createSessionWorker, type SessionWorkerOptions } from './session-worker.ts';
+export {
+  createSessionWorker,
+  type IsolateOptions,
+  type SessionWorkerOptions,
+  type WorkerTasks,
+} from './session-worker.ts';
 export {
   createWorker,
   WORKERD_HANDLER_OPTIONS,

@@ -4,11 +4,14 @@ import {
   type McpHandler,
   type McpHandlerOptions,
   type McpServer,
+  type TaskOptions,
 } from '@edge-mcp/core';
 import { HANDLE } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 import { DurableObjectSessionManager } from './do-session-manager.ts';
+import { DurableObjectTaskStore } from './do-task-store.ts';
+import { ObjectAlarm } from './object-alarm.ts';
 import { principalOf } from './principal.ts';
 import { report } from './session-registry.ts';
 import { WORKERD_HANDLER_OPTIONS } from './worker.ts';
@@ -20,8 +23,19 @@ export const CONTROL = 'https://edge-mcp.internal';
 /** What a session object serves; built once per object instance. */
 export interface SessionObjectConfig {
   server: McpServer;
-  /** Handler options (hooks, allow-lists, keep-alive); sessions and events are the object's own. */
-  options?: Omit<McpHandlerOptions, 'sessions' | 'eventStore' | 'legacy'>;
+  /**
+   * Handler options (hooks, allow-lists, keep-alive); sessions, events and tasks are the
+   * object's own (a `tasks` here is ignored: see the `tasks` field).
+   */
+  options?: Omit<McpHandlerOptions, 'sessions' | 'eventStore' | 'legacy' | 'tasks'>;
+  /**
+   * Tasks run in the object, their records in its storage (`DurableObjectTaskStore`): the tasks of
+   * its legacy session, and the 2026-07-28 task a session Worker with `tasks` sends to a new
+   * object. `heartbeatMs`: while a task runs, the object's alarm fires at least this often, which
+   * keeps the object in memory between polls. `false`: no tasks (task tools run as plain calls).
+   * @default { ttlMs: 3600000, pollIntervalMs: 1000, heartbeatMs: 30000 }
+   */
+  tasks?: (Omit<TaskOptions, 'store'> & { heartbeatMs?: number }) | false;
   /** Idle timeout, enforced with the object's alarm. @default 600000 (10 min) */
   idleTimeoutMs?: number;
   /** Bound of the stored event log. @default 1000 events, 1 MiB */
@@ -37,6 +51,7 @@ export interface SessionObjectClass<Env> {
 
 export interface SessionObject {
   fetch(request: Request): Promise<Response>;
+  /** The object's alarm: the session's idle timeout, the tasks' TTL and heartbeat. */
   alarm(): Promise<void>;
   /** Operator: end this object's session (reason defaults to `session-deleted`). */
   closeSession(reason?: AbortReasonType): Promise<boolean>;
@@ -52,13 +67,17 @@ export interface SessionInspection {
   events: number;
   bytes: number;
   reaped: number;
+  /** Task records stored in the object, and how many of them are still running. */
+  tasks: number;
+  activeTasks: number;
 }
 
 /**
  * A Durable Object class holding one legacy session: the same handler as everywhere, with the
- * object's SessionManager and EventStore behind the core's seams (no second protocol
+ * object's SessionManager, EventStore and TaskStore behind the core's seams (no second protocol
  * implementation). Requests reach it from `createSessionWorker`, streamed both ways, so a client
- * that leaves cancels the handler running in here as it would anywhere else.
+ * that leaves cancels the handler running in here as it would anywhere else. The same class
+ * hosts tasks: its session's, and a 2026-07-28 task the Worker sends to a new object.
  *
  * @example
  * ```ts
@@ -72,15 +91,22 @@ export function defineSessionObject<Env>(
     readonly #handler: McpHandler;
     readonly #manager: DurableObjectSessionManager;
     readonly #events: DurableObjectEventStore;
+    readonly #tasks: DurableObjectTaskStore;
+    readonly #alarm: ObjectAlarm;
 
     constructor(state: DurableObjectState, env: Env) {
       const config = build(env);
       const registry = config.registry;
       const options = config.options ?? {};
+      const { heartbeatMs, ...taskOptions } = config.tasks || {};
+      // One alarm for the session's idle timeout and the tasks' TTL and heartbeat.
+      this.#alarm = new ObjectAlarm(state);
       this.#manager = new DurableObjectSessionManager(state, {
         idleTimeoutMs: config.idleTimeoutMs,
+        alarm: this.#alarm,
       });
       this.#events = new DurableObjectEventStore(state.storage.sql, config.events);
+      this.#tasks = new DurableObjectTaskStore(state, { alarm: this.#alarm, heartbeatMs });
       this.#handler = createMcpHandler(config.server, {
         ...WORKERD_HANDLER_OPTIONS,
         ...options,
@@ -91,11 +117,15 @@ export function defineSessionObject<Env>(
         },
         onSessionClose: (event) => {
           if (registry) void report(registry, 'close', event.sessionId);
+          // Tasks bound to the session (no principal) can no longer be reached: the core has
+          // ended them, and their records go; a principal's tasks stay until their TTL.
+          this.#tasks.forget(`s:${event.sessionId}`);
           options.onSessionClose?.(event);
         },
         legacy: true,
         sessions: this.#manager,
         eventStore: this.#events,
+        tasks: config.tasks === false ? false : { ...taskOptions, store: this.#tasks },
       });
     }
 
@@ -120,7 +150,7 @@ export function defineSessionObject<Env>(
     }
 
     alarm(): Promise<void> {
-      return this.#manager.alarm();
+      return this.#alarm.fire();
     }
 
     async closeSession(reason: AbortReasonType = 'session-deleted'): Promise<boolean> {
@@ -134,7 +164,14 @@ export function defineSessionObject<Env>(
       this.#manager.forEach((s) => {
         session = s.id;
       });
-      return { session, ...this.#events.usage(), reaped: this.#manager.reaped };
+      const tasks = this.#tasks.usage();
+      return {
+        session,
+        ...this.#events.usage(),
+        reaped: this.#manager.reaped,
+        tasks: tasks.tasks,
+        activeTasks: tasks.active,
+      };
     }
   };
 }

@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@edge-mcp/core';
+import type { AuthInfo, McpServer, TaskOptions } from '@edge-mcp/core';
 import {
   BodyTooLargeError,
   classifyEra,
@@ -9,6 +9,8 @@ import {
   HEADER,
   pathOf,
   readBody,
+  type TaskRoute,
+  taskRoute,
 } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
@@ -17,15 +19,48 @@ import { objectIdOf } from './session-id.ts';
 import type { WorkerEntry } from './worker.ts';
 import type { DurableObjectNamespace } from './workers-types.ts';
 
+/** Where a session Worker's 2026-07-28 tasks run; see {@link SessionWorkerOptions.tasks}. */
+export interface WorkerTasks {
+  /**
+   * The server the objects serve (the same tools as `build`'s handler): its tools' `taskSupport`
+   * tells which calls may become tasks.
+   */
+  server: McpServer;
+  /**
+   * The namespace whose objects run tasks, one new object per task.
+   * @default the `sessions` namespace (the `defineSessionObject` class hosts tasks too)
+   */
+  objects?: DurableObjectNamespace;
+}
+
+/**
+ * The options the isolate's handler needs for the Worker's routing, handed to `build` to spread
+ * into `createMcpHandler`'s options: `tasks: false` without a tasks namespace (the isolate cannot
+ * run tasks, so it does not offer them), `tasks: {}` with one (the isolate answers
+ * `server/discover`, which then offers the extension, and refuses `tasks/*` it cannot route).
+ */
+export interface IsolateOptions {
+  readonly tasks: false | TaskOptions;
+}
+
 export interface SessionWorkerOptions<Env> {
   /** The Durable Object namespace bound to the class from `defineSessionObject`. */
   sessions(env: Env): DurableObjectNamespace;
   /**
    * The handler for everything that is not a legacy session request (2026-07-28 requests above
    * all), built once per isolate. Give it legacy on with a session manager (the default), so a
-   * legacy request without a session id gets its 400.
+   * legacy request without a session id gets its 400; spread `isolate` into its options (over
+   * `WORKERD_HANDLER_OPTIONS`), so it offers tasks exactly when the Worker can run them.
    */
-  build(env: Env): FetchHandler;
+  build(env: Env, isolate: IsolateOptions): FetchHandler;
+  /**
+   * 2026-07-28 tasks, run in Durable Objects (called once per isolate; `undefined`: none). A
+   * `tools/call` that may become a task (a tool with `taskSupport` and a request declaring the
+   * `io.modelcontextprotocol/tasks` extension) goes to a new object, where the task lives from
+   * then on; `tasks/get|update|cancel` go to the object the task id in `Mcp-Name` names. Without
+   * it, task tools run as plain calls in the isolate and the extension is not offered.
+   */
+  tasks?(env: Env): WorkerTasks | undefined;
   /** Largest body read while routing a legacy POST. @default 4 MiB (`DEFAULTS.maxBodyBytes`) */
   maxBodyBytes?: number;
   /** The MCP endpoint's path; other paths go to `build`'s handler untouched. @default '/mcp' */
@@ -51,11 +86,15 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  */
 export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): WorkerEntry<Env> {
   let handler: FetchHandler | undefined;
+  let tasks: WorkerTasks | undefined;
   const limit = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const path = options.path ?? DEFAULTS.path;
   return {
     async fetch(incoming, env, ctx) {
-      handler ??= options.build(env);
+      if (!handler) {
+        tasks = options.tasks?.(env);
+        handler = options.build(env, { tasks: tasks ? {} : false });
+      }
       if (pathOf(incoming.url) !== path) return handler.fetch(incoming);
       const auth = options.auth ? await options.auth(incoming, env, ctx) : undefined;
       // What goes to a session's object carries the principal the Worker vouches for, never one
@@ -70,6 +109,11 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
           return failure(404, ErrorCode.SessionNotFound, 'Session not found');
         return namespace.get(objectId).fetch(request);
       }
+      if (modern && tasks && request.method === 'POST')
+        return routeTasks(handler, tasks.objects ?? options.sessions(env), tasks.server, request, {
+          auth,
+          limit,
+        });
       if (modern || request.method !== 'POST') return serve(handler, request, auth);
       // A legacy POST without a session: an initialize opens a session in a new object.
       let text: string;
@@ -85,6 +129,49 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
       return namespace.get(namespace.newUniqueId()).fetch(forwarded);
     },
   };
+}
+
+/**
+ * A 2026-07-28 POST when tasks run in objects: a call that may become a task goes to a new
+ * object, `tasks/*` to the object its task id names; everything else, and a task id no object of
+ * the namespace can hold, is served in the isolate (whose handler answers that id "not found",
+ * after the checks the protocol puts first: headers, the extension declared).
+ */
+async function routeTasks(
+  handler: FetchHandler,
+  objects: DurableObjectNamespace,
+  server: McpServer,
+  request: Request,
+  { auth, limit }: { auth: AuthInfo | undefined; limit: number },
+): Promise<Response> {
+  let route: TaskRoute | undefined = taskRoute(server, request.headers);
+  let forwarded = request;
+  if (route?.kind === 'read-body') {
+    let text: string;
+    try {
+      text = await readBody(request, limit);
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      return failure(413, ErrorCode.InvalidRequest, error.message);
+    }
+    forwarded = new Request(request, { body: text });
+    route = taskRoute(server, request.headers, parse(text));
+  }
+  if (route?.kind === 'call') return objects.get(objects.newUniqueId()).fetch(forwarded);
+  if (route?.kind === 'task') {
+    const objectId = objectIdOf(objects, route.taskId);
+    if (objectId !== undefined) return objects.get(objectId).fetch(forwarded);
+  }
+  return serve(handler, forwarded, auth);
+}
+
+/** The parsed body; `null` when it is not JSON (no task route then: the handler answers it). */
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** The Worker has matched the path: the core handler skips its own path check. */

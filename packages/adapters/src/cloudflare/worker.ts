@@ -24,9 +24,16 @@ export interface WorkerEntry<Env> {
 
 /**
  * Handler options for workerd: answer SSE as soon as a request is still running (`streamAfterMs`)
- * and write a keep-alive every `keepAliveMs`, the bound on noticing a departed client.
+ * and write a keep-alive every `keepAliveMs`, the bound on noticing a departed client. No tasks
+ * (`tasks: false`): an isolate cannot keep a handler running after its response, so a Worker's
+ * own handler neither offers the tasks extension nor creates a task; tasks run in Durable Objects
+ * (`defineSessionObject` turns them on, and `createSessionWorker`'s `tasks` routes to them).
  */
-export const WORKERD_HANDLER_OPTIONS = { streamAfterMs: 0, keepAliveMs: 5_000 } as const;
+export const WORKERD_HANDLER_OPTIONS = {
+  streamAfterMs: 0,
+  keepAliveMs: 5_000,
+  tasks: false,
+} as const;
 
 /**
  * A module Worker serving `build(env)`'s handler. `build` runs once per isolate, on the first

@@ -16,6 +16,7 @@ export interface SyncKvStorage {
   get<T = unknown>(key: string): T | undefined;
   put<T>(key: string, value: T): void;
   delete(key: string): boolean;
+  list<T = unknown>(options?: { prefix?: string }): Iterable<[string, T]>;
 }
 
 export interface DurableObjectStorage {

@@ -7,6 +7,10 @@
  * workers-oauth-provider): the principal crosses to a session's object in PRINCIPAL_HEADER, whose
  * handler has the `auth` metadata but no `verify` (it trusts only what the Worker forwards), and
  * the isolate's Hono app reads it with `principalOf`.
+ *
+ * 2026-07-28 tasks run in objects of the session class (the Worker's `tasks`), one per task;
+ * `TASKS=off` leaves the Worker without them (task tools then run as plain calls in the isolate).
+ * `TASK_HEARTBEAT_MS` sets the objects' alarm heartbeat while a task runs.
  */
 import {
   createSessionWorker,
@@ -25,12 +29,15 @@ import {
   suiteAuth,
   suitePrincipal,
 } from '../fixture.ts';
+import { logTasksTo } from '../fixture-tasks.ts';
 
 interface Env {
   FIXTURE?: string;
   KEEP_ALIVE_MS?: string;
   IDLE_MS?: string;
   GRACE_MS?: string;
+  TASKS?: string;
+  TASK_HEARTBEAT_MS?: string;
   MCP_SESSIONS: DurableObjectNamespace;
   SESSION_REGISTRY: DurableObjectNamespace;
   SUITE_LOG: DurableObjectNamespace;
@@ -91,12 +98,18 @@ function handlerOptions(env: Env) {
   };
 }
 
-export const McpSession = defineSessionObject((env: Env) => ({
-  server: fixtureServer(kindOf(env)),
-  options: { ...handlerOptions(env), ...logHooks(remoteSink(env)) },
-  idleTimeoutMs: Number(env.IDLE_MS ?? 600_000),
-  registry: env.SESSION_REGISTRY,
-}));
+export const McpSession = defineSessionObject((env: Env) => {
+  const sink = remoteSink(env);
+  logTasksTo(sink);
+  return {
+    server: fixtureServer(kindOf(env)),
+    options: { ...handlerOptions(env), ...logHooks(sink) },
+    idleTimeoutMs: Number(env.IDLE_MS ?? 600_000),
+    registry: env.SESSION_REGISTRY,
+    tasks:
+      env.TASK_HEARTBEAT_MS === undefined ? {} : { heartbeatMs: Number(env.TASK_HEARTBEAT_MS) },
+  };
+});
 
 export { SessionRegistry } from '@edge-mcp/adapters/cloudflare';
 
@@ -105,12 +118,17 @@ export default createSessionWorker({
   // The authenticating layer in front: a bearer token of the table, or nobody.
   auth: (request: Request, env: Env) =>
     kindOf(env) === 'auth' ? suitePrincipal(request.headers.get('authorization')) : undefined,
-  build: (env: Env) => {
+  // Tasks in objects of the session class; the server tells the Worker which tools may run as tasks.
+  tasks: (env: Env) =>
+    env.TASKS === 'off'
+      ? undefined
+      : { server: fixtureServer(kindOf(env)), objects: env.MCP_SESSIONS },
+  build: (env: Env, isolate) => {
     const kind = kindOf(env);
     const { app } = createSuiteApp(
       'workerd',
       kind,
-      handlerOptions(env),
+      { ...handlerOptions(env), ...isolate },
       isolateSink(env),
       kind === 'auth' ? { auth: (c) => principalOf(c.req.raw) } : {},
     );
