@@ -14,6 +14,7 @@ import {
   type TaskRecord,
   type TaskStore,
 } from './store.ts';
+import { type TaskWatch, watchTask } from './watch.ts';
 
 /** The `tasks` option of the handler. */
 export interface TaskOptions {
@@ -34,6 +35,7 @@ interface Running {
   readonly scope: Scope;
   readonly binding: string;
   waiters: Array<{ keys: Map<string, string>; resolve(answers: JsonObject): void }>;
+  /** Every answer taken so far, by wire key (keys are never reused). */
   answers: Record<string, JsonObject>;
 }
 
@@ -54,8 +56,8 @@ const RESTART_ERROR = {
  * their state in a `TaskStore`. Both protocol eras serve it.
  */
 export class TaskEngine implements TaskHost {
-  /** This engine instance (a task's `runner`). */
-  readonly id: string = newTaskId();
+  /** This engine instance (a task's `runner`): the store's `runner`, else a fresh id. */
+  readonly id: string;
   readonly store: TaskStore;
   readonly ttlMs: number;
   readonly maxTtlMs: number;
@@ -69,6 +71,7 @@ export class TaskEngine implements TaskHost {
   constructor(root: Scope, options: TaskOptions) {
     this.#root = root;
     this.store = options.store ?? new MemoryTaskStore();
+    this.id = this.store.runner ?? newTaskId();
     this.ttlMs = options.ttlMs ?? DEFAULTS.tasks.ttlMs;
     this.maxTtlMs = Math.max(this.ttlMs, options.maxTtlMs ?? DEFAULTS.tasks.maxTtlMs);
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.tasks.pollIntervalMs;
@@ -208,19 +211,24 @@ export class TaskEngine implements TaskHost {
     if (!record) return false;
     const outstanding = { ...record.inputRequests };
     const running = this.#running.get(id);
+    const given: Record<string, JsonObject> = {};
     let changed = false;
     for (const [key, value] of Object.entries(responses)) {
       if (!(key in outstanding)) continue;
       delete outstanding[key];
-      if (running) running.answers[key] = value as JsonObject;
+      given[key] = value as JsonObject;
       changed = true;
     }
+    if (running) Object.assign(running.answers, given);
     if (!changed || isTerminal(record.status)) return true;
     const pending = Object.keys(outstanding).length > 0;
-    const updated = await this.store.update(id, {
+    const patch: Partial<TaskRecord> = {
       status: pending ? 'input_required' : 'working',
       inputRequests: pending ? outstanding : undefined,
-    });
+    };
+    // Its runner is another instance: the answers travel in the record (it is told by `changed`).
+    if (!running) patch.answers = { ...record.answers, ...given };
+    const updated = await this.store.update(id, patch);
     if (updated) this.#emit(updated);
     if (running) this.#wake(running);
     return true;
@@ -244,12 +252,13 @@ export class TaskEngine implements TaskHost {
   async get(binding: string, id: string): Promise<TaskRecord | undefined> {
     const record = await this.store.get(id);
     if (!record || record.binding !== binding) return undefined;
-    // A task whose runner restarted is answered with a definite end, never `working` for ever.
+    // A task whose runner restarted (or died: stores shared by instances) is answered with a
+    // definite end, never `working` for ever.
     if (
-      this.store.exclusive &&
       !isTerminal(record.status) &&
       record.runner !== this.id &&
-      !this.#running.has(id)
+      !this.#running.has(id) &&
+      (this.store.exclusive || !((await this.store.alive?.(record.runner)) ?? true))
     ) {
       return (await this.store.update(id, { status: 'failed', error: RESTART_ERROR })) ?? record;
     }
@@ -265,6 +274,35 @@ export class TaskEngine implements TaskHost {
     const running = this.#running.get(id);
     this.#forget(id);
     running?.scope.abort('task-expired');
+  }
+
+  /**
+   * TaskHost: another instance changed task `id`. Read once if it runs or is watched here: a
+   * terminal task's handler is aborted (`task-cancelled`), answers to its input wake it, and the
+   * watchers (listen streams, `tasks/result`, status notifications) hear of it.
+   */
+  changed(id: string): void {
+    const running = this.#running.get(id);
+    if (running === undefined && this.#listeners.size === 0) return;
+    this.#reread(id, running).catch(ignore);
+  }
+
+  async #reread(id: string, running: Running | undefined): Promise<void> {
+    const record = await this.store.get(id);
+    if (!record) return;
+    if (running !== undefined && this.#running.get(id) === running) {
+      if (isTerminal(record.status)) running.scope.abort('task-cancelled');
+      else if (record.answers) {
+        let fresh = false;
+        for (const [key, value] of Object.entries(record.answers)) {
+          if (key in running.answers) continue;
+          running.answers[key] = value;
+          fresh = true;
+        }
+        if (fresh) this.#wake(running);
+      }
+    }
+    this.#emit(record);
   }
 
   /**
@@ -285,35 +323,8 @@ export class TaskEngine implements TaskHost {
    * Watches task `id`: `next()` resolves once it changed since the previous `next()` (or since
    * the watch began), or when `signal` aborts. `close()` when done.
    */
-  watch(id: string, signal: AbortSignal): { next(): Promise<void>; close(): void } {
-    let changed = false;
-    let wake: (() => void) | undefined;
-    const fire = () => {
-      changed = true;
-      wake?.();
-    };
-    const off = this.onChange((record) => {
-      if (record.id === id) fire();
-    });
-    signal.addEventListener('abort', fire);
-    return {
-      next: () =>
-        new Promise<void>((resolve) => {
-          if (changed || signal.aborted) {
-            changed = false;
-            return resolve();
-          }
-          wake = () => {
-            wake = undefined;
-            changed = false;
-            resolve();
-          };
-        }),
-      close: () => {
-        off();
-        signal.removeEventListener('abort', fire);
-      },
-    };
+  watch(id: string, signal: AbortSignal): TaskWatch {
+    return watchTask(this, id, signal);
   }
 
   /** Calls `listener` for every change of a task this engine sees; returns the unsubscribe. */
@@ -377,3 +388,5 @@ export class TaskEngine implements TaskHost {
     }
   }
 }
+
+function ignore(): void {}

@@ -42,12 +42,22 @@ export interface TaskRecord {
   error?: { code: number; message: string; data?: unknown } | undefined;
   /** The engine instance running it: another instance's non-terminal task lost its runner. */
   readonly runner: string;
+  /**
+   * Answers to input requests the runner has not taken yet (a `tasks/update` that landed on
+   * another instance than the runner's), by wire key.
+   */
+  answers?: Record<string, JsonObject> | undefined;
 }
 
 /** What the engine lends its store when it binds it. */
 export interface TaskHost {
   /** A task reached its TTL and was forgotten: a handler still running for it must stop. */
   expired(id: string): void;
+  /**
+   * A task was changed by another instance (status, input requests, answers, a cancel): the
+   * engine reads it again if it runs or watches it here. Stores shared by instances call it.
+   */
+  changed?(id: string): void;
 }
 
 /**
@@ -59,9 +69,20 @@ export interface TaskStore {
   /**
    * One engine serves the store at a time (memory, a Durable Object): a non-terminal task whose
    * runner is another engine lost it to a restart, and is answered `failed` rather than left
-   * `working` for ever. A store shared by live instances (Redis) needs leases instead.
+   * `working` for ever. A store shared by live instances (Redis) says which runners are alive
+   * instead (`runner`, `alive`).
    */
   readonly exclusive: boolean;
+  /**
+   * The runner id the engine records in its tasks (a shared store keeps it alive, e.g. with a
+   * heartbeat per instance). @default a fresh id per engine
+   */
+  readonly runner?: string;
+  /**
+   * Whether a runner is alive (stores that are not exclusive): an unfinished task of a dead
+   * runner is answered `failed`. Without it, another runner is taken to be alive.
+   */
+  alive?(runner: string): boolean | Promise<boolean>;
   bind(host: TaskHost): void;
   /**
    * A fresh task id, when the store decides them (a Durable Object store embeds its object's id
