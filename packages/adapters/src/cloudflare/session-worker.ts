@@ -95,7 +95,9 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
         tasks = options.tasks?.(env);
         handler = options.build(env, { tasks: tasks ? {} : false });
       }
-      if (pathOf(incoming.url) !== path) return handler.fetch(incoming);
+      // Another path is the app's business, but a principal header a client sent is never
+      // passed on (an app that decodes /%6Dcp to /mcp would otherwise believe it).
+      if (pathOf(incoming.url) !== path) return handler.fetch(withPrincipal(incoming, undefined));
       const auth = options.auth ? await options.auth(incoming, env, ctx) : undefined;
       // What goes to a session's object carries the principal the Worker vouches for, never one
       // a client made up.
@@ -107,7 +109,18 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
         const objectId = objectIdOf(namespace, sessionId);
         if (objectId === undefined)
           return failure(404, ErrorCode.SessionNotFound, 'Session not found');
-        return namespace.get(objectId).fetch(request);
+        if (request.method !== 'POST') return namespace.get(objectId).fetch(request);
+        // The body is read here, not streamed on: an object that answers before reading it
+        // (401, 406, …) left workerd piping into a finished subrequest, which broke the Worker's
+        // next request ("Can't read from request stream after response has been sent").
+        let body: string;
+        try {
+          body = await readBody(request, limit);
+        } catch (error) {
+          if (!(error instanceof BodyTooLargeError)) throw error;
+          return failure(413, ErrorCode.InvalidRequest, error.message);
+        }
+        return namespace.get(objectId).fetch(new Request(request, { body }));
       }
       if (modern && tasks && request.method === 'POST')
         return routeTasks(handler, tasks.objects ?? options.sessions(env), tasks.server, request, {

@@ -6,7 +6,7 @@
 import { HANDLE } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
-import type { WorkerAuth } from './principal.ts';
+import { type WorkerAuth, withPrincipal } from './principal.ts';
 
 export type { FetchHandler } from '../shared/types.ts';
 
@@ -55,11 +55,12 @@ export function createWorker<Env>(
   return {
     async fetch(request, env, ctx) {
       handler ??= build(env);
+      const auth = principal ? await principal(request, env, ctx) : undefined;
       const entry = handler[HANDLE];
-      if (!principal || !entry) return handler.fetch(request);
-      return toWebResponse(
-        await entry.call(handler, request, false, await principal(request, env, ctx)),
-      );
+      // A core handler takes the principal directly; an app (Hono's mcp() with principalOf)
+      // reads it from the header, which carries only what this Worker vouches for.
+      if (!entry) return handler.fetch(withPrincipal(request, auth));
+      return toWebResponse(await entry.call(handler, request, false, auth));
     },
   };
 }

@@ -226,6 +226,35 @@ export function auth(current: Current): void {
       expect((await caller(mcpUrl, session, ALICE)).status).toBe(404);
     });
 
+    test('a path the app decodes to the endpoint (/%6Dcp) is no way around authentication', async () => {
+      const { url } = current.target;
+      for (const request of [
+        modern('tools/call', { name: 'caller' }, { headers: FORGED_ALICE }),
+        legacy('initialize', initializeParams(LEGACY), undefined, { headers: FORGED_ALICE }),
+      ]) {
+        const answer = await fetch(`${url}/%6Dcp`, request);
+        const text = await answer.text();
+        // Whatever the path means to the app (the endpoint, or nothing), the forged principal
+        // is not believed: never an answer as alice.
+        expect([401, 404], text).toContain(answer.status);
+        expect(text).not.toContain('alice');
+      }
+    });
+
+    test('a POST refused before its body is read leaves the session serving', async () => {
+      const { mcpUrl } = current.target;
+      const session = await openSession(mcpUrl, ALICE);
+      for (let i = 0; i < 5; i++) {
+        const refused = await fetch(
+          mcpUrl,
+          legacy('tools/call', { name: 'caller' }, session, VERSION),
+        );
+        expect(refused.status).toBe(401);
+        await refused.body?.cancel();
+        expect((await caller(mcpUrl, session, ALICE)).status).toBe(200);
+      }
+    });
+
     test(`a client's own ${PRINCIPAL_HEADER} header is never believed`, async () => {
       const { mcpUrl } = current.target;
       const session = await openSession(mcpUrl, ALICE);
