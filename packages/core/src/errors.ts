@@ -46,6 +46,21 @@ export class ResourceNotFoundError extends Error {
   }
 }
 
+/**
+ * Where sessions, events or tasks live cannot be reached now (a remote store is down or does not
+ * answer). A request that needs it is answered `503` with `Retry-After` (JSON-RPC -32000,
+ * "Session storage is unavailable"). Exported for store implementers from `@edge-mcp/core/sessions`.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  /** The `Retry-After` of the 503. */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds = 1, options?: { cause?: unknown }) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** -32603 with `message`: the server itself got something wrong (a handler's broken result). */
 export function internalError(message: string): McpError {
   return new McpError(ErrorCode.InternalError, message);

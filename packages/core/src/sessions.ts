@@ -2,9 +2,13 @@
  * @module
  * edge-mcp core, for storage implementers: the seams where legacy sessions, their replayable
  * SSE events and tasks live (`SessionManager`, `EventStore`, `TaskStore`), the memory
- * implementations every runtime uses by default, and the records a durable implementation stores.
+ * implementations every runtime uses by default, the records a durable implementation stores,
+ * and what sessions spanning several instances need (`SessionCluster`, relayed streams,
+ * `ClusterBus`, `StoreUnavailableError`).
  */
+export type { ClusterBus, ClusterEvent, ClusterHost } from './sessions/cluster.ts';
 export {
+  type AppendInfo,
   type EventStore,
   MemoryEventStore,
   type MemoryEventStoreOptions,
@@ -12,8 +16,13 @@ export {
   type ReplayedEvents,
 } from './sessions/event-store.ts';
 export type {
+  ClientResponse,
   PendingRequest,
+  RemoteSink,
+  RemoteStreamLink,
   Session,
+  SessionChange,
+  SessionIds,
   SessionInit,
   SessionObserver,
   SessionRecord,
@@ -23,9 +32,11 @@ export type {
 export {
   MemorySessionManager,
   type MemorySessionManagerOptions,
+  type SessionCluster,
   type SessionHost,
   SessionLimitError,
   type SessionManager,
+  StoreUnavailableError,
 } from './sessions/session-manager.ts';
 export {
   isTerminal,

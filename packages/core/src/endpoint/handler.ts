@@ -19,6 +19,7 @@ import type { MethodSpec } from '../server/methods.ts';
 import type { Registry } from '../server/registry.ts';
 import { ResourceServer } from '../server/resource-server.ts';
 import { type McpServer, registryOf } from '../server/server.ts';
+import type { ClusterEvent, ClusterHost } from '../sessions/cluster.ts';
 import { type EventStore, MemoryEventStore } from '../sessions/event-store.ts';
 import { Session, type SessionInit, type SessionRecord } from '../sessions/session.ts';
 import {
@@ -27,6 +28,7 @@ import {
   type SessionManager,
 } from '../sessions/session-manager.ts';
 import { TaskEngine } from '../tasks/engine.ts';
+import { deliverEvent, publishEvents } from './cluster-events.ts';
 import type { Instrumentation, RequestObservation } from './instrumentation.ts';
 import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
 import { requestEvent, requestStart, sessionEventOf } from './request-event.ts';
@@ -48,6 +50,8 @@ export interface McpHandler extends FastEntry {
    * Shutdown: ends every session (their `onClose` hooks run), aborts every in-flight handler with
    * reason `shutdown`, ends every open stream (listen streams get their completing result first)
    * and resolves once every handler settled, or after `shutdownTimeoutMs`. Later requests get 503.
+   * With a session manager that spans instances (`SessionManager.shutdown`), only this instance
+   * stops: its requests and streams end (`shutdown`), the sessions go on on the others.
    */
   close(): Promise<void>;
   /**
@@ -65,10 +69,10 @@ export interface McpHandler extends FastEntry {
 
 /**
  * Shared state of one handler, built once; every request reads it, none copies it. It is the
- * endpoint routing and both eras serve through (`RoutedEndpoint`) and the host its session
- * manager makes sessions through.
+ * endpoint routing and both eras serve through (`RoutedEndpoint`), the host its session
+ * manager makes sessions through, and the host of its cluster bus.
  */
-export class HandlerCore implements RoutedEndpoint, SessionHost {
+export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
   readonly registry: Registry;
   readonly root: Scope = new Scope();
   readonly signer: RequestStateSigner;
@@ -168,6 +172,10 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
       this.#detach.push(fanOut(this.registry, this.sessions));
       if (this.tasks) this.#detach.push(taskStatusFanOut(this.tasks, this.sessions));
     }
+    if (options.cluster) {
+      options.cluster.bind(this);
+      this.#detach.push(publishEvents(this.registry, options.cluster));
+    }
     const release = this.#instrumentation?.observe?.(() => this.stats());
     if (release) this.#detach.push(release);
     const signal = options.signal;
@@ -229,6 +237,19 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
     this.#emit(this.#options.onSessionClose, sessionEventOf(session, reason, undefined));
   }
 
+  /**
+   * SessionHost: this instance let go of a session that did not end here (it ended elsewhere,
+   * or this instance shuts down). No hook or event: the instance that ended it ran them.
+   */
+  released(session: Session, reason: AbortReasonType): void {
+    if (reason !== 'shutdown') this.tasks?.endSession(session.id);
+  }
+
+  /** ClusterHost: a list change or resource update raised on another instance. */
+  deliver(event: ClusterEvent): void {
+    if (!this.root.aborted) deliverEvent(this.registry, event);
+  }
+
   sessionOpened(session: Session, request: IncomingRequest): void {
     this.opened++;
     if (!this.#options.onSessionOpen) return;
@@ -262,6 +283,8 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
       await (observed
         ? observed.run(() => execute(rules, ctx, spec, params))
         : execute(rules, ctx, spec, params));
+      // An answer waiting for a durable change (a cluster manager) is part of the request.
+      if (exchange.replying) await exchange.replying;
     } catch {
       exchange.errorCode = ErrorCode.InternalError;
       exchange.reply(
@@ -293,11 +316,15 @@ export class HandlerCore implements RoutedEndpoint, SessionHost {
     if (this.#closing) return this.#closing;
     for (const undo of this.#detach) undo();
     this.#detach = [];
-    // Sessions first: they are not in the root's child set (see `open`).
-    this.sessions?.closeAll('shutdown');
+    // Sessions first: they are not in the root's child set (see `open`). A manager spanning
+    // instances ends only what this instance holds; the sessions go on elsewhere.
+    const sessions = this.sessions;
+    const ended = sessions?.shutdown ? sessions.shutdown() : sessions?.closeAll('shutdown');
     // Running tasks are recorded failed (a poll after a restart gets a definite answer) while
     // the root's abort stops their handlers; close() waits for both.
-    const recorded = this.tasks?.shutdown();
+    const tasks = this.tasks?.shutdown();
+    const recorded =
+      ended instanceof Promise ? Promise.all([ended.catch(ignore), tasks]).then(ignore) : tasks;
     this.root.abort('shutdown');
     this.#closing = new Promise<void>((resolve) => {
       // Done when every handler settled and every running task's end is recorded, or at the

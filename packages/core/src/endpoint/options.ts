@@ -6,6 +6,7 @@ import type { Instrumentation } from './instrumentation.ts';
 
 export type { HandlerStats, RequestEvent, SessionEvent } from './events.ts';
 
+import type { ClusterBus } from '../sessions/cluster.ts';
 import type { EventStore } from '../sessions/event-store.ts';
 import type { SessionManager } from '../sessions/session-manager.ts';
 import type { TaskOptions } from '../tasks/engine.ts';
@@ -97,6 +98,13 @@ export interface McpHandlerOptions {
    * @default new MemoryEventStore() — 1,000 events per session
    */
   eventStore?: EventStore | false;
+  /**
+   * Carries server-wide events between the instances of a deployment: `notifyListChanged()` and
+   * `notifyResourceUpdated()` on one instance reach the listen streams and legacy GET streams of
+   * every instance. Give it with a session manager and event store that span instances (e.g.
+   * `@edge-mcp/redis`). @default undefined (events stay in this process)
+   */
+  cluster?: ClusterBus;
   /**
    * Tasks: tools registered with `taskSupport` run detached from their request when the client
    * asks (2026-07-28's `io.modelcontextprotocol/tasks` extension, 2025-11-25's `params.task`),

@@ -11,6 +11,7 @@ import {
   overBudget,
   Reply,
   shuttingDown,
+  storageUnavailable,
 } from '../http/responses.ts';
 import { pathOf } from '../http/url.ts';
 import { handleBatch } from '../legacy/batch.ts';
@@ -29,6 +30,7 @@ import {
 import { modernHeader } from '../protocol/era.ts';
 import { classify, isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
 import type { ResourceServer } from '../server/resource-server.ts';
+import { StoreUnavailableError } from '../sessions/session-manager.ts';
 
 /** What routing reads of the endpoint, besides what the two eras read. */
 export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
@@ -101,10 +103,16 @@ async function serve(
     auth = authenticated;
   }
   const method = request.method;
-  if (method === 'GET')
-    return core.legacyEnabled ? handleGet(core, request, auth) : methodNotAllowed(core.allow);
-  if (method === 'DELETE')
-    return core.legacyEnabled ? handleDelete(core, request, auth) : methodNotAllowed(core.allow);
+  if (method === 'GET' || method === 'DELETE') {
+    if (!core.legacyEnabled) return methodNotAllowed(core.allow);
+    try {
+      return await (method === 'GET'
+        ? handleGet(core, request, auth)
+        : handleDelete(core, request, auth));
+    } catch (error) {
+      return unavailable(error, undefined);
+    }
+  }
   if (method !== 'POST') return methodNotAllowed(core.allow);
   if (!isJsonContentType(request.headers.get(HEADER.contentType)))
     return errorResponse(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
@@ -130,7 +138,13 @@ async function serve(
   }
   const headerSaysModern = modernHeader(request.headers);
   if (Array.isArray(value)) {
-    if (core.legacyEnabled && !headerSaysModern) return handleBatch(core, request, value, auth);
+    if (core.legacyEnabled && !headerSaysModern) {
+      try {
+        return await handleBatch(core, request, value, auth);
+      } catch (error) {
+        return unavailable(error, undefined);
+      }
+    }
     return errorResponse(
       400,
       ErrorCode.InvalidRequest,
@@ -162,7 +176,18 @@ async function serve(
     // `return await` settles in one microtask hop; returning the promise itself would take three.
     return await handleModern(core, request, message.message, meta ?? {}, auth);
   }
-  return await handleLegacy(core, request, message, auth);
+  try {
+    return await handleLegacy(core, request, message, auth);
+  } catch (error) {
+    return unavailable(error, message.kind === 'request' ? message.message.id : undefined);
+  }
+}
+
+/** Session storage that cannot be reached is a 503 with Retry-After; anything else is thrown on. */
+function unavailable(error: unknown, id: RequestId | undefined): Reply {
+  if (error instanceof StoreUnavailableError)
+    return storageUnavailable(error.retryAfterSeconds, id);
+  throw error;
 }
 
 function isMetadata(core: RoutedEndpoint, request: IncomingRequest): boolean {

@@ -25,6 +25,11 @@ export abstract class ExchangeBase extends Scope {
   /** JSON-RPC error code the request was answered with, if any (for the request log). */
   errorCode: number | undefined;
   readonly response: Promise<Answer>;
+  /**
+   * The final message waiting for durable writes to settle (`writes`), set by `reply()`; the
+   * handler's `run()` waits for it. Undefined almost always.
+   */
+  replying: Promise<void> | undefined;
   #resolve!: (response: Answer) => void;
   #finished = false;
   #early: ReturnType<typeof setTimeout> | undefined;
@@ -71,10 +76,34 @@ export abstract class ExchangeBase extends Scope {
     if (!this.finished && !this.streaming) this.openEarly();
   }
 
-  /** Sends the final JSON-RPC message (result or error) and ends the exchange. */
+  /**
+   * Durable writes the answer must wait for (a change a cluster manager is storing, so the next
+   * request on any instance sees it); `undefined` to answer at once.
+   */
+  protected get writes(): Promise<void> | undefined {
+    return undefined;
+  }
+
+  /**
+   * Sends the final JSON-RPC message (result or error) and ends the exchange; after the
+   * `writes` in flight settle, when there are some.
+   */
   reply(json: string, status = 200, headers?: Readonly<Record<string, string>>): void {
     if (this.finished) return;
     this.#finished = true;
+    const writes = this.writes;
+    if (writes) {
+      this.replying = writes.then(() => {
+        // Aborted while waiting: answered as any aborted request.
+        if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
+        else this.#send(json, status, headers);
+      });
+      return;
+    }
+    this.#send(json, status, headers);
+  }
+
+  #send(json: string, status: number, headers: Readonly<Record<string, string>> | undefined): void {
     if (this.streaming) this.finishStream(json);
     else
       this.#resolve(

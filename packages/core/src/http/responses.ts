@@ -69,6 +69,18 @@ export function shuttingDown(id?: RequestId): Reply {
   );
 }
 
+/** 503 for a request whose session, event or task storage cannot be reached now. */
+export function storageUnavailable(retryAfterSeconds: number, id?: RequestId): Reply {
+  return errorResponse(
+    503,
+    ErrorCode.ServerError,
+    'Session storage is unavailable',
+    id,
+    undefined,
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
 /**
  * A request refused by a budget: 429 (this session asks too much at once) or 503 (the server is
  * at capacity), with a `Retry-After`; `limit` names the option that was reached.

@@ -19,7 +19,7 @@ import {
 import type { EraRules } from '../server/execute.ts';
 import { advertises } from '../server/lists.ts';
 import { FEATURE_METHODS, type MethodSpec } from '../server/methods.ts';
-import type { Session } from '../sessions/session.ts';
+import type { Session, SessionChange } from '../sessions/session.ts';
 import { taskToolsCall } from '../tasks/tools-call.ts';
 import { LegacyContext } from './context.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
@@ -57,42 +57,58 @@ function serve(
 ): Answer | Promise<Answer> {
   if (session instanceof Reply) return session;
   switch (message.kind) {
-    case 'notification':
-      notification(session, message.message.method, message.message.params ?? {});
-      return accepted();
+    case 'notification': {
+      notification(endpoint, session, message.message.method, message.message.params ?? {});
+      // A change being stored (a cluster manager) is durable before the 202.
+      const writes = session?.writes;
+      return writes ? writes.then(accepted) : accepted();
+    }
     case 'response':
-      respond(session, message);
+      respond(endpoint, session, message);
       return accepted();
     case 'request':
       return dispatch(endpoint, request, session, message.message, auth);
   }
 }
 
-function notification(session: Session | undefined, method: string, params: JsonObject): void {
+const INITIALIZED: SessionChange = Object.freeze({ kind: 'initialized' });
+const LOG_LEVEL: SessionChange = Object.freeze({ kind: 'logLevel' });
+
+function notification(
+  endpoint: LegacyEndpoint,
+  session: Session | undefined,
+  method: string,
+  params: JsonObject,
+): void {
   if (!session) return;
   if (method === 'notifications/initialized') {
     session.initialized = true;
-    session.changed();
+    session.changed(INITIALIZED);
   } else if (method === 'notifications/cancelled') {
     const id = params.requestId;
-    if (typeof id === 'string' || typeof id === 'number')
-      session.requests.get(id)?.abort('client-cancel');
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const request = session.requests.get(id);
+    // Not running here: where sessions span instances, it may run on another one.
+    if (request) request.abort('client-cancel');
+    else endpoint.sessions?.cluster?.cancel(session, id);
   }
 }
 
-/** A client's answer to a server→client request, routed back to the waiting handler. */
+/**
+ * A client's answer to a server→client request, routed back to the waiting handler: here, or
+ * (sessions spanning instances) on the instance the request's id names.
+ */
 function respond(
+  endpoint: LegacyEndpoint,
   session: Session | undefined,
   message: Extract<JsonRpcMessage, { kind: 'response' }>,
 ): void {
-  const pending = session?.pending.get(message.id);
-  if (!pending || !session) return;
-  session.pending.delete(message.id);
-  if (message.error)
-    pending.reject(
-      new McpError(message.error.code, message.error.message, { data: message.error.data }),
-    );
-  else pending.resolve(isObject(message.result) ? message.result : {});
+  if (!session) return;
+  const response = message.error
+    ? { error: message.error }
+    : { result: isObject(message.result) ? message.result : {} };
+  if (!session.answer(message.id, response))
+    endpoint.sessions?.cluster?.respond(session, message.id, response);
 }
 
 function dispatch(
@@ -159,9 +175,10 @@ function subscription(ctx: LegacyContext, params: JsonObject, add: boolean): Jso
       ErrorCode.InvalidParams,
       `A session may hold ${limits.maxSubscriptions} subscriptions at most`,
     );
-  if (add) session?.subscriptions.add(uri);
-  else session?.subscriptions.delete(uri);
-  session?.changed();
+  if (!session) return {};
+  if (add) session.subscriptions.add(uri);
+  else session.subscriptions.delete(uri);
+  session.changed({ kind: 'subscription', uri });
   return {};
 }
 
@@ -181,7 +198,7 @@ const METHODS: Readonly<Record<string, MethodSpec<LegacyContext>>> = {
       const session = ctx.exchange.session;
       if (session) {
         session.logLevel = params.level as LogLevel;
-        session.changed();
+        session.changed(LOG_LEVEL);
       }
       return {};
     },

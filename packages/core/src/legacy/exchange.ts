@@ -138,6 +138,11 @@ export class LegacyExchange extends ExchangeBase {
     return this.#stream !== undefined;
   }
 
+  /** A change of the session being stored (a cluster manager): the answer goes out after it. */
+  protected override get writes(): Promise<void> | undefined {
+    return this.session?.writes;
+  }
+
   protected openEarly(): void {
     this.stream()?.comment();
   }

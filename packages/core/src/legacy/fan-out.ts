@@ -10,7 +10,8 @@ const EMPTY = {};
 /**
  * Server notifications to legacy sessions, on their standalone (GET) streams: list changes to
  * every session that has opened one, resource updates to the sessions subscribed to the URI.
- * One listener per handler, not one per session. Returns the function that removes them.
+ * One listener per handler, not one per session. Returns the function that removes them. Every
+ * origin is sent (a change delivered from another instance reaches the streams held here).
  */
 export function fanOut(registry: Registry, sessions: SessionManager): () => void {
   const offLists = registry.onListChanged((kind) => {
@@ -33,13 +34,15 @@ export function fanOut(registry: Registry, sessions: SessionManager): () => void
 
 /**
  * `notifications/tasks/status` (2025-11-25) on the standalone stream of the session that created
- * the task, for every change of it. Returns the function that stops them.
+ * the task, for every change of it. Returns the function that stops them. A manager whose
+ * sessions span instances answers `peek` (no round trip, no replica made to send one message):
+ * only the instance holding the session's standalone stream sends.
  */
 export function taskStatusFanOut(engine: TaskEngine, sessions: SessionManager): () => void {
   return engine.onChange((record) => {
     const id = record.sessionId;
     if (id === undefined) return;
-    const found = sessions.get(id);
+    const found = sessions.peek ? sessions.peek(id) : sessions.get(id);
     const send = (session: Session | undefined) =>
       session?.standalone?.send(
         notificationMessage('notifications/tasks/status', legacyTask(record)),

@@ -11,6 +11,7 @@ import {
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
 import { parseEventId } from '../sessions/event-store.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
+import { endOrphan, relay } from './relay.ts';
 import { sessionOf } from './session-of.ts';
 import { LegacyStream } from './stream.ts';
 
@@ -23,6 +24,9 @@ const STANDALONE = '0';
  *
  * A new GET replaces a standalone stream that is still open rather than being refused with 409:
  * a proxy that silently dropped the old connection would otherwise lock the client out for good.
+ *
+ * Where sessions span instances (`SessionManager.cluster`), a stream this instance does not hold
+ * may be held by another one: it is relayed from there, or served here when nobody holds it.
  */
 export async function handleGet(
   endpoint: LegacyEndpoint,
@@ -48,6 +52,21 @@ export async function handleGet(
   if (running?.connected !== true && session.connections >= max) {
     endpoint.streams.counters.rejected++;
     return overBudget(429, `This session has ${max} open streams already`);
+  }
+  const cluster = endpoint.sessions.cluster;
+  if (cluster && !running) {
+    const link = await cluster.link(session, streamId, lastEventId ?? undefined);
+    if (typeof link === 'object')
+      return relay(
+        session,
+        streamId,
+        lastEventId ?? undefined,
+        link,
+        endpoint.legacy,
+        request.signal,
+      );
+    if (link === 'orphaned' && lastEventId !== null && streamId !== STANDALONE)
+      await endOrphan(session, lastEventId, endpoint.legacy);
   }
   if (streamId === STANDALONE) {
     session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);

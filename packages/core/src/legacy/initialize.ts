@@ -1,11 +1,17 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { errorResponse, JSON_HEADERS, Reply, shuttingDown } from '../http/responses.ts';
+import {
+  errorResponse,
+  JSON_HEADERS,
+  Reply,
+  shuttingDown,
+  storageUnavailable,
+} from '../http/responses.ts';
 import { ErrorCode, LEGACY_VERSIONS, type LegacyVersion } from '../protocol/constants.ts';
 import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
 import type { Implementation } from '../server/types.ts';
 import type { Session, SessionInit } from '../sessions/session.ts';
-import { SessionLimitError } from '../sessions/session-manager.ts';
+import { SessionLimitError, StoreUnavailableError } from '../sessions/session-manager.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
 import { TASKS_CAPABILITY, TASKS_VERSION } from './tasks.ts';
 
@@ -93,8 +99,13 @@ function opened(
   return answer(endpoint, rpc, session.protocolVersion, session.id);
 }
 
-/** A full manager is a 503 whose Retry-After says when to try again; anything else is thrown on. */
+/**
+ * A full manager, or one whose storage cannot be reached, is a 503 whose Retry-After says when to
+ * try again; anything else is thrown on.
+ */
 function refused(error: unknown, rpc: JsonRpcRequest): Reply {
+  if (error instanceof StoreUnavailableError)
+    return storageUnavailable(error.retryAfterSeconds, rpc.id);
   if (!(error instanceof SessionLimitError)) throw error;
   return errorResponse(503, ErrorCode.InternalError, error.message, rpc.id, undefined, {
     'retry-after': String(error.retryAfterSeconds),

@@ -1,8 +1,9 @@
 import type { StreamSettings } from '../http/stream-settings.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { RequestAbortedError } from '../lifecycle/abort-reason.ts';
-import type { EventStore } from '../sessions/event-store.ts';
-import type { Session, SessionStream } from '../sessions/session.ts';
+import type { RequestId } from '../protocol/jsonrpc.ts';
+import type { AppendInfo, EventStore } from '../sessions/event-store.ts';
+import type { RemoteSink, Session, SessionStream } from '../sessions/session.ts';
 import { encodePriming, KEEP_ALIVE } from '../sse/encoder.ts';
 import { type Coalescing, SSE_HEADERS, type SseOwner, SseStream } from '../sse/stream.ts';
 
@@ -16,6 +17,8 @@ export interface StreamConfig {
 
 /** The request a stream answers, told when its connection drops or comes back. */
 export interface StreamOwner {
+  /** The request's id (stored with the stream's first event, for a stream whose holder died). */
+  readonly id: RequestId;
   /**
    * The connection dropped before the final message: the client left (`disconnect`) or stopped
    * reading and was cut (`stream-overflow`).
@@ -25,6 +28,8 @@ export interface StreamOwner {
   resumed(): void;
 }
 
+const FINAL: AppendInfo = Object.freeze({ final: true });
+
 /**
  * A logical legacy SSE stream (a POST's answer, or the session's standalone GET stream) that may
  * outlive its HTTP connection: with an EventStore every message is stored under an event id, and a
@@ -32,6 +37,9 @@ export interface StreamOwner {
  *
  * The request stream's owner (the exchange) decides what a dropped connection means for the
  * handler; the standalone stream simply waits for the next GET.
+ *
+ * With sessions that span instances, the connection may be another instance's relay (a
+ * `RemoteSink`, `attachRemote`): events go to whichever of the two is set, never both.
  */
 export class LegacyStream implements SseOwner, SessionStream {
   readonly id: string;
@@ -39,9 +47,15 @@ export class LegacyStream implements SseOwner, SessionStream {
   readonly owner: StreamOwner | undefined;
   readonly #config: StreamConfig;
   #live: SseStream | undefined;
+  /** Another instance's relay carrying the connection instead of `#live`. */
+  #remote: RemoteSink | undefined;
   #signal: AbortSignal | undefined;
   /** The final message went out: the stream ends once it is delivered. */
   #done = false;
+  /** The final message was handed to the connection, or the stream was ended: nothing follows. */
+  #over = false;
+  /** The request id went to the store (with the first event). */
+  #told = false;
   /** The client holds an event id of this stream, so it can resume. */
   #idSent = false;
   #chain: Promise<void> | undefined;
@@ -56,7 +70,12 @@ export class LegacyStream implements SseOwner, SessionStream {
   }
 
   get connected(): boolean {
-    return this.#live !== undefined;
+    return this.#live !== undefined || this.#remote !== undefined;
+  }
+
+  /** Id of the newest event sent on this stream. */
+  get lastId(): string | undefined {
+    return this.#lastId;
   }
 
   /** True when a dropped connection can be resumed with Last-Event-ID. */
@@ -67,6 +86,7 @@ export class LegacyStream implements SseOwner, SessionStream {
   /** Opens a new HTTP connection for this stream, replacing a live one (which is ended). */
   connect(signal: AbortSignal | undefined, prime = true): Response {
     this.#detach(true);
+    this.#endRemote();
     const settings = this.#config.streams;
     const live = new SseStream(this, settings.keepAliveMs, settings.maxQueuedBytes);
     this.#live = live;
@@ -111,27 +131,31 @@ export class LegacyStream implements SseOwner, SessionStream {
    * keeps them all for a resume).
    */
   send(message: string, coalescing?: Coalescing): void {
+    this.#send(message, coalescing, false);
+  }
+
+  #send(message: string, coalescing: Coalescing, final: boolean): void {
     const store = this.#config.eventStore;
     if (!store) {
-      this.#live?.send(message, undefined, coalescing);
+      this.#deliver(message, undefined, coalescing, final);
       return;
     }
     if (this.#chain) {
-      this.#chain = this.#chain.then(() => this.#store(store, message, coalescing));
+      this.#chain = this.#chain.then(() => this.#store(store, message, coalescing, final));
       return;
     }
-    const id = store.append(this.session.id, this.id, message);
-    if (typeof id === 'string') this.#write(message, id, coalescing);
+    const id = store.append(this.session.id, this.id, message, this.#info(final));
+    if (typeof id === 'string') this.#write(message, id, coalescing, final);
     else
       this.#chain = id.then(
-        (value) => this.#write(message, value, coalescing),
-        () => this.#unstored(message),
+        (value) => this.#write(message, value, coalescing, final),
+        () => this.#unstored(message, final),
       );
   }
 
   /** Sends the final message and ends the stream once it is out. */
   finish(message: string): void {
-    this.send(message);
+    this.#send(message, undefined, true);
     this.#done = true;
     if (this.#chain) void this.#chain.then(() => this.#detach(false));
     else this.#detach(false);
@@ -140,7 +164,31 @@ export class LegacyStream implements SseOwner, SessionStream {
   /** Ends the live connection without a final message (session over, shutdown, cancel). */
   end(): void {
     this.#done = true;
+    this.#over = true;
     this.#detach(false);
+    this.#endRemote();
+  }
+
+  /**
+   * Another instance's relay becomes this stream's connection: a live one here is closed (its
+   * client moved), a pending disconnect grace is cleared. False when the stream is over.
+   */
+  attachRemote(sink: RemoteSink): boolean {
+    if (this.#over || this.session.aborted) return false;
+    this.#detach(true);
+    this.#endRemote();
+    this.#remote = sink;
+    // The relay's client resumed with an event id of this stream: it can resume again.
+    this.#idSent = true;
+    this.owner?.resumed();
+    return true;
+  }
+
+  /** The relay's client left or was cut: the same policy as a live connection dropping. */
+  remoteDropped(sink: RemoteSink, why: 'disconnect' | 'stream-overflow'): void {
+    if (sink !== this.#remote) return;
+    this.#remote = undefined;
+    if (!this.#done) this.owner?.streamDropped(this, why);
   }
 
   /** SseOwner: the client's connection went away. */
@@ -168,29 +216,62 @@ export class LegacyStream implements SseOwner, SessionStream {
     if (live) this.disconnected(live);
   }
 
-  async #store(store: EventStore, message: string, coalescing: Coalescing): Promise<void> {
+  async #store(
+    store: EventStore,
+    message: string,
+    coalescing: Coalescing,
+    final: boolean,
+  ): Promise<void> {
     let id: string;
     try {
-      id = await store.append(this.session.id, this.id, message);
+      id = await store.append(this.session.id, this.id, message, this.#info(final));
     } catch {
-      this.#unstored(message);
+      this.#unstored(message, final);
       return;
     }
-    this.#write(message, id, coalescing);
+    this.#write(message, id, coalescing, final);
+  }
+
+  /** What the store is told besides the message: the final mark, the request with the first. */
+  #info(final: boolean): AppendInfo | undefined {
+    if (final) return FINAL;
+    const owner = this.owner;
+    if (this.#told || !owner) return undefined;
+    this.#told = true;
+    return { requestId: owner.id };
   }
 
   /**
    * The store failed to keep `message`: it still goes out, without an id (it cannot be replayed),
    * and the chain goes on, so later messages and the stream's end are not held up.
    */
-  #unstored(message: string): void {
-    this.#live?.send(message);
+  #unstored(message: string, final: boolean): void {
+    this.#deliver(message, undefined, undefined, final);
   }
 
-  #write(message: string, id: string, coalescing?: Coalescing): void {
+  #write(message: string, id: string, coalescing: Coalescing, final: boolean): void {
     this.#idSent = true;
     this.#lastId = id;
-    this.#live?.send(message, id, coalescing);
+    this.#deliver(message, id, coalescing, final);
+  }
+
+  /** Hands a message to the connection: the live one here, or another instance's relay. */
+  #deliver(message: string, id: string | undefined, coalescing: Coalescing, final: boolean): void {
+    const remote = this.#remote;
+    if (remote) {
+      // The relay ends its connection after the final message by itself.
+      if (final) this.#remote = undefined;
+      remote.send(message, id, final);
+    } else this.#live?.send(message, id, coalescing);
+    if (final) this.#over = true;
+  }
+
+  /** Lets go of a relay elsewhere, which ends its connection (no final message). */
+  #endRemote(): void {
+    const remote = this.#remote;
+    if (!remote) return;
+    this.#remote = undefined;
+    remote.end();
   }
 
   /** Lets go of the live connection: closed normally, or cut (`discard`) for a slow reader. */

@@ -1,5 +1,7 @@
-import { invalidParams, McpError, rpcError } from '../errors.ts';
+import { invalidParams, McpError, rpcError, StoreUnavailableError } from '../errors.ts';
 import type { ExchangeBase } from '../http/exchange-base.ts';
+import { storageUnavailable } from '../http/responses.ts';
+import { ErrorCode } from '../protocol/constants.ts';
 import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
 import type { MethodContext, MethodSpec } from './methods.ts';
 import { InsufficientScopeError } from './resource-server.ts';
@@ -70,6 +72,13 @@ export async function execute<C extends ExecutionContext>(
     const recovered = rules.recover?.(ctx, params, error);
     if (recovered !== undefined) {
       exchange.reply(await recovered);
+      return;
+    }
+    if (error instanceof StoreUnavailableError) {
+      // Storage a method needs (a task store) cannot be reached: 503 with Retry-After.
+      const reply = storageUnavailable(error.retryAfterSeconds, exchange.id);
+      exchange.errorCode = ErrorCode.ServerError;
+      exchange.reply(reply.body as string, reply.status, reply.headers);
       return;
     }
     const body = rpcError(error, rules.resourceNotFound);

@@ -67,8 +67,14 @@ export interface PromptEntry extends Scoped {
 export type ListKind = 'tools' | 'resources' | 'prompts';
 /** The four lists the server answers. */
 export type ListName = 'tools' | 'resources' | 'templates' | 'prompts';
-type ChangeListener = (kind: ListKind) => void;
-type UpdateListener = (uri: string) => void;
+/**
+ * Where a change was raised: `local`, a registration (each instance changes its own registry);
+ * `cluster`, `notifyListChanged()` / `notifyResourceUpdated()` (every instance must hear it);
+ * `remote`, delivered from another instance by the handler's cluster bus.
+ */
+export type ChangeOrigin = 'local' | 'cluster' | 'remote';
+type ChangeListener = (kind: ListKind, origin: ChangeOrigin) => void;
+type UpdateListener = (uri: string, origin: ChangeOrigin) => void;
 
 /**
  * What a server holds, as the protocol layers read it: the entries, their definitions as the
@@ -141,12 +147,12 @@ export class Registry {
     return () => this.#updateListeners.delete(listener);
   }
 
-  listChanged(kind: ListKind): void {
-    for (const listener of this.#changeListeners) listener(kind);
+  listChanged(kind: ListKind, origin: ChangeOrigin): void {
+    for (const listener of this.#changeListeners) listener(kind, origin);
   }
 
-  resourceUpdated(uri: string): void {
-    for (const listener of this.#updateListeners) listener(uri);
+  resourceUpdated(uri: string, origin: ChangeOrigin): void {
+    for (const listener of this.#updateListeners) listener(uri, origin);
   }
 
   /** Registers `entry` under `key`; returns what removes it again. */
@@ -168,6 +174,6 @@ export class Registry {
       this.#lists.resources = undefined;
       this.#lists.templates = undefined;
     } else this.#lists[kind] = undefined;
-    this.listChanged(kind);
+    this.listChanged(kind, 'local');
   }
 }

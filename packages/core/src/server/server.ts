@@ -233,16 +233,20 @@ export class McpServer {
 
   /**
    * Tells every open subscription that a list changed: 2026-07-28 `subscriptions/listen` streams
-   * that asked for it, and legacy sessions on their GET stream. Registering and removing entries
-   * already does this; call it when what a list would return changed otherwise.
+   * that asked for it, and legacy sessions on their GET stream; with the handler's `cluster`
+   * option, those of every instance. Registering and removing entries already does this (on this
+   * instance); call it when what a list would return changed otherwise.
    */
   notifyListChanged(kind: ListKind): void {
-    this.#registry.listChanged(kind);
+    this.#registry.listChanged(kind, 'cluster');
   }
 
-  /** Tells the subscribers of `uri` (listen streams, legacy `resources/subscribe`) that it changed. */
+  /**
+   * Tells the subscribers of `uri` (listen streams, legacy `resources/subscribe`) that it changed,
+   * on every instance with the handler's `cluster` option.
+   */
   notifyResourceUpdated(uri: string): void {
-    this.#registry.resourceUpdated(uri);
+    this.#registry.resourceUpdated(uri, 'cluster');
   }
 
   #add<E>(map: Map<string, E>, key: string, entry: E, kind: ListKind): Registration {

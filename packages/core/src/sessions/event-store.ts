@@ -1,4 +1,5 @@
 import { DEFAULTS } from '../defaults.ts';
+import type { RequestId } from '../protocol/jsonrpc.ts';
 
 /**
  * Storage of SSE events for resumable legacy streams.
@@ -8,8 +9,18 @@ import { DEFAULTS } from '../defaults.ts';
  * method is keyed by session id first: one session can never read another's events.
  */
 export interface EventStore {
-  /** Stores `message` (serialized JSON-RPC) sent on `streamId`; returns its event id. */
-  append(sessionId: string, streamId: string, message: string): string | Promise<string>;
+  /**
+   * Stores `message` (serialized JSON-RPC) sent on `streamId`; returns its event id. `info` says
+   * which request a stream answers (with its first event) and marks its final message; a store
+   * shared by instances keeps both so a stream whose holder died can be ended (memory and Durable
+   * Object stores ignore it).
+   */
+  append(
+    sessionId: string,
+    streamId: string,
+    message: string,
+    info?: AppendInfo,
+  ): string | Promise<string>;
   /**
    * Events of the stream `lastEventId` belongs to, sent after it, in order. `undefined` when the
    * id is malformed. Events evicted by the store's bound are missing from the replay.
@@ -22,9 +33,21 @@ export interface EventStore {
   dropSession(sessionId: string): void | Promise<void>;
 }
 
+/** What the stream's holder says of an event besides its message. */
+export interface AppendInfo {
+  /** The request the stream answers (given with a request stream's first event). */
+  requestId?: RequestId;
+  /** The stream's last message (the answer): a replay stops at it. */
+  final?: boolean;
+}
+
 export interface ReplayedEvents {
   streamId: string;
   events: Array<{ id: string; message: string }>;
+  /** The request the stream answers, while its final message is not stored (stores that keep it). */
+  requestId?: RequestId | undefined;
+  /** The replay ends with the stream's final message (stores that keep `AppendInfo.final`). */
+  finished?: boolean | undefined;
 }
 
 /** `<streamId>-<seq>` → its parts; `undefined` for anything else. */

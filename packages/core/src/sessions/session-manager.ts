@@ -1,7 +1,17 @@
 import { DEFAULTS } from '../defaults.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
-import type { Session, SessionInit, SessionObserver, SessionRecord } from './session.ts';
+import type { RequestId } from '../protocol/jsonrpc.ts';
+import type {
+  ClientResponse,
+  RemoteStreamLink,
+  Session,
+  SessionInit,
+  SessionObserver,
+  SessionRecord,
+} from './session.ts';
+
+export { StoreUnavailableError } from '../errors.ts';
 
 /**
  * The manager is full and no session can make room (every one has a request in flight or an open
@@ -26,8 +36,43 @@ export interface SessionHost {
   open(id: string, init: SessionInit): Session;
   /** A live session object rebuilt from its stored record (after a restart). */
   restore(record: SessionRecord): Session;
-  /** Must be called once per ended session (after `session.abort()`), with the reason. */
+  /**
+   * The session ended for good: called once per ended session (after `session.abort()`), with
+   * the reason, by the instance that ended it (hooks, `onSessionClose`, its events dropped).
+   */
   closed(session: Session, reason: AbortReasonType): void;
+  /**
+   * This instance lets go of a live session object without the session ending here (it ended on
+   * another instance, or this instance shuts down): its requests and streams are already aborted
+   * with `reason` (`session.abort()`); only local effects run (its session-bound task handlers
+   * here are cancelled, unless `shutdown`). Never for a session also passed to `closed`.
+   */
+  released(session: Session, reason: AbortReasonType): void;
+}
+
+/**
+ * Where a request, a server→client request or a stream of a session is held, when sessions span
+ * instances: what the core asks once its local lookup missed. Absent in memory and in Durable
+ * Objects (one holder per session).
+ */
+export interface SessionCluster {
+  /** `notifications/cancelled` named a request that does not run here: abort it where it runs. */
+  cancel(session: Session, requestId: RequestId): void;
+  /** A response to a server→client request nothing here waits for: deliver it where it waits. */
+  respond(session: Session, id: RequestId, response: ClientResponse): void;
+  /**
+   * A GET for stream `streamId` of `session` that this instance does not hold live (a request
+   * stream minted elsewhere, or the standalone stream '0' homed elsewhere):
+   * - a link: another instance holds it live; this instance relays it;
+   * - `'local'`: nobody holds it live; serve it here (replay and end for a request stream; for
+   *   the standalone stream this instance is its home from now on);
+   * - `'orphaned'`: its holder is gone before the stream's final message.
+   */
+  link(
+    session: Session,
+    streamId: string,
+    lastEventId: string | undefined,
+  ): Promise<RemoteStreamLink | 'local' | 'orphaned'>;
 }
 
 /**
@@ -44,8 +89,21 @@ export interface SessionManager {
   get(id: string): Session | undefined | Promise<Session | undefined>;
   /** Ends a session with `reason` (DELETE, idle, operator); false when unknown. */
   close(id: string, reason: AbortReasonType): boolean | Promise<boolean>;
-  /** Ends every session this instance holds with `reason` (shutdown, operator). */
-  closeAll(reason: AbortReasonType): void;
+  /**
+   * Ends every session with `reason` (operator; shutdown when there is no `shutdown`): in a
+   * cluster, every session of every instance.
+   */
+  closeAll(reason: AbortReasonType): void | Promise<void>;
+  /**
+   * This instance stops (`handler.close()`): end what it holds (requests, streams, with reason
+   * `shutdown`, through `host.released`) but keep the sessions for the other instances. Without
+   * it, `close()` calls `closeAll('shutdown')`.
+   */
+  shutdown?(): void | Promise<void>;
+  /** The live session if this instance holds it, without a round trip (task status fan-out). */
+  peek?(id: string): Session | undefined;
+  /** Present when sessions span instances; absent in memory and Durable Objects. */
+  readonly cluster?: SessionCluster;
   /** Calls `fn` for every live session this instance holds (fan-out of server notifications). */
   forEach(fn: (session: Session) => void): void;
   /** Live sessions this instance holds. */
@@ -75,6 +133,7 @@ const UNBOUND: SessionHost = {
     throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
   },
   closed() {},
+  released() {},
 };
 
 /**

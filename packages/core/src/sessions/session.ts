@@ -1,60 +1,44 @@
+import { McpError } from '../errors.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import type { LegacyVersion, LogLevel } from '../protocol/constants.ts';
-import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
+import type { RequestId } from '../protocol/jsonrpc.ts';
 import type { SessionHandle } from '../server/context.ts';
 import type { ClientCapabilities, Implementation } from '../server/types.ts';
+import { SessionState } from './session-state.ts';
+import type {
+  ClientResponse,
+  PendingRequest,
+  SessionChange,
+  SessionIds,
+  SessionInit,
+  SessionRequest,
+  SessionStream,
+} from './session-types.ts';
 
-/** What a session was opened with (the negotiated `initialize`). */
-export interface SessionInit {
-  protocolVersion: LegacyVersion;
-  clientInfo: Implementation | undefined;
-  clientCapabilities: ClientCapabilities;
-  /**
-   * The principal that opened the session, when requests are authenticated: only its requests
-   * see the session (any other principal gets 404, as if it did not exist).
-   */
-  owner?: string | undefined;
-}
-
-/** A server→client request waiting for the client's POSTed response. */
-export interface PendingRequest {
-  resolve(result: JsonObject): void;
-  reject(error: unknown): void;
-  /** Forgets the request (entry and abort listener) without settling it. */
-  release(): void;
-}
-
-/** An in-flight request of the session, as the session sees it (the legacy exchange). */
-export interface SessionRequest {
-  /** Cancels the request (`notifications/cancelled`, session end). */
-  abort(type: AbortReasonType): void;
-}
-
-/**
- * A logical SSE stream of the session (the standalone GET stream, or a POST's answer), as the
- * session and its transport see it (the legacy stream).
- */
-export interface SessionStream {
-  readonly id: string;
-  /** Whether an HTTP connection carries the stream now. */
-  readonly connected: boolean;
-  /** Sends one message (stored for replay first, when there is an event store). */
-  send(message: string): void;
-  /** Ends the live connection without a final message. */
-  end(): void;
-  /** Opens a new HTTP connection for the stream, replacing a live one. */
-  connect(signal: AbortSignal | undefined): Response;
-  /** Replays what followed `lastEventId` on a new connection, then goes on live. */
-  resume(lastEventId: string, signal: AbortSignal | undefined): Promise<Response>;
-}
+export type {
+  ClientResponse,
+  PendingRequest,
+  RemoteSink,
+  RemoteStreamLink,
+  SessionChange,
+  SessionIds,
+  SessionInit,
+  SessionRequest,
+  SessionStream,
+} from './session-types.ts';
 
 /**
  * Told about what a durable session manager must store or schedule; the memory manager has none.
  */
 export interface SessionObserver {
-  /** State worth keeping changed: log level, subscriptions, the state bag, initialized, counters. */
-  changed(session: Session): void;
+  /**
+   * State worth keeping changed: log level, subscriptions, the state bag, initialized, counters
+   * (`change` says which; a manager that stores the whole record may ignore it). A returned
+   * promise settles once the change is durable: the answer of the request that made it waits
+   * for it (`session.writes`).
+   */
+  changed(session: Session, change?: SessionChange): void | Promise<void>;
   /** The session has no in-flight request and no open stream any more. */
   idle(session: Session): void;
 }
@@ -71,28 +55,9 @@ export interface SessionRecord extends SessionInit {
   lastActive: number;
 }
 
-/** The state bag; writes tell the observer so a durable manager can store them. */
-class SessionState extends Map<string, unknown> {
-  readonly #session: Session;
-  constructor(session: Session) {
-    super();
-    this.#session = session;
-  }
-  override set(key: string, value: unknown): this {
-    super.set(key, value);
-    this.#session?.changed();
-    return this;
-  }
-  override delete(key: string): boolean {
-    const had = super.delete(key);
-    if (had) this.#session.changed();
-    return had;
-  }
-  override clear(): void {
-    super.clear();
-    this.#session.changed();
-  }
-}
+const COUNTERS: SessionChange = Object.freeze({ kind: 'counters' });
+
+function settledWith(): void {}
 
 /**
  * One legacy session: a node of the cancellation tree (server → session → request) holding what
@@ -121,9 +86,17 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   #pending: Map<RequestId, PendingRequest> | undefined;
   #streams: Map<string, SessionStream> | undefined;
   #onClose: Array<(reason: AbortReasonType) => void> | undefined;
+  #relays: Set<{ end(): void }> | undefined;
+  /** Durable writes in flight (a promise an observer returned), settled or not. */
+  #writes: Promise<void> | undefined;
   standalone: SessionStream | undefined;
   /** Set by a durable manager to store and schedule; unset in memory. */
   observer: SessionObserver | undefined;
+  /**
+   * Set by a manager whose sessions span instances (when it makes the replica), so stream and
+   * server→client request ids name this instance; unset: the session's own counters.
+   */
+  ids: SessionIds | undefined;
   #nextStream = 1;
   #nextRequest = 1;
 
@@ -143,9 +116,55 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     return this.#state;
   }
 
-  /** Tells the observer that durable state changed (core calls it after each such change). */
-  changed(): void {
-    if (!this.aborted) this.observer?.changed(this);
+  /**
+   * Tells the observer that durable state changed (core calls it after each such change, saying
+   * what changed). A write the observer reports as a promise is tracked in `writes`.
+   */
+  changed(change?: SessionChange): void {
+    if (this.aborted) return;
+    const written = this.observer?.changed(this, change);
+    if (written instanceof Promise) this.#track(written);
+  }
+
+  /**
+   * Durable writes still in flight: the answer of a request waits for them, so a change made on
+   * one instance is seen by the next request on another. `undefined` almost always (the memory
+   * manager never makes one); never rejects.
+   */
+  get writes(): Promise<void> | undefined {
+    return this.#writes;
+  }
+
+  #track(write: Promise<void>): void {
+    const settled = write.then(settledWith, settledWith);
+    const previous = this.#writes;
+    const all = previous ? Promise.all([previous, settled]).then(settledWith) : settled;
+    this.#writes = all;
+    void all.then(() => {
+      if (this.#writes === all) this.#writes = undefined;
+    });
+  }
+
+  /**
+   * Applies a newer stored record to this live session (a replica another instance changed),
+   * without telling the observer. Identity fields (version, client, owner) never change.
+   */
+  refresh(record: SessionRecord): void {
+    this.initialized = record.initialized;
+    this.logLevel = record.logLevel;
+    if (this.#subscriptions || record.subscriptions.length > 0) {
+      const subscriptions = this.subscriptions;
+      subscriptions.clear();
+      for (const uri of record.subscriptions) subscriptions.add(uri);
+    }
+    if (this.#state || record.state.length > 0) {
+      const state = this.state;
+      Map.prototype.clear.call(state);
+      for (const [key, value] of record.state) Map.prototype.set.call(state, key, value);
+    }
+    this.#nextStream = Math.max(this.#nextStream, record.nextStream);
+    this.#nextRequest = Math.max(this.#nextRequest, record.nextRequest);
+    this.lastActive = Math.max(this.lastActive, record.lastActive);
   }
 
   toRecord(): SessionRecord {
@@ -194,6 +213,27 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     this.#streams ??= new Map();
     return this.#streams;
   }
+  /** Relays on this instance of streams another instance holds; the session's end ends them. */
+  get relays(): Set<{ end(): void }> {
+    this.#relays ??= new Set();
+    return this.#relays;
+  }
+
+  /**
+   * A client's response to the server→client request `id`: settles the request if it waits
+   * here (an error response rejects it with an McpError); false when nothing here waits for it.
+   */
+  answer(id: RequestId, response: ClientResponse): boolean {
+    const pending = this.#pending?.get(id);
+    if (!pending) return false;
+    this.#pending?.delete(id);
+    if ('error' in response)
+      pending.reject(
+        new McpError(response.error.code, response.error.message, { data: response.error.data }),
+      );
+    else pending.resolve(response.result);
+    return true;
+  }
   isSubscribed(uri: string): boolean {
     return this.#subscriptions?.has(uri) ?? false;
   }
@@ -208,13 +248,14 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   }
 
   nextStreamId(): string {
+    if (this.ids) return this.ids.stream();
     const id = String(this.#nextStream++);
     // Event ids must stay unique after a restart, so the counter is durable state.
-    this.changed();
+    this.changed(COUNTERS);
     return id;
   }
   nextRequestId(): string {
-    return `s${this.#nextRequest++}`;
+    return this.ids ? this.ids.request() : `s${this.#nextRequest++}`;
   }
 
   enter(): void {
@@ -237,6 +278,8 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     super.abort(reason);
     this.standalone?.end();
     for (const stream of this.#streams?.values() ?? []) stream.end();
+    for (const relay of this.#relays ?? []) relay.end();
+    this.#relays?.clear();
     for (const pending of this.#pending?.values() ?? []) pending.reject(this.abortError);
     this.#pending?.clear();
     this.#streams?.clear();
