@@ -1,0 +1,149 @@
+/**
+ * A test double of a cluster (issue 15, design §3.9): what Redis will hold (session records,
+ * events, tasks, which instances live) in shared in-process maps, and an in-process bus between
+ * instances. Each `instance()` is what one server process would own: a `SessionManager` (with
+ * `cluster`, `peek`, `shutdown`), an `EventStore`, a `ClusterBus` and a `TaskStore`, to spread
+ * into one handler's options. Messages between instances are delivered in order, a microtask
+ * later, and never to a stopped instance; records are JSON copies, so instances share nothing
+ * but what the seams carry.
+ */
+import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
+import type { RequestId } from '../../src/protocol/jsonrpc.ts';
+import { StoreUnavailableError } from '../../src/sessions/session-manager.ts';
+import type {
+  ClientResponse,
+  ClusterBus,
+  ClusterEvent,
+  ClusterHost,
+  TaskHost,
+  TaskRecord,
+} from '../../src/sessions.ts';
+import { ClusterSessionManager } from './memory-cluster-sessions.ts';
+import { ClusterTaskStore, SharedEventStore, type StoredSession } from './memory-cluster-stores.ts';
+
+export interface ClusterInstance {
+  readonly tag: string;
+  readonly sessions: ClusterSessionManager;
+  readonly eventStore: SharedEventStore;
+  readonly cluster: ClusterBus;
+  readonly taskStore: ClusterTaskStore;
+  /** `sessions`, `eventStore`, `cluster` and `tasks.store` for `createMcpHandler`. */
+  readonly options: {
+    sessions: ClusterSessionManager;
+    eventStore: SharedEventStore;
+    cluster: ClusterBus;
+    tasks: { store: ClusterTaskStore };
+  };
+}
+
+/** What one instance holds for the world to reach it. */
+interface Member {
+  alive: boolean;
+  readonly sessions: ClusterSessionManager;
+  readonly taskStore: ClusterTaskStore;
+  bus: ClusterHost | undefined;
+  taskHost: TaskHost | undefined;
+}
+
+export class MemoryCluster {
+  /** Session records by id (what Redis's session hashes hold). */
+  readonly records = new Map<string, StoredSession>();
+  /** Why each ended session ended. */
+  readonly tombstones = new Map<string, AbortReasonType>();
+  readonly events: SharedEventStore = new SharedEventStore(this);
+  /** Task records by id. */
+  readonly tasks = new Map<string, TaskRecord>();
+  /** While set, every storage operation throws `StoreUnavailableError` (Redis down). */
+  down = false;
+  /** Messages sent between instances so far, by kind (for tests that count them). */
+  readonly sent = new Map<string, number>();
+  readonly #members = new Map<string, Member>();
+  #next = 0;
+
+  /** A new instance (a server process) of the cluster. */
+  instance(tag = `i${this.#next++}x`): ClusterInstance {
+    const sessions = new ClusterSessionManager(this, tag);
+    const taskStore = new ClusterTaskStore(this, tag);
+    const member: Member = {
+      alive: true,
+      sessions,
+      taskStore,
+      bus: undefined,
+      taskHost: undefined,
+    };
+    this.#members.set(tag, member);
+    const cluster: ClusterBus = {
+      bind: (host) => {
+        member.bus = host;
+      },
+      publish: (event: ClusterEvent) => {
+        this.broadcast(tag, event.kind, (other) => other.bus?.deliver(event));
+      },
+    };
+    return {
+      tag,
+      sessions,
+      eventStore: this.events,
+      cluster,
+      taskStore,
+      options: { sessions, eventStore: this.events, cluster, tasks: { store: taskStore } },
+    };
+  }
+
+  /** Throws what a store throws while the storage cannot be reached. */
+  check(): void {
+    if (this.down) throw new StoreUnavailableError('the test cluster is down', 2);
+  }
+
+  alive(tag: string): boolean {
+    return this.#members.get(tag)?.alive === true;
+  }
+
+  /** The instance stopped (its liveness gone): it gets no message any more. */
+  stopped(tag: string): void {
+    const member = this.#members.get(tag);
+    if (member) member.alive = false;
+  }
+
+  /** The session manager of a live instance. */
+  sessionsOf(tag: string): ClusterSessionManager | undefined {
+    const member = this.#members.get(tag);
+    return member?.alive ? member.sessions : undefined;
+  }
+
+  bindTasks(tag: string, host: TaskHost): void {
+    const member = this.#members.get(tag);
+    if (member) member.taskHost = host;
+  }
+
+  /** Delivers to one live instance, a microtask later, in order. */
+  send(to: string, kind: string, deliver: (member: Member) => void): void {
+    this.sent.set(kind, (this.sent.get(kind) ?? 0) + 1);
+    queueMicrotask(() => {
+      const member = this.#members.get(to);
+      if (member?.alive) deliver(member);
+    });
+  }
+
+  /** Delivers to every live instance but `from`. */
+  broadcast(from: string, kind: string, deliver: (member: Member) => void): void {
+    for (const tag of this.#members.keys()) if (tag !== from) this.send(tag, kind, deliver);
+  }
+
+  /** A client response travels to the instance its request id names (`s<tag>.<n>`). */
+  respond(from: string, sessionId: string, id: RequestId, response: ClientResponse): void {
+    if (typeof id !== 'string' || !id.startsWith('s') || !id.includes('.')) return;
+    const holder = id.slice(1, id.lastIndexOf('.'));
+    if (holder === from) return;
+    this.send(holder, 'resp', (member) => member.sessions.peek(sessionId)?.answer(id, response));
+  }
+
+  /** A task changed on `from`: every other instance's engine is told. */
+  taskChanged(from: string, id: string): void {
+    this.broadcast(from, 'task', (member) => member.taskHost?.changed?.(id));
+  }
+
+  taskExpired(id: string): void {
+    for (const member of this.#members.values()) if (member.alive) member.taskHost?.expired(id);
+  }
+}
