@@ -4,4 +4,4 @@ import { join } from 'node:path';
 export const PACKAGE_DIR = join(import.meta.dirname, '..');
 export const WORKSPACE = join(PACKAGE_DIR, '..', '..');
 /** The packages we publish, by directory under packages/. */
-export const PUBLISHED = ['core', 'adapters'] as const;
+export const PUBLISHED = ['core', 'adapters', 'redis'] as const;

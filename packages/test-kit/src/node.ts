@@ -1,3 +1,10 @@
-/** The Node-only part of the kit: ports and child-process runtimes. */
+/** The Node-only part of the kit: ports, child-process runtimes, Redis and a round-robin proxy. */
 export { freePort } from './ports.ts';
+export {
+  pingRedis,
+  type RedisServer,
+  type RedisServerOptions,
+  startRedis,
+} from './redis-server.ts';
+export { type RoundRobinOptions, type RoundRobinProxy, startRoundRobin } from './round-robin.ts';
 export { bunBinary, denoBinary, denoPlatformPackage } from './runtimes.ts';

@@ -1,0 +1,264 @@
+/**
+ * The two connections of an instance (design §4.2): **commands** (everything; node-redis writes
+ * the commands issued before its next `setImmediate` in one write) and **subscriber** (pub/sub
+ * only). No node-redis type crosses this module's surface: replies are plain RESP2 values.
+ */
+import { ErrorReply } from '@redis/client';
+import { type Client, openConnection } from './connect.ts';
+import {
+  type RedisArg,
+  type RedisOp,
+  type RedisReply,
+  RedisReplyError,
+  RedisUnavailableError,
+} from './redis-types.ts';
+import { type RedisScript, registeredScripts } from './scripts.ts';
+
+export {
+  type RedisArg,
+  type RedisOp,
+  type RedisReply,
+  RedisReplyError,
+  RedisUnavailableError,
+} from './redis-types.ts';
+
+export interface ConnectionOptions {
+  /** `redis://[user:password@]host:port[/db]`, `rediss://` for TLS. */
+  url: string;
+  /** The first connection @default 5000 */
+  connectTimeoutMs?: number;
+  /** A Redis that stops answering is noticed within it @default 5000 */
+  socketTimeoutMs?: number;
+  /** `CLIENT SETNAME` of the commands connection (the subscriber gets `<name>:sub`). */
+  name?: string;
+  /** Connection lost and regained, scripts not reloaded, eviction policy; must not throw. */
+  onError?: (error: Error, where: string) => void;
+}
+
+export interface ConnectionStats {
+  /** Awaited operations: a command, a script or a pipeline each count 1. */
+  roundTrips: number;
+  commands: number;
+  /** Times both connections became ready again after a loss. */
+  reconnects: number;
+}
+
+type Listener = (message: string, channel: string) => void;
+
+/** Connects both connections; rejects with `RedisUnavailableError` within `connectTimeoutMs`. */
+export function connectRedis(options: ConnectionOptions): Promise<RedisConnection> {
+  return RedisConnection.connect(options);
+}
+
+/** An instance's two connections to Redis. Made by `connectRedis`. */
+export class RedisConnection {
+  /** The URL, its password masked. */
+  readonly url: string;
+  readonly #commands: Client;
+  readonly #subscriber: Client;
+  readonly #onError: ((error: Error, where: string) => void) | undefined;
+  readonly #socketTimeoutMs: number;
+  readonly #stats: ConnectionStats = { roundTrips: 0, commands: 0, reconnects: 0 };
+  readonly #up = new Set<() => void>();
+  readonly #down = new Set<(error: Error) => void>();
+  #available = true;
+  #closed = false;
+
+  /** Connects both connections (`connectRedis`). */
+  static connect(options: ConnectionOptions): Promise<RedisConnection> {
+    return openConnection(
+      options,
+      (url, commands, subscriber) =>
+        new RedisConnection(url, commands, subscriber, options.socketTimeoutMs, options.onError),
+    );
+  }
+
+  private constructor(
+    url: string,
+    commands: Client,
+    subscriber: Client,
+    socketTimeoutMs = 5000,
+    onError?: (error: Error, where: string) => void,
+  ) {
+    this.url = url;
+    this.#socketTimeoutMs = socketTimeoutMs;
+    this.#commands = commands;
+    this.#subscriber = subscriber;
+    this.#onError = onError;
+    for (const [client, where] of [
+      [commands, 'commands'],
+      [subscriber, 'subscriber'],
+    ] as const) {
+      client.on('ready', () => this.#update(undefined, where));
+      client.on('error', (error: Error) => this.#update(error, where));
+      client.on('reconnecting', () => this.#update(undefined, where));
+      client.on('end', () => this.#update(undefined, where));
+    }
+  }
+
+  /** Both connections are ready. */
+  get available(): boolean {
+    return this.#available;
+  }
+
+  stats(): ConnectionStats {
+    return { ...this.#stats };
+  }
+
+  /** After a loss, both connections are ready again (scripts are being reloaded). */
+  onAvailable(listener: () => void): () => void {
+    this.#up.add(listener);
+    return () => this.#up.delete(listener);
+  }
+
+  /** A connection was lost (commands fail with `RedisUnavailableError` until `onAvailable`). */
+  onUnavailable(listener: (error: Error) => void): () => void {
+    this.#down.add(listener);
+    return () => this.#down.delete(listener);
+  }
+
+  /** One command, one round trip. */
+  command(args: readonly RedisArg[]): Promise<RedisReply> {
+    this.#stats.roundTrips++;
+    return this.#send(args);
+  }
+
+  /** One script (`EVALSHA`, `EVAL` on `NOSCRIPT`), one round trip. */
+  script(
+    script: RedisScript,
+    keys: readonly string[],
+    args: readonly RedisArg[] = [],
+  ): Promise<RedisReply> {
+    this.#stats.roundTrips++;
+    return this.#run({ script, keys, args });
+  }
+
+  /**
+   * Operations written together (one round trip); each reply in order, a Redis error as a
+   * `RedisReplyError` in its place. Rejects with `RedisUnavailableError` if Redis is unreachable.
+   */
+  async pipeline(ops: readonly RedisOp[]): Promise<Array<RedisReply | RedisReplyError>> {
+    this.#stats.roundTrips++;
+    const settled = await Promise.allSettled(ops.map((op) => this.#run(op)));
+    return settled.map((result) => {
+      if (result.status === 'fulfilled') return result.value;
+      if (result.reason instanceof RedisReplyError) return result.reason;
+      throw result.reason;
+    });
+  }
+
+  /** Listens to a pub/sub channel on the subscriber connection (kept across reconnections). */
+  async subscribe(channel: string, listener: Listener): Promise<void> {
+    try {
+      await this.#subscriber.subscribe(channel, listener);
+    } catch (error) {
+      throw this.#translate(error);
+    }
+  }
+
+  /**
+   * Stops `listener` (every listener of `channel` when omitted) at once. The `UNSUBSCRIBE` itself
+   * is awaited at most `socketTimeoutMs`: node-redis keeps it for a connection that is away.
+   */
+  async unsubscribe(channel: string, listener?: Listener): Promise<void> {
+    if (!this.#subscriber.isOpen) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        this.#subscriber.unsubscribe(channel, listener),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.#socketTimeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      throw this.#translate(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** `SCRIPT LOAD`s every registered script (at start and after each reconnection). */
+  async loadScripts(): Promise<void> {
+    const scripts = registeredScripts();
+    if (scripts.length === 0) return;
+    const replies = await this.pipeline(scripts.map((script) => ['SCRIPT', 'LOAD', script.lua]));
+    const failed = replies.find((reply) => reply instanceof RedisReplyError);
+    if (failed) throw failed;
+  }
+
+  /** Quits both connections (pending replies are awaited, at most `socketTimeoutMs`). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#available = false;
+    await Promise.all(
+      [this.#commands, this.#subscriber].map(async (client) => {
+        if (!client.isOpen) return;
+        try {
+          if (client.isReady) await client.close();
+          else client.destroy();
+        } catch {
+          client.destroy();
+        }
+      }),
+    );
+  }
+
+  #run(op: RedisOp): Promise<RedisReply> {
+    if (!('script' in op)) return this.#send(op);
+    const { script, keys, args = [] } = op;
+    if (keys.length !== script.keys)
+      return Promise.reject(
+        new TypeError(`script ${script.name} takes ${script.keys} keys, got ${keys.length}`),
+      );
+    const rest = [String(keys.length), ...keys, ...args];
+    return this.#send(['EVALSHA', script.sha, ...rest]).catch((error: unknown) => {
+      if (!(error instanceof RedisReplyError) || !error.message.startsWith('NOSCRIPT')) throw error;
+      this.#stats.roundTrips++;
+      return this.#send(['EVAL', script.lua, ...rest]);
+    });
+  }
+
+  async #send(args: readonly RedisArg[]): Promise<RedisReply> {
+    this.#stats.commands++;
+    try {
+      return (await this.#commands.sendCommand(args.map(String))) as RedisReply;
+    } catch (error) {
+      throw this.#translate(error);
+    }
+  }
+
+  #translate(error: unknown): Error {
+    if (error instanceof ErrorReply && !error.message.startsWith('LOADING'))
+      return new RedisReplyError(error.message);
+    const cause = error as Error;
+    return new RedisUnavailableError(`Redis at ${this.url} is unavailable: ${cause.message}`, {
+      cause,
+    });
+  }
+
+  #update(error: Error | undefined, where: string): void {
+    if (this.#closed) return;
+    const now = this.#commands.isReady && this.#subscriber.isReady;
+    if (now === this.#available) return;
+    this.#available = now;
+    if (!now) {
+      const lost = error ?? new Error(`the ${where} connection to Redis at ${this.url} closed`);
+      this.#onError?.(lost, where);
+      for (const listener of this.#down) this.#safely(() => listener(lost));
+      return;
+    }
+    this.#stats.reconnects++;
+    this.loadScripts().catch((reason: Error) => this.#onError?.(reason, 'scripts'));
+    for (const listener of this.#up) this.#safely(listener);
+  }
+
+  /** A listener's error is reported, never thrown into node-redis's event emitter. */
+  #safely(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.#onError?.(error as Error, 'connection');
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/** `redisCluster()`'s options (design §4.1) and their defaults (§4.11). */
+import { DEFAULTS } from '@edge-mcp/core';
+import { DEFAULT_NAMESPACE } from './keys.ts';
+
+export interface RedisClusterOptions {
+  /** `redis://[user:password@]host:port[/db]`; `rediss://` for TLS. */
+  url: string;
+  /** Key and channel prefix: several deployments may share one Redis @default 'edge-mcp' */
+  namespace?: string;
+  /** A session with nothing in flight anywhere for this long ends @default DEFAULTS.idleTimeoutMs */
+  idleTimeoutMs?: number;
+  /** Sessions in the whole cluster at most @default DEFAULTS.maxSessions */
+  maxSessions?: number;
+  /** Liveness, activity refresh and sweeps @default 5000 */
+  heartbeatMs?: number;
+  /** Session replicas cached per instance @default 10000 */
+  maxReplicas?: number;
+  /** Bounds of each session's stored events, or `false` for no event store @default DEFAULTS */
+  events?: { maxEventsPerSession?: number; maxEventBytesPerSession?: number } | false;
+  /** The first connection @default 5000 */
+  connectTimeoutMs?: number;
+  /** A Redis that stops answering is noticed within it @default 5000 */
+  socketTimeoutMs?: number;
+  /** How long a relay waits for a stream holder's ack @default 1000 */
+  linkTimeoutMs?: number;
+  /** `Retry-After` of the 503s answered while Redis is unreachable @default 1 */
+  retryAfterSeconds?: number;
+  /** Reconnections, failed writes, ignored bus messages, warnings; must not throw. */
+  onError?: (error: Error, where: string) => void;
+}
+
+/** The options with every default applied. */
+export interface ResolvedRedisOptions {
+  readonly url: string;
+  readonly namespace: string;
+  readonly idleTimeoutMs: number;
+  readonly maxSessions: number;
+  readonly heartbeatMs: number;
+  readonly maxReplicas: number;
+  readonly events:
+    | { readonly maxEventsPerSession: number; readonly maxEventBytesPerSession: number }
+    | false;
+  readonly connectTimeoutMs: number;
+  readonly socketTimeoutMs: number;
+  readonly linkTimeoutMs: number;
+  readonly retryAfterSeconds: number;
+  readonly onError: (error: Error, where: string) => void;
+}
+
+export const REDIS_DEFAULTS = {
+  heartbeatMs: 5000,
+  maxReplicas: 10_000,
+  connectTimeoutMs: 5000,
+  socketTimeoutMs: 5000,
+  linkTimeoutMs: 1000,
+  retryAfterSeconds: 1,
+} as const;
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0)
+    throw new RangeError(`redisCluster: ${name} must be a positive number, got ${value}`);
+  return value;
+}
+
+export function resolveOptions(options: RedisClusterOptions): ResolvedRedisOptions {
+  if (typeof options?.url !== 'string' || options.url === '')
+    throw new TypeError('redisCluster: url is required (redis://host:port)');
+  const events = options.events;
+  return {
+    url: options.url,
+    namespace: options.namespace ?? DEFAULT_NAMESPACE,
+    idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULTS.idleTimeoutMs),
+    maxSessions: positive('maxSessions', options.maxSessions, DEFAULTS.maxSessions),
+    heartbeatMs: positive('heartbeatMs', options.heartbeatMs, REDIS_DEFAULTS.heartbeatMs),
+    maxReplicas: positive('maxReplicas', options.maxReplicas, REDIS_DEFAULTS.maxReplicas),
+    events:
+      events === false
+        ? false
+        : {
+            maxEventsPerSession: positive(
+              'events.maxEventsPerSession',
+              events?.maxEventsPerSession,
+              DEFAULTS.maxEventsPerSession,
+            ),
+            maxEventBytesPerSession: positive(
+              'events.maxEventBytesPerSession',
+              events?.maxEventBytesPerSession,
+              DEFAULTS.maxEventBytesPerSession,
+            ),
+          },
+    connectTimeoutMs: positive(
+      'connectTimeoutMs',
+      options.connectTimeoutMs,
+      REDIS_DEFAULTS.connectTimeoutMs,
+    ),
+    socketTimeoutMs: positive(
+      'socketTimeoutMs',
+      options.socketTimeoutMs,
+      REDIS_DEFAULTS.socketTimeoutMs,
+    ),
+    linkTimeoutMs: positive('linkTimeoutMs', options.linkTimeoutMs, REDIS_DEFAULTS.linkTimeoutMs),
+    retryAfterSeconds: positive(
+      'retryAfterSeconds',
+      options.retryAfterSeconds,
+      REDIS_DEFAULTS.retryAfterSeconds,
+    ),
+    onError: options.onError ?? (() => {}),
+  };
+}

@@ -1,0 +1,21 @@
+/** The bus's scripts (design §4.6). */
+import { defineScript } from '../scripts.ts';
+
+/**
+ * A targeted message that must not be lost (a client's response): published to the target's
+ * channel; if nobody received it while the target's liveness key exists (its subscriber is
+ * reconnecting), pushed to the target's inbox instead, which it drains when its subscriber is
+ * ready again and on each heartbeat.
+ * KEYS: liveness key, inbox. ARGV: channel, message, inbox TTL (ms).
+ * Returns the receivers (> 0), -1 when inboxed, 0 when the target is gone.
+ */
+export const PUBLISH_OR_INBOX = defineScript(
+  'publish-or-inbox',
+  2,
+  `local n = redis.call('PUBLISH', ARGV[1], ARGV[2])
+if n > 0 then return n end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return -1`,
+);

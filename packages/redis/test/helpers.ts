@@ -1,0 +1,84 @@
+/** What the package's tests share: one redis-server per file, contexts that are closed after each test. */
+import { type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createContext, type RedisContext } from '../src/cluster.ts';
+import type { RedisClusterOptions } from '../src/options.ts';
+
+export interface Errors {
+  list: Array<{ error: Error; where: string }>;
+  onError(error: Error, where: string): void;
+}
+
+export function errors(): Errors {
+  const list: Errors['list'] = [];
+  return { list, onError: (error, where) => list.push({ error, where }) };
+}
+
+/** Starts one redis-server for the file (stopped after it) and returns its getter. */
+export function useRedis(persist = false): () => RedisServer {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedis({ persist });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('redis-server not started');
+    return server;
+  };
+}
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((item) => item.close()));
+});
+
+/** Closes `item` after the current test. */
+export function closeAfter<T extends { close(): Promise<void> }>(item: T): T {
+  open.push(item);
+  return item;
+}
+
+let namespaces = 0;
+/** A fresh namespace per test, so tests of one file never see each other's keys. */
+export function namespace(): string {
+  return `t${process.pid}x${++namespaces}`;
+}
+
+/** A context (connection, instance, bus) with test timeouts, closed after the test. */
+export async function context(
+  url: string,
+  options: Partial<RedisClusterOptions> = {},
+): Promise<RedisContext> {
+  const made = await createContext({
+    url,
+    connectTimeoutMs: 1000,
+    socketTimeoutMs: 1000,
+    heartbeatMs: 500,
+    ...options,
+  });
+  closeAfter({
+    close: async () => {
+      await made.instance.stop();
+      await made.bus.close();
+      await made.connection.close();
+    },
+  });
+  return made;
+}
+
+/** Polls `check` until it returns something other than `undefined`/`false`, or fails after `ms`. */
+export async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  ms = 5000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
