@@ -199,6 +199,12 @@ describe('Durable Object sessions (workerd through wrangler dev)', () => {
       // coalesced (the newest kept), while the store kept its bounded share of all of them.
       expect(flood.notifications.length).toBeGreaterThan(100);
       expect(flood.notifications.at(-1)?.params?.progress).toBe(3000);
+      // On behalf of a principal that does not own it, the session is not there at all.
+      const foreign = await (await fetch(`${target.url}/__inspect/${session}?as=bob`)).json();
+      expect([foreign.session, foreign.events]).toEqual([undefined, 0]);
+      expect(
+        await (await fetch(`${target.url}/__close/${session}?as=bob`, { method: 'POST' })).json(),
+      ).toEqual({ closed: false });
       const usage = await (await fetch(`${target.url}/__inspect/${session}`)).json();
       expect(usage.session).toBe(session);
       expect(usage.events).toBeLessThanOrEqual(1000);

@@ -8,12 +8,18 @@ export type { SessionInspection } from './session-object.ts';
 
 /** Operator access to a deployment's session objects; see {@link sessionControl}. */
 export interface SessionControl {
-  /** Ends the session (its handlers are aborted with `reason`, its storage deleted). */
-  close(sessionId: string, reason?: AbortReasonType): Promise<boolean>;
+  /**
+   * Ends the session (its handlers are aborted with `reason`, its storage deleted). With
+   * `asPrincipal`, only if that principal owns it: false otherwise, as for an unknown session.
+   */
+  close(sessionId: string, reason?: AbortReasonType, asPrincipal?: string): Promise<boolean>;
   /** Ends every live session of the deployment; resolves with how many were ended. */
   closeAll(reason?: AbortReasonType): Promise<number>;
-  /** What the session's object holds. */
-  inspect(sessionId: string): Promise<SessionInspection>;
+  /**
+   * What the session's object holds. With `asPrincipal`, another principal's session reads as no
+   * session (`session: undefined`), exactly like one that does not exist.
+   */
+  inspect(sessionId: string, asPrincipal?: string): Promise<SessionInspection>;
 }
 
 /**
@@ -32,9 +38,13 @@ export function sessionControl(
     return namespace.get(objectId);
   };
   return {
-    async close(sessionId: string, reason: AbortReasonType = 'session-deleted'): Promise<boolean> {
+    async close(
+      sessionId: string,
+      reason: AbortReasonType = 'session-deleted',
+      asPrincipal?: string,
+    ): Promise<boolean> {
       const response = await stub(sessionId).fetch(
-        new Request(`${CONTROL}/close?reason=${reason}`, { method: 'POST' }),
+        new Request(`${CONTROL}/close?reason=${reason}${as(asPrincipal)}`, { method: 'POST' }),
       );
       return ((await response.json()) as { closed: boolean }).closed;
     },
@@ -46,10 +56,16 @@ export function sessionControl(
       await Promise.all(ids.map((id) => report(registry, 'close', id)));
       return closed.filter(Boolean).length;
     },
-    async inspect(sessionId: string): Promise<SessionInspection> {
+    async inspect(sessionId: string, asPrincipal?: string): Promise<SessionInspection> {
+      const query = asPrincipal === undefined ? '' : `?${as(asPrincipal).slice(1)}`;
       return (await (
-        await stub(sessionId).fetch(new Request(`${CONTROL}/inspect`))
+        await stub(sessionId).fetch(new Request(`${CONTROL}/inspect${query}`))
       ).json()) as SessionInspection;
     },
   };
+}
+
+/** `&as=<principal>` for a control call made on a principal's behalf. */
+function as(principal: string | undefined): string {
+  return principal === undefined ? '' : `&as=${encodeURIComponent(principal)}`;
 }

@@ -53,16 +53,24 @@ export interface SessionObject {
   fetch(request: Request): Promise<Response>;
   /** The object's alarm: the session's idle timeout, the tasks' TTL and heartbeat. */
   alarm(): Promise<void>;
-  /** Operator: end this object's session (reason defaults to `session-deleted`). */
-  closeSession(reason?: AbortReasonType): Promise<boolean>;
-  /** Operator: what the object holds. */
-  inspect(): Promise<SessionInspection>;
+  /**
+   * Operator: end this object's session (reason defaults to `session-deleted`). With `asPrincipal`,
+   * only a session that principal owns (false otherwise, as for no session).
+   */
+  closeSession(reason?: AbortReasonType, asPrincipal?: string): Promise<boolean>;
+  /**
+   * Operator: what the object holds. With `asPrincipal`, a session another principal owns is
+   * reported as no session at all (an admin route acting for a user reveals nothing of others').
+   */
+  inspect(asPrincipal?: string): Promise<SessionInspection>;
 }
 
 /** What a session object reports to an operator. */
 export interface SessionInspection {
   /** The live session's id, if the object holds one. */
   session: string | undefined;
+  /** The principal that opened it (with authorization on). */
+  owner: string | undefined;
   /** Stored events and their bytes (bounded by the object's `events` options). */
   events: number;
   bytes: number;
@@ -141,32 +149,58 @@ export function defineSessionObject<Env>(
 
     async #control(request: Request): Promise<Response> {
       const url = new URL(request.url);
-      if (url.pathname === '/inspect') return Response.json(await this.inspect());
+      const as = url.searchParams.get('as') ?? undefined;
+      if (url.pathname === '/inspect') return Response.json(await this.inspect(as));
       if (url.pathname === '/close') {
         const reason = (url.searchParams.get('reason') ?? 'session-deleted') as AbortReasonType;
-        return Response.json({ closed: await this.closeSession(reason) });
+        return Response.json({ closed: await this.closeSession(reason, as) });
       }
       return new Response(null, { status: 404 });
+    }
+
+    #owner(): string | undefined {
+      let owner: string | undefined;
+      this.#manager.forEach((s) => {
+        owner = s.owner;
+      });
+      return owner;
     }
 
     alarm(): Promise<void> {
       return this.#alarm.fire();
     }
 
-    async closeSession(reason: AbortReasonType = 'session-deleted'): Promise<boolean> {
+    async closeSession(
+      reason: AbortReasonType = 'session-deleted',
+      asPrincipal?: string,
+    ): Promise<boolean> {
+      if (asPrincipal !== undefined && this.#owner() !== asPrincipal) return false;
       const had = this.#manager.size > 0;
       this.#manager.closeAll(reason);
       return had;
     }
 
-    async inspect(): Promise<SessionInspection> {
+    async inspect(asPrincipal?: string): Promise<SessionInspection> {
       let session: string | undefined;
+      let owner: string | undefined;
       this.#manager.forEach((s) => {
         session = s.id;
+        owner = s.owner;
       });
+      if (asPrincipal !== undefined && owner !== asPrincipal)
+        return {
+          session: undefined,
+          owner: undefined,
+          events: 0,
+          bytes: 0,
+          reaped: 0,
+          tasks: 0,
+          activeTasks: 0,
+        };
       const tasks = this.#tasks.usage();
       return {
         session,
+        owner,
         ...this.#events.usage(),
         reaped: this.#manager.reaped,
         tasks: tasks.tasks,

@@ -136,10 +136,12 @@ export default createSessionWorker({
     const control = sessionControl(env.MCP_SESSIONS, env.SESSION_REGISTRY);
     app.post('/__close-all', async (c) => c.json({ closed: await control.closeAll('shutdown') }));
     app.get('/__inspect/:session', async (c) =>
-      c.json(await control.inspect(c.req.param('session'))),
+      c.json(await control.inspect(c.req.param('session'), c.req.query('as'))),
     );
     app.post('/__close/:session', async (c) =>
-      c.json({ closed: await control.close(c.req.param('session'), 'shutdown') }),
+      c.json({
+        closed: await control.close(c.req.param('session'), 'shutdown', c.req.query('as')),
+      }),
     );
     return app;
   },
