@@ -146,6 +146,16 @@ describe('authentication', () => {
 });
 
 describe('scopes', () => {
+  test('without the auth option (an integration vouched for the principal) the 403 still challenges', async () => {
+    const h = createMcpHandler(server());
+    const reply = await h[HANDLE](modernRequest('tools/call', { name: 'wipe' }), true, TOKENS.bob);
+    const refused = reply instanceof Response ? reply : reply.toResponse();
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      'Bearer error="insufficient_scope", scope="admin"',
+    );
+  });
+
   test('a call without the scopes it needs: 403 insufficient_scope with the scope to step up to (both eras)', async () => {
     const h = handler();
     const refused = await h.fetch(

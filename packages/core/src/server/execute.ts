@@ -4,7 +4,7 @@ import { storageUnavailable } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
 import type { MethodContext, MethodSpec } from './methods.ts';
-import { InsufficientScopeError } from './resource-server.ts';
+import { InsufficientScopeError, insufficientScope } from './resource-server.ts';
 
 /** A context whose exchange replies (either era's). */
 export interface ExecutionContext extends MethodContext {
@@ -88,7 +88,7 @@ export async function execute<C extends ExecutionContext>(
       exchange.reply(
         errorMessage(exchange.id, body),
         403,
-        ctx.endpoint.resourceServer?.insufficientScope(error.scopes),
+        insufficientScope(ctx.endpoint.resourceServer, error.scopes),
       );
       return;
     }

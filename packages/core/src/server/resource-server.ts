@@ -172,3 +172,18 @@ const METADATA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'cache-control': 'public, max-age=3600',
 };
+
+/**
+ * The 403 challenge of a call without its scopes. Without the handler's `auth` option (an
+ * integration vouched for the principal) it names no metadata, but still says which scopes to
+ * step up to.
+ */
+export function insufficientScope(
+  server: ResourceServer | undefined,
+  scopes: readonly string[],
+): Record<string, string> {
+  if (server) return server.insufficientScope(scopes);
+  return {
+    'www-authenticate': bearerChallenge({ error: 'insufficient_scope', scope: scopes.join(' ') }),
+  };
+}
