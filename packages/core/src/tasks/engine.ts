@@ -143,7 +143,14 @@ export class TaskEngine implements TaskHost {
       const error = reason === 'shutdown' ? SHUTDOWN_ERROR : rpcError(outcome.error, -32602);
       patch = { status: 'failed', error };
     }
-    const record = await this.store.update(id, { ...patch, inputRequests: undefined });
+    let record: TaskRecord | undefined;
+    try {
+      record = await this.store.update(id, { ...patch, inputRequests: undefined });
+    } catch {
+      // Nobody awaits a settle: a store that cannot take the write (a remote one that is away)
+      // must not make it an unhandled rejection. A store that can keeps the write for later.
+      return;
+    }
     if (record) this.#emit(record);
   }
 
