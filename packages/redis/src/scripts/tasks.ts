@@ -1,0 +1,202 @@
+/**
+ * The task store's scripts (design §4.8). A task is the hash `<ns>:{t:<id>}` (`TASK_FIELDS`: the
+ * record JSON, its version, status, runner and binding) with `PEXPIREAT` at its `expiresAt`, plus
+ * one field `w:<tag>` per instance that watches it. The record's merge stays in JavaScript (Redis's
+ * cjson cannot tell `[]` from `{}`); the scripts compare versions, keep the indexes and tell the
+ * instances that care (the runner, the watchers, a legacy session's standalone home) that a task
+ * changed, in the same script as the write.
+ */
+import { SESSION_FIELDS, TASK_FIELDS } from '../keys.ts';
+import { defineScript } from '../scripts.ts';
+
+const { record: R, version: VER, status: ST, runner: RN, binding: B } = TASK_FIELDS;
+/** The prefix of a watcher's field: `w:<instance tag>`. */
+export const WATCHER_FIELD = 'w:';
+const TERMINAL = `local function terminal(st) return st == 'completed' or st == 'failed' or st == 'cancelled' end`;
+
+/**
+ * Tells `tag` (once per script run, never the writer) that a task changed; returns the receivers.
+ * `sent` is the set of tags already told.
+ */
+const TELL = `local function tell(sent, channel, tag, message)
+  if not tag or sent[tag] then return -1 end
+  sent[tag] = true
+  return redis.call('PUBLISH', channel .. tag, message)
+end`;
+
+/**
+ * Creates a task, unless its id exists: the record, version 1, the binding's list and active
+ * set, the expiry index (member `<id> <binding>`), and a notice to the home of its legacy
+ * session's standalone stream (2025-11-25 status notifications go out there).
+ * KEYS: task, binding's list, binding's active set, expiry index, session hash (or the task).
+ * ARGV: JSON, status, runner, binding, createdAt, expiresAt, id, terminal (1/0), channel prefix,
+ * message, has session (1/0).
+ */
+export const TASK_CREATE = defineScript(
+  'task-create',
+  5,
+  `${TELL}
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('ERR task ' .. ARGV[7] .. ' exists') end
+redis.call('HSET', KEYS[1], '${R}', ARGV[1], '${VER}', 1, '${ST}', ARGV[2], '${RN}', ARGV[3], '${B}', ARGV[4])
+redis.call('PEXPIREAT', KEYS[1], ARGV[6])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[7])
+if ARGV[8] == '0' then redis.call('SADD', KEYS[3], ARGV[7]) end
+redis.call('ZADD', KEYS[4], ARGV[6], ARGV[7] .. ' ' .. ARGV[4])
+if ARGV[11] == '1' then
+  tell({[ARGV[3]] = true}, ARGV[9], redis.call('HGET', KEYS[5], '${SESSION_FIELDS.home}'), ARGV[10])
+end
+return 1`,
+);
+
+/**
+ * Reads a task: its JSON, version, and whether its runner lives (1 when terminal or when the
+ * reader is the runner). With `watch` = 1 and an unfinished task of a live runner, the reader
+ * becomes a watcher (`w:<tag>`): the task's later changes are sent to it.
+ * KEYS: task. ARGV: reader's tag, instance key prefix, watch (1/0).
+ * Returns nil (unknown or expired) or {json, version, alive}.
+ */
+export const TASK_GET = defineScript(
+  'task-get',
+  1,
+  `${TERMINAL}
+local f = redis.call('HMGET', KEYS[1], '${R}', '${VER}', '${ST}', '${RN}')
+if not f[1] then return nil end
+if terminal(f[3]) or f[4] == ARGV[1] then return {f[1], tonumber(f[2]), 1} end
+local alive = redis.call('EXISTS', ARGV[2] .. f[4])
+if ARGV[3] == '1' and alive == 1 then redis.call('HSET', KEYS[1], '${WATCHER_FIELD}' .. ARGV[1], 1) end
+return {f[1], tonumber(f[2]), alive}`,
+);
+
+/**
+ * Compare-and-set: writes the record only if its version is still the expected one and its status
+ * is not terminal (a terminal task never changes: the first terminal write wins, a cancel stays a
+ * cancel). On a write: version + 1, the status, out of the binding's active set once terminal,
+ * and the change told to the runner, the watchers and the legacy session's home, never to the
+ * writer. A watcher that no longer listens and whose liveness key is gone is dropped.
+ * KEYS: task, binding's active set, session hash (or the task).
+ * ARGV: expected version, JSON, status, terminal (1/0), writer's tag, channel prefix, instance key
+ * prefix, message, id, has session (1/0).
+ * Returns {0} unknown, {1, version, json} terminal (unchanged), {2, version, json} another
+ * version (unchanged), {3, version} written.
+ */
+export const TASK_CAS = defineScript(
+  'task-cas',
+  3,
+  `${TERMINAL}
+${TELL}
+local f = redis.call('HMGET', KEYS[1], '${VER}', '${ST}', '${RN}', '${R}')
+if not f[1] then return {0} end
+if terminal(f[2]) then return {1, tonumber(f[1]), f[4]} end
+if f[1] ~= ARGV[1] then return {2, tonumber(f[1]), f[4]} end
+local version = redis.call('HINCRBY', KEYS[1], '${VER}', 1)
+redis.call('HSET', KEYS[1], '${R}', ARGV[2], '${ST}', ARGV[3])
+local sent = {[ARGV[5]] = true}
+tell(sent, ARGV[6], f[3], ARGV[8])
+local watchers = {}
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, ${WATCHER_FIELD.length}) == '${WATCHER_FIELD}' then
+    local tag = string.sub(field, ${WATCHER_FIELD.length + 1})
+    if tell(sent, ARGV[6], tag, ARGV[8]) == 0 and redis.call('EXISTS', ARGV[7] .. tag) == 0 then
+      redis.call('HDEL', KEYS[1], field)
+    elseif ARGV[4] == '1' then
+      watchers[#watchers + 1] = field
+    end
+  end
+end
+if ARGV[10] == '1' then tell(sent, ARGV[6], redis.call('HGET', KEYS[3], '${SESSION_FIELDS.home}'), ARGV[8]) end
+if ARGV[4] == '1' then
+  redis.call('SREM', KEYS[2], ARGV[9])
+  -- Nothing changes a terminal task again: its watchers have heard the last of it.
+  if #watchers > 0 then redis.call('HDEL', KEYS[1], unpack(watchers)) end
+end
+return {3, version}`,
+);
+
+/**
+ * One page of a binding's tasks, newest first: after the task `cursor id` (by its rank, or below
+ * its `createdAt` if it is gone), `limit + 1` records at most (one more tells that a next page
+ * exists). Ids whose task expired are dropped from the list on the way.
+ * KEYS: binding's list. ARGV: task key prefix, task key suffix, limit, cursor createdAt ('' for
+ * the first page), cursor id.
+ */
+export const TASK_LIST = defineScript(
+  'task-list',
+  1,
+  `local limit = tonumber(ARGV[3])
+local start = 0
+if ARGV[4] ~= '' then
+  local rank = redis.call('ZREVRANK', KEYS[1], ARGV[5])
+  if rank then
+    start = rank + 1
+  else
+    local older = redis.call('ZREVRANGEBYSCORE', KEYS[1], '(' .. ARGV[4], '-inf', 'LIMIT', 0, 1)
+    if #older == 0 then return {} end
+    start = redis.call('ZREVRANK', KEYS[1], older[1])
+  end
+end
+local out = {}
+while #out <= limit do
+  local batch = redis.call('ZREVRANGE', KEYS[1], start, start + limit)
+  if #batch == 0 then break end
+  local dropped = 0
+  for _, id in ipairs(batch) do
+    if #out > limit then break end
+    local json = redis.call('HGET', ARGV[1] .. id .. ARGV[2], '${R}')
+    if json then
+      out[#out + 1] = json
+    else
+      redis.call('ZREM', KEYS[1], id)
+      dropped = dropped + 1
+    end
+  end
+  start = start + #batch - dropped
+end
+return out`,
+);
+
+/**
+ * Unfinished tasks of a binding whose runner lives (a dead runner's task is answered `failed`
+ * when read, so it does not hold the binding's budget). Ids whose task expired or ended are
+ * dropped from the set on the way.
+ * KEYS: binding's active set. ARGV: task key prefix, task key suffix, instance key prefix.
+ */
+export const TASK_COUNT = defineScript(
+  'task-count',
+  1,
+  `${TERMINAL}
+local count = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local f = redis.call('HMGET', ARGV[1] .. id .. ARGV[2], '${ST}', '${RN}')
+  if not f[1] or terminal(f[1]) then
+    redis.call('SREM', KEYS[1], id)
+  elseif redis.call('EXISTS', ARGV[3] .. f[2]) == 1 then
+    count = count + 1
+  end
+end
+return count`,
+);
+
+/**
+ * The sweep (each instance's heartbeat): takes up to `batch` tasks past their `expiresAt` (Redis
+ * time) off the expiry index and their binding's list and active set; the hash itself expired by
+ * its `PEXPIREAT` (deleted here too, should it linger). Returns how many it took.
+ * KEYS: expiry index. ARGV: task key prefix, task key suffix, list key prefix, active set key
+ * prefix, batch.
+ */
+export const TASK_SWEEP = defineScript(
+  'task-sweep',
+  1,
+  `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[5]))
+for _, member in ipairs(due) do
+  local space = string.find(member, ' ', 1, true)
+  local id = string.sub(member, 1, space - 1)
+  local binding = string.sub(member, space + 1)
+  redis.call('DEL', ARGV[1] .. id .. ARGV[2])
+  redis.call('ZREM', ARGV[3] .. binding, id)
+  redis.call('SREM', ARGV[4] .. binding, id)
+  redis.call('ZREM', KEYS[1], member)
+end
+return #due`,
+);

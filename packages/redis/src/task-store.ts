@@ -1,0 +1,546 @@
+/**
+ * `RedisTaskStore` (design §4.8): the core's `TaskStore` shared by every instance of a server.
+ * A task runs on the instance that created it (its `runner`, the instance tag, kept alive by the
+ * instance's liveness key); any instance answers `tasks/get`, `tasks/update`, `tasks/cancel` and
+ * `tasks/list` from Redis, and a change written elsewhere reaches the runner (and the instances
+ * that watch the task) on the bus, as the core's `TaskHost.changed(id)`.
+ */
+import { invalidParams } from '@edge-mcp/core';
+import {
+  isTerminal,
+  StoreUnavailableError,
+  type TaskHost,
+  type TaskRecord,
+  type TaskStore,
+} from '@edge-mcp/core/sessions';
+import { encodeMessage } from './bus-messages.ts';
+import type { RedisContext } from './cluster.ts';
+import { type RedisReply, RedisUnavailableError } from './connection.ts';
+import { TASK_FIELDS } from './keys.ts';
+import {
+  TASK_CAS,
+  TASK_COUNT,
+  TASK_CREATE,
+  TASK_GET,
+  TASK_LIST,
+  TASK_SWEEP,
+} from './scripts/tasks.ts';
+
+/** Compare-and-set attempts of one `update` before it gives up (each lost one re-merges). */
+const MAX_ATTEMPTS = 32;
+/** After the second lost attempt in a row, a random pause up to this long (ms): fairness. */
+const MAX_BACKOFF_MS = 50;
+/** Tasks whose version and JSON are remembered here (an `update` after them skips a read). */
+const CACHE_LIMIT = 1000;
+/** Tasks this instance watches at most (their changes are sent here). */
+const WATCH_LIMIT = 1000;
+/** How long a runner's liveness read with its task answers `alive()` without asking again. */
+const ALIVE_FRESH_MS = 1000;
+/** Expired tasks taken off the indexes per heartbeat and instance. */
+const SWEEP_BATCH = 100;
+/** setTimeout's longest delay. */
+const MAX_DELAY = 2 ** 31 - 1;
+
+/** A version and the record's JSON, as last read or written here. */
+interface Known {
+  version: number;
+  json: string;
+}
+
+type Outcome = [0] | [1 | 2, number, string] | [3, number];
+
+/**
+ * Tasks in Redis, for `createMcpHandler(server, { tasks: { store } })` on every instance.
+ *
+ * - Records are JSON in the hash `<ns>:{t:<id>}` with `PEXPIREAT` at their `expiresAt`; `create`
+ *   resolves once Redis has the task (a `tasks/get` on any instance finds it).
+ * - `update` is compare-and-set in one script: it never changes a terminal task (the first
+ *   terminal write wins, a cancel stays a cancel) and tells the runner, the instances watching
+ *   the task and a legacy session's standalone home about the change, in the same script.
+ *   An instance watches a task once it read it unfinished (a `tasks/get`, `tasks/result`, a
+ *   listen stream following it); nobody else hears of it.
+ * - `exclusive` is false: `runner` is this instance's tag and `alive(runner)` its liveness key,
+ *   so the task of an instance that died is answered `failed` (`restart`) by the engine.
+ * - The TTL: each runner ends the handlers of its own tasks at `expiresAt` (`TaskHost.expired`);
+ *   the heartbeat takes expired ids off the indexes.
+ * - Redis unreachable: `StoreUnavailableError` (503 with `Retry-After`). A task that ends here
+ *   while Redis is away is not left `working`: its terminal write is queued and written when
+ *   Redis is back.
+ *
+ * One store per handler (`bind` once). `close()` after the handler's.
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly exclusive = false;
+  /** This instance's tag: the runner of the tasks its engine creates. */
+  readonly runner: string;
+  readonly #context: RedisContext;
+  readonly #retryAfter: number;
+  readonly #taskKey: readonly [string, string];
+  readonly #channelPrefix: string;
+  readonly #instancePrefix: string;
+  readonly #known = new Map<string, Known>();
+  /** Unfinished tasks that run here, and the timer of their TTL. */
+  readonly #mine = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Tasks of other runners this instance registered as a watcher of. */
+  readonly #watching = new Set<string>();
+  readonly #alive = new Map<string, { alive: boolean; at: number }>();
+  /** Terminal writes of tasks running here that Redis did not take (first one per task). */
+  readonly #unwritten = new Map<string, Partial<TaskRecord>>();
+  /** The last write of each task being written from here. */
+  readonly #writing = new Map<string, Promise<TaskRecord | undefined>>();
+  readonly #detach: Array<() => void> = [];
+  #host: TaskHost | undefined;
+  #flushing: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(context: RedisContext) {
+    this.#context = context;
+    const { keys, bus, instance, connection, options } = context;
+    this.runner = instance.tag;
+    this.#retryAfter = options.retryAfterSeconds;
+    const [before, after = ''] = keys.task('\0').split('\0') as [string, string?];
+    this.#taskKey = [before, after];
+    this.#channelPrefix = keys.channel('');
+    this.#instancePrefix = keys.instance('');
+    this.#detach.push(
+      bus.on('task', ({ t }) => {
+        if (typeof t === 'string') this.#host?.changed?.(t);
+      }),
+      instance.onBeat(() => {
+        if (this.#unwritten.size > 0 && connection.available) this.#flush();
+        return {
+          ops: [
+            {
+              script: TASK_SWEEP,
+              keys: [keys.tasks],
+              args: [before, after, keys.taskList(''), keys.taskActive(''), SWEEP_BATCH],
+            },
+          ],
+        };
+      }),
+      connection.onAvailable(() => this.#reconcile()),
+    );
+  }
+
+  bind(host: TaskHost): void {
+    this.#host = host;
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    const { keys, connection } = this.#context;
+    const json = JSON.stringify(record);
+    const terminal = isTerminal(record.status);
+    const session = record.sessionId;
+    try {
+      await connection.script(
+        TASK_CREATE,
+        [
+          keys.task(record.id),
+          keys.taskList(record.binding),
+          keys.taskActive(record.binding),
+          keys.tasks,
+          session === undefined ? keys.task(record.id) : keys.session(session),
+        ],
+        [
+          json,
+          record.status,
+          record.runner,
+          record.binding,
+          record.createdAt,
+          record.expiresAt,
+          record.id,
+          terminal ? 1 : 0,
+          this.#channelPrefix,
+          this.#message(record.id, record.status),
+          session === undefined ? 0 : 1,
+        ],
+      );
+    } catch (error) {
+      this.#fail(error);
+    }
+    this.#remember(record.id, { version: 1, json });
+    if (record.runner === this.runner && !terminal) this.#track(record.id, record.expiresAt);
+  }
+
+  async get(id: string): Promise<TaskRecord | undefined> {
+    const watch = !this.#watching.has(id);
+    let reply: RedisReply;
+    try {
+      reply = await this.#context.connection.script(
+        TASK_GET,
+        [this.#context.keys.task(id)],
+        [this.runner, this.#instancePrefix, watch ? 1 : 0],
+      );
+    } catch (error) {
+      this.#fail(error);
+    }
+    if (!Array.isArray(reply)) {
+      this.#gone(id);
+      return undefined;
+    }
+    const [json, version, alive] = reply as [string, number, number];
+    this.#remember(id, { version, json });
+    const record = JSON.parse(json) as TaskRecord;
+    if (record.expiresAt <= Date.now()) {
+      this.#gone(id);
+      return undefined;
+    }
+    if (isTerminal(record.status)) this.#ended(id);
+    else if (record.runner !== this.runner) {
+      this.#alive.set(record.runner, { alive: alive === 1, at: Date.now() });
+      if (this.#alive.size > WATCH_LIMIT) this.#alive.clear();
+      if (watch && alive === 1) this.#watch(id);
+    }
+    return record;
+  }
+
+  update(id: string, patch: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+    // One write of a task at a time from this instance: they would only race each other for
+    // its version (a lost compare-and-set costs a round trip).
+    const previous = this.#writing.get(id);
+    const write = previous
+      ? previous.then(
+          () => this.#write(id, patch, true),
+          () => this.#write(id, patch, true),
+        )
+      : this.#write(id, patch, true);
+    this.#writing.set(id, write);
+    const done = () => {
+      if (this.#writing.get(id) === write) this.#writing.delete(id);
+    };
+    write.then(done, done);
+    return write;
+  }
+
+  async list(
+    binding: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ records: TaskRecord[]; nextCursor?: string }> {
+    let after: { createdAt: number; id: string } | undefined;
+    if (cursor !== undefined) {
+      after = decodeCursor(binding, cursor);
+      if (!after) throw invalidParams('Invalid cursor');
+    }
+    const size = Math.max(1, Math.floor(limit));
+    let reply: RedisReply;
+    try {
+      reply = await this.#context.connection.script(
+        TASK_LIST,
+        [this.#context.keys.taskList(binding)],
+        [...this.#taskKey, size, after?.createdAt ?? '', after?.id ?? ''],
+      );
+    } catch (error) {
+      this.#fail(error);
+    }
+    const all = (reply as string[]).map((json) => JSON.parse(json) as TaskRecord);
+    const page = all.slice(0, size);
+    const now = Date.now();
+    const records = page.filter((record) => record.expiresAt > now);
+    const last = page[page.length - 1];
+    return all.length > size && last
+      ? { records, nextCursor: encodeCursor(binding, last) }
+      : { records };
+  }
+
+  async countActive(binding: string): Promise<number> {
+    try {
+      return (await this.#context.connection.script(
+        TASK_COUNT,
+        [this.#context.keys.taskActive(binding)],
+        [...this.#taskKey, this.#instancePrefix],
+      )) as number;
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /**
+   * Whether the instance tagged `runner` lives (its liveness key exists). A task just read here
+   * brought the answer along; otherwise one `EXISTS`.
+   */
+  async alive(runner: string): Promise<boolean> {
+    if (runner === this.runner) return true;
+    const seen = this.#alive.get(runner);
+    if (seen && Date.now() - seen.at < ALIVE_FRESH_MS) return seen.alive;
+    try {
+      return await this.#context.instance.alive(runner);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /**
+   * Stops listening and timers (after the handler's `close()`; the connection is the cluster's).
+   * Terminal writes still queued are dropped: the instance's liveness key lapsing answers those
+   * tasks `failed` elsewhere.
+   */
+  close(): Promise<void> {
+    this.#closed = true;
+    for (const detach of this.#detach.splice(0)) detach();
+    for (const timer of this.#mine.values()) clearTimeout(timer);
+    this.#mine.clear();
+    this.#watching.clear();
+    this.#known.clear();
+    this.#unwritten.clear();
+    return Promise.resolve();
+  }
+
+  /** Tasks running here, tasks watched here, terminal writes waiting for Redis (for tests). */
+  stats(): { running: number; watching: number; unwritten: number } {
+    return {
+      running: this.#mine.size,
+      watching: this.#watching.size,
+      unwritten: this.#unwritten.size,
+    };
+  }
+
+  /**
+   * Compare-and-set from the version known here (read first when none is), merged again onto
+   * what another writer left whenever it lost. `queue`: a terminal write of a task running here
+   * that Redis cannot take now is kept for later, and its outcome answered as if written.
+   */
+  async #write(
+    id: string,
+    patch: Partial<TaskRecord>,
+    queue: boolean,
+  ): Promise<TaskRecord | undefined> {
+    const { keys, connection } = this.#context;
+    let known = this.#known.get(id);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (!known) {
+        let reply: RedisReply;
+        try {
+          reply = await connection.command([
+            'HMGET',
+            keys.task(id),
+            TASK_FIELDS.record,
+            TASK_FIELDS.version,
+          ]);
+        } catch (error) {
+          this.#fail(error);
+        }
+        const [json, version] = reply as [string | null, string | null];
+        if (json === null || version === null) {
+          this.#gone(id);
+          return undefined;
+        }
+        known = { version: Number(version), json };
+      }
+      const current = JSON.parse(known.json) as TaskRecord;
+      // A terminal task never changes again: what is known of it is what it is.
+      if (isTerminal(current.status)) {
+        this.#ended(id);
+        return current;
+      }
+      const next: TaskRecord = { ...current, ...patch, updatedAt: Date.now() };
+      const json = JSON.stringify(next);
+      const terminal = isTerminal(next.status);
+      const session = next.sessionId;
+      let outcome: Outcome;
+      try {
+        outcome = (await connection.script(
+          TASK_CAS,
+          [
+            keys.task(id),
+            keys.taskActive(next.binding),
+            session === undefined ? keys.task(id) : keys.session(session),
+          ],
+          [
+            known.version,
+            json,
+            next.status,
+            terminal ? 1 : 0,
+            this.runner,
+            this.#channelPrefix,
+            this.#instancePrefix,
+            this.#message(id, next.status),
+            id,
+            session === undefined ? 0 : 1,
+          ],
+        )) as Outcome;
+      } catch (error) {
+        if (queue && terminal && this.#mine.has(id) && unreachable(error)) {
+          // Redis is away as the task ends here: written once it is back, never left `working`.
+          if (!this.#unwritten.has(id)) this.#unwritten.set(id, patch);
+          this.#ended(id);
+          return JSON.parse(json) as TaskRecord;
+        }
+        this.#fail(error);
+      }
+      switch (outcome[0]) {
+        case 0:
+          this.#gone(id);
+          return undefined;
+        case 3:
+          this.#remember(id, { version: outcome[1], json });
+          if (terminal) this.#ended(id);
+          return JSON.parse(json) as TaskRecord;
+        default:
+          // Terminal already (1), or another writer was first (2): retry on what it left, at
+          // once the first time; then after a random pause, so that busy writers take turns.
+          known = { version: outcome[1], json: outcome[2] };
+          this.#remember(id, known);
+          if (outcome[0] === 2 && attempt > 0)
+            await pause(Math.random() * Math.min(2 ** attempt, MAX_BACKOFF_MS));
+      }
+    }
+    throw new Error(`Task ${id}: ${MAX_ATTEMPTS} writes in a row lost to other writers`);
+  }
+
+  /** Writes the queued terminal writes (Redis is back); stops at the first it still cannot. */
+  #flush(): void {
+    this.#flushing ??= (async () => {
+      try {
+        for (const [id, patch] of [...this.#unwritten]) {
+          try {
+            await this.#write(id, patch, false);
+          } catch (error) {
+            if (unreachable(error)) return;
+            this.#context.options.onError(error as Error, 'tasks');
+          }
+          this.#unwritten.delete(id);
+        }
+      } finally {
+        this.#flushing = undefined;
+      }
+    })();
+  }
+
+  /**
+   * Redis is back: queued writes go out, and the engine reads again the tasks it runs or watches
+   * (a change told while this instance's subscriber was away was lost). Reading registers the
+   * watch again.
+   */
+  #reconcile(): void {
+    if (this.#closed) return;
+    if (this.#unwritten.size > 0) this.#flush();
+    const ids = new Set([...this.#mine.keys(), ...this.#watching]);
+    this.#watching.clear();
+    for (const id of ids) this.#host?.changed?.(id);
+  }
+
+  #message(id: string, status: string): string {
+    return encodeMessage(this.runner, { k: 'task', t: id, st: status });
+  }
+
+  #remember(id: string, known: Known): void {
+    this.#known.delete(id);
+    this.#known.set(id, known);
+    if (this.#known.size > CACHE_LIMIT) {
+      const oldest = this.#known.keys().next().value as string;
+      this.#known.delete(oldest);
+    }
+  }
+
+  #watch(id: string): void {
+    this.#watching.add(id);
+    if (this.#watching.size > WATCH_LIMIT) {
+      const oldest = this.#watching.values().next().value as string;
+      this.#watching.delete(oldest);
+    }
+  }
+
+  /** A task running here: its handler ends at `expiresAt` (this instance's clock). */
+  #track(id: string, expiresAt: number): void {
+    const arm = () => {
+      const delay = expiresAt - Date.now();
+      if (delay > 0) {
+        const timer = setTimeout(arm, Math.min(delay, MAX_DELAY));
+        (timer as { unref?: () => void }).unref?.();
+        this.#mine.set(id, timer);
+        return;
+      }
+      this.#mine.delete(id);
+      this.#known.delete(id);
+      this.#host?.expired(id);
+    };
+    arm();
+  }
+
+  /** A task reached a terminal status: nothing more to watch or time. */
+  #ended(id: string): void {
+    const timer = this.#mine.get(id);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      this.#mine.delete(id);
+    }
+    this.#watching.delete(id);
+  }
+
+  /** A task is gone (expired): a handler still running it here stops. */
+  #gone(id: string): void {
+    this.#known.delete(id);
+    this.#watching.delete(id);
+    const timer = this.#mine.get(id);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.#mine.delete(id);
+    this.#host?.expired(id);
+  }
+
+  /** Redis unreachable is `StoreUnavailableError` (503 with `Retry-After`); the rest as it is. */
+  #fail(error: unknown): never {
+    if (error instanceof StoreUnavailableError) throw error;
+    if (error instanceof RedisUnavailableError)
+      throw new StoreUnavailableError(error.message, this.#retryAfter, { cause: error });
+    throw error;
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function unreachable(error: unknown): boolean {
+  return error instanceof RedisUnavailableError || error instanceof StoreUnavailableError;
+}
+
+/*
+ * The cursor of `tasks/list`: the last task of the page (its `createdAt` and id), in digits, with
+ * a check of the binding it was made for. Opaque to clients; one that does not decode, or was
+ * made for another binding, is `-32602 Invalid cursor`.
+ */
+const CHECK_DIGITS = 6;
+const TIME_DIGITS = 16;
+
+function check(binding: string, body: string): string {
+  // FNV-1a, 32 bits.
+  let hash = 0x811c9dc5;
+  const text = `${binding}\n${body}`;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return String(hash % 10 ** CHECK_DIGITS).padStart(CHECK_DIGITS, '0');
+}
+
+export function encodeCursor(binding: string, last: Pick<TaskRecord, 'createdAt' | 'id'>): string {
+  let body = String(last.createdAt).padStart(TIME_DIGITS, '0');
+  for (const byte of new TextEncoder().encode(last.id)) body += String(byte).padStart(3, '0');
+  return check(binding, body) + body;
+}
+
+export function decodeCursor(
+  binding: string,
+  cursor: string,
+): { createdAt: number; id: string } | undefined {
+  const head = CHECK_DIGITS + TIME_DIGITS;
+  if (!/^\d+$/.test(cursor) || cursor.length <= head || (cursor.length - head) % 3 !== 0)
+    return undefined;
+  const body = cursor.slice(CHECK_DIGITS);
+  if (check(binding, body) !== cursor.slice(0, CHECK_DIGITS)) return undefined;
+  const createdAt = Number(body.slice(0, TIME_DIGITS));
+  if (!Number.isSafeInteger(createdAt)) return undefined;
+  const bytes = new Uint8Array((body.length - TIME_DIGITS) / 3);
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = Number(body.slice(TIME_DIGITS + 3 * i, TIME_DIGITS + 3 * i + 3));
+    if (byte > 255) return undefined;
+    bytes[i] = byte;
+  }
+  try {
+    return { createdAt, id: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return undefined;
+  }
+}
