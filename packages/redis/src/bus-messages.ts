@@ -16,6 +16,11 @@ export interface BusMessages {
   cancel: { s: string; r: RequestId };
   /** A session ended (DELETE, expiry, eviction): replicas elsewhere are aborted and released. */
   closed: { s: string; reason: string };
+  /**
+   * A session's subscriptions changed on another instance (published by the write script to the
+   * instance homing its standalone stream, whose replica must see them for resource updates).
+   */
+  stale: { s: string };
   /** The operator ended every session. */
   closeAll: { reason: string };
   /** A client's answer to a server→client request, for the instance that asked. */
@@ -61,6 +66,7 @@ export const BUS_KINDS: ReadonlySet<string> = new Set<BusKind>([
   'cancel',
   'closed',
   'closeAll',
+  'stale',
   'resp',
   'attach',
   'ack',

@@ -8,6 +8,8 @@
  * Parts of the package register what they handle with `on(kind, handler)`; the bus itself turns
  * `list` and `res` into the core's `ClusterHost.deliver()` (it is the handler's `cluster` option).
  */
+import type { ListKind } from '@edge-mcp/core';
+import type { ClusterBus, ClusterEvent, ClusterHost } from '@edge-mcp/core/sessions';
 import {
   type BusEnvelope,
   type BusKind,
@@ -19,17 +21,6 @@ import type { RedisConnection, RedisReply } from './connection.ts';
 import type { Instance } from './instance.ts';
 import { INBOX_TTL_MS, type RedisKeys } from './keys.ts';
 import { PUBLISH_OR_INBOX } from './scripts/bus.ts';
-
-/** Mirrors the core's `ListKind` (design §3.6). */
-export type ListKind = 'tools' | 'resources' | 'prompts';
-/** Mirrors the core's `ClusterEvent` (design §3.6): a server-wide event raised on one instance. */
-export type ClusterEvent =
-  | { readonly kind: 'list-changed'; readonly list: ListKind }
-  | { readonly kind: 'resource-updated'; readonly uri: string };
-/** Mirrors the core's `ClusterHost`: what an event raised elsewhere is delivered to. */
-export interface ClusterHost {
-  deliver(event: ClusterEvent): void;
-}
 
 /** How a message arrived: on the broadcast channel or on this instance's own. */
 export type BusChannel = 'broadcast' | 'targeted';
@@ -48,7 +39,7 @@ const INBOX_BATCH = 100;
 /** At most this many distinct "ignored message" reasons are reported (a newer peer may repeat). */
 const REPORTED_LIMIT = 100;
 
-export class RedisBus {
+export class RedisBus implements ClusterBus {
   readonly #connection: RedisConnection;
   readonly #keys: RedisKeys;
   readonly #instance: Instance;

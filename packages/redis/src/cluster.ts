@@ -1,14 +1,16 @@
 /**
- * `redisCluster()`: one instance's connection to the cluster (design §4.1). This is the package
- * skeleton: the connections, the instance (tag, liveness, heartbeat) and the bus. The session
- * manager, event store and task store (`sessions`, `eventStore`, `taskStore`,
- * `handlerOptions()`, `closeAll()`, `clusterStats()`) are built on the same `RedisContext`.
+ * `redisCluster()`: one instance's connection to the cluster (design §4.1): the connections, the
+ * instance (tag, liveness, heartbeat), the bus, the session manager and the event store, all on
+ * one `RedisContext`; `handlerOptions()` gives them to `createMcpHandler`.
  */
+import type { AbortReasonType, McpHandlerOptions } from '@edge-mcp/core';
 import { RedisBus } from './bus.ts';
 import { connectRedis, type RedisConnection } from './connection.ts';
+import { RedisEventStore } from './event-store.ts';
 import { Instance, newInstanceTag } from './instance.ts';
 import { RedisKeys } from './keys.ts';
 import { type RedisClusterOptions, type ResolvedRedisOptions, resolveOptions } from './options.ts';
+import { RedisSessionManager } from './session-manager.ts';
 
 /** What every part of the package is built on (one per `redisCluster()`). */
 export interface RedisContext {
@@ -26,22 +28,46 @@ export interface RedisClusterStats {
   published: number;
   received: number;
   reconnects: number;
+  /** Session replicas this instance holds. */
+  replicas: number;
 }
+
+/** What `handlerOptions()` gives `createMcpHandler`. */
+export type RedisHandlerOptions = Required<
+  Pick<McpHandlerOptions, 'sessions' | 'eventStore' | 'cluster'>
+>;
 
 export interface RedisCluster {
   /** This instance's tag (it starts the ids of the streams and requests it holds). */
   readonly instance: string;
+  /** Legacy sessions in Redis (the core's `SessionManager`, with `cluster`, `peek`, `shutdown`). */
+  readonly sessions: RedisSessionManager;
+  /** Replayable events in Redis Streams (the core's `EventStore`); undefined with `events: false`. */
+  readonly eventStore: RedisEventStore | undefined;
   /** The cluster bus: the handler's `cluster` option (the core's `ClusterBus`). */
   readonly bus: RedisBus;
   /** Both connections are ready. */
   readonly available: boolean;
+  /** `sessions`, `eventStore` and `cluster`, to spread into `createMcpHandler`'s options. */
+  handlerOptions(): RedisHandlerOptions;
   stats(): RedisClusterStats;
+  /** Sessions in the whole cluster, and instances alive. */
+  clusterStats(): Promise<{ sessions: number; instances: number }>;
+  /**
+   * Operator: ends every session of the cluster (on every instance: their requests and streams
+   * end with `reason`; `onSessionClose` fires once per session, here). Resolves with the count.
+   */
+  closeAll(reason?: AbortReasonType): Promise<number>;
   /**
    * A secret shared by every instance, kept in Redis (`SET NX`), for `requestState.secret` when
    * the deployment has no secret manager.
    */
   sharedSecret(): Promise<string>;
-  /** Stops the heartbeat, deletes this instance's liveness key, quits both connections. */
+  /**
+   * After `handler.close()` (which ends this instance's requests and streams, and keeps the
+   * sessions for the others): stops the heartbeat, deletes the liveness key, quits both
+   * connections.
+   */
   close(): Promise<void>;
 }
 
@@ -51,6 +77,11 @@ export interface RedisCluster {
  */
 export async function redisCluster(options: RedisClusterOptions): Promise<RedisCluster> {
   return clusterOf(await createContext(options));
+}
+
+/** The cluster of a context made by `createContext` (tests reach the context's parts). */
+export function clusterOf(context: RedisContext): RedisCluster {
+  return makeCluster(context);
 }
 
 /** Connects and starts the instance and the bus. */
@@ -64,6 +95,7 @@ export async function createContext(options: RedisClusterOptions): Promise<Redis
     socketTimeoutMs: resolved.socketTimeoutMs,
     name: `${resolved.namespace}:${tag}`,
     onError: resolved.onError,
+    retryAfterSeconds: resolved.retryAfterSeconds,
   });
   const instance = new Instance(
     connection,
@@ -82,20 +114,45 @@ export async function createContext(options: RedisClusterOptions): Promise<Redis
   return { options: resolved, keys, connection, instance, bus };
 }
 
-function clusterOf(context: RedisContext): RedisCluster {
-  const { connection, instance, bus, keys } = context;
+function makeCluster(context: RedisContext): RedisCluster {
+  const { connection, instance, bus, keys, options } = context;
+  const sessions = new RedisSessionManager(context);
+  const eventStore =
+    options.events === false ? undefined : new RedisEventStore(connection, keys, options.events);
   let closed: Promise<void> | undefined;
   return {
     instance: instance.tag,
+    sessions,
+    eventStore,
     bus,
     get available() {
       return connection.available;
     },
+    handlerOptions: () => ({ sessions, eventStore: eventStore ?? false, cluster: bus }),
     stats() {
       const { roundTrips, commands, reconnects } = connection.stats();
       const { published, received } = bus.stats();
-      return { roundTrips, commands, published, received, reconnects };
+      return { roundTrips, commands, published, received, reconnects, replicas: sessions.size };
     },
+    async clusterStats() {
+      const count = (await connection.command(['ZCARD', keys.sessions])) as number;
+      let instances = 0;
+      let cursor = '0';
+      do {
+        const [next, found] = (await connection.command([
+          'SCAN',
+          cursor,
+          'MATCH',
+          keys.instance('*'),
+          'COUNT',
+          1000,
+        ])) as [string, string[]];
+        cursor = next;
+        instances += found.length;
+      } while (cursor !== '0');
+      return { sessions: count, instances };
+    },
+    closeAll: (reason = 'shutdown') => sessions.closeEvery(reason),
     async sharedSecret() {
       const candidate = Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) =>
         byte.toString(16).padStart(2, '0'),
@@ -106,7 +163,8 @@ function clusterOf(context: RedisContext): RedisCluster {
     },
     close() {
       closed ??= (async () => {
-        await instance.stop();
+        // Without handler.close() first, this instance's replicas end here (reason shutdown).
+        await sessions.shutdown();
         await bus.close();
         await connection.close();
       })();

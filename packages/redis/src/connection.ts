@@ -33,6 +33,8 @@ export interface ConnectionOptions {
   name?: string;
   /** Connection lost and regained, scripts not reloaded, eviction policy; must not throw. */
   onError?: (error: Error, where: string) => void;
+  /** `retryAfterSeconds` of the `RedisUnavailableError`s of a lost connection @default 1 */
+  retryAfterSeconds?: number;
 }
 
 export interface ConnectionStats {
@@ -58,6 +60,7 @@ export class RedisConnection {
   readonly #subscriber: Client;
   readonly #onError: ((error: Error, where: string) => void) | undefined;
   readonly #socketTimeoutMs: number;
+  readonly #retryAfterSeconds: number;
   readonly #stats: ConnectionStats = { roundTrips: 0, commands: 0, reconnects: 0 };
   readonly #up = new Set<() => void>();
   readonly #down = new Set<(error: Error) => void>();
@@ -68,8 +71,7 @@ export class RedisConnection {
   static connect(options: ConnectionOptions): Promise<RedisConnection> {
     return openConnection(
       options,
-      (url, commands, subscriber) =>
-        new RedisConnection(url, commands, subscriber, options.socketTimeoutMs, options.onError),
+      (url, commands, subscriber) => new RedisConnection(url, commands, subscriber, options),
     );
   }
 
@@ -77,14 +79,14 @@ export class RedisConnection {
     url: string,
     commands: Client,
     subscriber: Client,
-    socketTimeoutMs = 5000,
-    onError?: (error: Error, where: string) => void,
+    options: Pick<ConnectionOptions, 'socketTimeoutMs' | 'onError' | 'retryAfterSeconds'>,
   ) {
     this.url = url;
-    this.#socketTimeoutMs = socketTimeoutMs;
+    this.#socketTimeoutMs = options.socketTimeoutMs ?? 5000;
+    this.#retryAfterSeconds = options.retryAfterSeconds ?? 1;
     this.#commands = commands;
     this.#subscriber = subscriber;
-    this.#onError = onError;
+    this.#onError = options.onError;
     for (const [client, where] of [
       [commands, 'commands'],
       [subscriber, 'subscriber'],
@@ -234,6 +236,7 @@ export class RedisConnection {
     const cause = error as Error;
     return new RedisUnavailableError(`Redis at ${this.url} is unavailable: ${cause.message}`, {
       cause,
+      retryAfterSeconds: this.#retryAfterSeconds,
     });
   }
 

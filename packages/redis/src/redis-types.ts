@@ -1,4 +1,5 @@
 /** The values that cross the connection: arguments, RESP2 replies, operations, errors. */
+import { StoreUnavailableError } from '@edge-mcp/core/sessions';
 import type { RedisScript } from './scripts.ts';
 
 export type RedisArg = string | number;
@@ -9,9 +10,17 @@ export type RedisOp =
   | readonly RedisArg[]
   | { script: RedisScript; keys: readonly string[]; args?: readonly RedisArg[] };
 
-/** Redis cannot be reached: at start (`connectRedis`), or mid-run (a command failed for it). */
-export class RedisUnavailableError extends Error {
-  override readonly name = 'RedisUnavailableError';
+/**
+ * Redis cannot be reached: at start (`connectRedis`), or mid-run (a command failed for it). It is
+ * the core's `StoreUnavailableError`, so a request that needed Redis is answered `503` with
+ * `Retry-After: retryAfterSeconds` (`redisCluster`'s option of that name).
+ */
+export class RedisUnavailableError extends StoreUnavailableError {
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options?.retryAfterSeconds ?? 1, { cause: options?.cause });
+    // The core's class names itself; this one keeps its own name in logs and stack traces.
+    Object.defineProperty(this, 'name', { value: 'RedisUnavailableError', configurable: true });
+  }
 }
 
 /** Redis answered with an error (`WRONGTYPE`, a script's `error_reply`, …). */

@@ -1,5 +1,5 @@
+import type { ClusterEvent } from '@edge-mcp/core/sessions';
 import { describe, expect, test } from 'vitest';
-import type { ClusterEvent } from '../src/bus.ts';
 import type { BusEnvelope } from '../src/bus-messages.ts';
 import type { RedisContext } from '../src/cluster.ts';
 import { context, errors, namespace, until, useRedis } from './helpers.ts';

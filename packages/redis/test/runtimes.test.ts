@@ -5,9 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { ClusterEvent } from '@edge-mcp/core/sessions';
 import { bunBinary, denoBinary } from '@edge-mcp/test-kit/node';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ClusterEvent } from '../src/bus.ts';
 import type { BusEnvelope } from '../src/bus-messages.ts';
 import { context, namespace, until, useRedis } from './helpers.ts';
 

@@ -1,0 +1,71 @@
+/**
+ * The session manager's share of each heartbeat (design §4.4.3), in the instance's one pipelined
+ * round trip: the deadlines of the sessions busy here (a request in flight, a connection, a relay)
+ * are pushed, so a session active anywhere never expires while one whose only activity was on a
+ * dead instance expires normally (no count is stored that could be stranded); the sessions found
+ * gone meanwhile release their replicas (a missed `closed`); due sessions are swept. Writes
+ * queued while Redis was away are flushed alongside.
+ */
+import type { RedisContext } from './cluster.ts';
+import type { BeatPart } from './instance.ts';
+import type { RedisOp, RedisReply } from './redis-types.ts';
+import { REFRESH, SWEEP } from './scripts/sessions.ts';
+import type { RedisSessionManager } from './session-manager.ts';
+import { reasonOf } from './session-record.ts';
+
+/** Session ids per refresh script call. */
+const REFRESH_BATCH = 500;
+/** Sessions ended per sweep. */
+const SWEEP_LIMIT = 100;
+
+export function sessionBeat(manager: RedisSessionManager, context: RedisContext): BeatPart {
+  const { keys, instance } = context;
+  manager.pruneCancels();
+  // After Redis was away, every replica is checked: sessions may have ended meanwhile.
+  const all = manager.reconcile;
+  manager.reconcile = false;
+  const writer = manager.writer();
+  const busy: string[] = [];
+  for (const replica of manager.replicas()) {
+    if (all || replica.session.active > 0) busy.push(replica.session.id);
+    if (replica.queued && replica.writing === 0) void writer.flush(replica, true);
+  }
+  const ops: RedisOp[] = [];
+  for (let i = 0; i < busy.length; i += REFRESH_BATCH)
+    ops.push({
+      script: REFRESH,
+      keys: [keys.sessions],
+      args: [
+        keys.namespace,
+        manager.deadlineMs,
+        manager.backstopMs,
+        ...busy.slice(i, i + REFRESH_BATCH),
+      ],
+    });
+  const refreshes = ops.length;
+  ops.push({
+    script: SWEEP,
+    keys: [keys.sessions],
+    args: [keys.namespace, instance.tag, SWEEP_LIMIT],
+  });
+  return {
+    ops,
+    done(replies) {
+      replies.forEach((reply, i) => {
+        if (reply instanceof Error) {
+          context.options.onError(reply, 'heartbeat');
+          if (i < refreshes && all) manager.reconcile = true;
+          return;
+        }
+        if (i < refreshes) {
+          const gone = reply as RedisReply[];
+          for (let j = 0; j + 1 < gone.length; j += 2)
+            manager.release(String(gone[j]), reasonOf(gone[j + 1]));
+        } else manager.ended(reply as RedisReply[]);
+      });
+    },
+    failed() {
+      if (all) manager.reconcile = true;
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The session manager's scripts (design §4.4). Times are Redis's (`TIME`), so instances with
+ * skewed clocks agree. Keys of sessions other than the one a script is called for (the sweep,
+ * eviction, the heartbeat's refresh) are built in Lua from the namespace: one primary holds
+ * everything (design §4.3).
+ */
+import { defineScript } from '../scripts.ts';
+
+/**
+ * Shared by the scripts that end sessions: `now_ms()`, and `end_session(ns, id, reason, tag,
+ * quiet)`, which deletes a session's keys and index entry, sets its tombstone, publishes `closed`
+ * (unless quiet) and returns `{reason, id, pv, ci, cc, ow}` ('' for a missing field), or nil when
+ * its record was already gone.
+ */
+const ENDING = `local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function end_session(ns, id, reason, tag, quiet)
+  local s = ns .. ':{' .. id .. '}:s'
+  local ident = redis.call('HMGET', s, 'pv', 'ci', 'cc', 'ow')
+  redis.call('DEL', s, ns .. ':{' .. id .. '}:e')
+  redis.call('ZREM', ns .. ':sessions', id)
+  if not ident[1] then return nil end
+  redis.call('SET', ns .. ':{' .. id .. '}:gone', reason, 'PX', 600000)
+  if not quiet then
+    redis.call('PUBLISH', ns .. ':all',
+      cjson.encode({ v = 1, o = tag, k = 'closed', s = id, reason = reason }))
+  end
+  return { reason, id, ident[1], ident[2] or '', ident[3] or '', ident[4] or '' }
+end
+local function sweep(ns, tag, limit, now, ended)
+  local due = redis.call('ZRANGEBYSCORE', ns .. ':sessions', '-inf', now, 'LIMIT', 0, limit)
+  for _, id in ipairs(due) do
+    local r = end_session(ns, id, 'session-expired', tag, false)
+    if r then ended[#ended + 1] = r end
+  end
+end
+`;
+
+/**
+ * `initialize`: sweeps up to 10 due sessions, then at the cap evicts the session with the oldest
+ * deadline if it was not touched for `evictMs` (nothing in flight and no stream anywhere: busy
+ * sessions are refreshed every heartbeat), else answers `full`; then stores the new record.
+ * KEYS: index, the new session hash. ARGV: ns, id, max, deadline (idle + heartbeat), backstop TTL,
+ * evictMs, tag, then field/value pairs. Returns `{'ok' | 'full', ended…}`.
+ */
+export const CREATE = defineScript(
+  'session-create',
+  2,
+  `${ENDING}
+local ns, id, tag = ARGV[1], ARGV[2], ARGV[7]
+local now = now_ms()
+local ended = {}
+sweep(ns, tag, 10, now, ended)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if oldest[1] == nil or tonumber(oldest[2]) >= now + tonumber(ARGV[4]) - tonumber(ARGV[6]) then
+    return { 'full', unpack(ended) }
+  end
+  local r = end_session(ns, oldest[1], 'session-evicted', tag, false)
+  if r then ended[#ended + 1] = r end
+end
+redis.call('HSET', KEYS[2], 'v', 1, 'ct', now, unpack(ARGV, 8))
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), id)
+return { 'ok', unpack(ended) }`,
+);
+
+/**
+ * The hot path, once per request: proves the session exists, pushes its deadline and backstop
+ * TTL, and returns its version when the caller's replica has it, else the whole record.
+ * KEYS: session hash, events, index, tombstone. ARGV: id, deadline, backstop TTL, known version.
+ * Returns `{0, tombstone}` when gone, the version (unchanged), or `HGETALL`.
+ */
+export const TOUCH = defineScript(
+  'session-touch',
+  4,
+  `if redis.call('EXISTS', KEYS[1]) == 0 then
+  return { 0, redis.call('GET', KEYS[4]) or '' }
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('ZADD', KEYS[3], 'XX', 'GT', now + tonumber(ARGV[2]), ARGV[1])
+local v = redis.call('HGET', KEYS[1], 'v')
+if v == ARGV[4] then return v end
+return redis.call('HGETALL', KEYS[1])`,
+);
+
+/**
+ * Field writes of one replica, coalesced: `H` sets, `D` deletes, `C` deletes every field with
+ * the prefix; then the version goes up. A subscription changed while another instance homes the
+ * standalone stream: that instance is told (`stale`), so its replica sees it for resource updates.
+ * KEYS: session hash. ARGV: ns, id, tag, then op/field/value triples. Returns the new version, or
+ * 0 when the session is gone (nothing is recreated).
+ */
+export const WRITE = defineScript(
+  'session-write',
+  1,
+  `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local subscriptions = false
+for i = 4, #ARGV, 3 do
+  local op, field = ARGV[i], ARGV[i + 1]
+  if op == 'H' then
+    redis.call('HSET', KEYS[1], field, ARGV[i + 2])
+  elseif op == 'D' then
+    redis.call('HDEL', KEYS[1], field)
+  else
+    for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+      if string.sub(name, 1, #field) == field then redis.call('HDEL', KEYS[1], name) end
+    end
+  end
+  if string.sub(field, 1, 2) == 'u:' then subscriptions = true end
+end
+local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+if subscriptions then
+  local home = redis.call('HGET', KEYS[1], 'gh')
+  if home and home ~= ARGV[3] then
+    redis.call('PUBLISH', ARGV[1] .. ':i:' .. home,
+      cjson.encode({ v = 1, o = ARGV[3], k = 'stale', s = ARGV[2] }))
+  end
+end
+return v`,
+);
+
+/**
+ * Ends one session (DELETE, the operator). KEYS: index. ARGV: ns, id, reason, tag, quiet ('1':
+ * no `closed` message, `closeAll` sends one for all). Returns the ended record's identity
+ * (`end_session`), or an empty array when it did not exist.
+ */
+export const CLOSE = defineScript(
+  'session-close',
+  1,
+  `${ENDING}
+return end_session(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5] == '1') or {}`,
+);
+
+/**
+ * The heartbeat's activity refresh: the deadline and backstop TTL of the sessions with a request
+ * in flight or a connection on this instance are pushed; the ones that no longer exist are
+ * returned with their tombstones. KEYS: index. ARGV: ns, deadline, backstop TTL, ids….
+ * Returns `{id, tombstone, …}`.
+ */
+export const REFRESH = defineScript(
+  'session-refresh',
+  1,
+  `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ns, gone = ARGV[1], {}
+for i = 4, #ARGV do
+  local id = ARGV[i]
+  local s = ns .. ':{' .. id .. '}:s'
+  if redis.call('EXISTS', s) == 1 then
+    redis.call('PEXPIRE', s, ARGV[3])
+    redis.call('PEXPIRE', ns .. ':{' .. id .. '}:e', ARGV[3])
+    redis.call('ZADD', KEYS[1], 'XX', 'GT', now + tonumber(ARGV[2]), id)
+  else
+    gone[#gone + 1] = id
+    gone[#gone + 1] = redis.call('GET', ns .. ':{' .. id .. '}:gone') or ''
+  end
+end
+return gone`,
+);
+
+/**
+ * The idle sweep: every session whose deadline passed ends (`session-expired`). Atomic, so two
+ * instances sweeping at once end each session once. KEYS: index. ARGV: ns, tag, limit.
+ * Returns the ended records' identities.
+ */
+export const SWEEP = defineScript(
+  'session-sweep',
+  1,
+  `${ENDING}
+local ended = {}
+sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), now_ms(), ended)
+return ended`,
+);
+
+/**
+ * The standalone stream's home: this instance when there is none, when it is this one, or when
+ * it is `expected` (a home found gone: compare-and-set). KEYS: session hash. ARGV: tag, expected.
+ * Returns the home's tag, '' when the session is gone.
+ */
+export const HOME = defineScript(
+  'session-home',
+  1,
+  `if redis.call('EXISTS', KEYS[1]) == 0 then return '' end
+local home = redis.call('HGET', KEYS[1], 'gh')
+if (not home) or home == ARGV[1] or home == ARGV[2] then
+  redis.call('HSET', KEYS[1], 'gh', ARGV[1])
+  return ARGV[1]
+end
+return home`,
+);

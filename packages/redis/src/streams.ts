@@ -1,0 +1,299 @@
+/**
+ * Streams held by another instance (design §4.7): `SessionCluster.link` and both ends of a
+ * relayed stream over the bus. The relay asks the holder (named by the stream's id, or the
+ * session's standalone home `gh`) with `attach`; the holder attaches a `RemoteSink` to its stream
+ * and answers `ack` from its commands connection, so every append it issued before is in Redis
+ * before the relay replays; then each event goes as `ev`, the end as `end`, and the relay's client
+ * leaving as `detach`. No stream message is inboxed: when Redis or the other side goes away, a
+ * relay ends its connection (the client resumes from the store) and a holder treats its relay as
+ * dropped (the disconnect grace).
+ */
+import type { RemoteSink, RemoteStreamLink, Session, SessionStream } from '@edge-mcp/core/sessions';
+import type { BusEnvelope } from './bus-messages.ts';
+import type { RedisContext } from './cluster.ts';
+import { holderOf } from './instance.ts';
+import { RedisUnavailableError } from './redis-types.ts';
+import { HOME } from './scripts/sessions.ts';
+
+type Why = 'disconnect' | 'stream-overflow';
+/** How an attach ended when it did not link: no receiver and no liveness (`gone`), the holder
+ * has no such stream (`none`), or it lives but did not answer in time (`silent`). */
+type Unlinked = 'gone' | 'none' | 'silent';
+
+function nonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(36)).join('');
+}
+
+export class StreamLinks {
+  readonly #context: RedisContext;
+  readonly #sessions: { peek(id: string): Session | undefined };
+  /** Relay side: links this instance relays, by nonce. */
+  readonly #relays = new Map<string, RelayLink>();
+  /** Holder side: sinks of this instance's streams relayed elsewhere, by nonce. */
+  readonly #sinks = new Map<string, HolderSink>();
+
+  constructor(context: RedisContext, sessions: { peek(id: string): Session | undefined }) {
+    this.#context = context;
+    this.#sessions = sessions;
+  }
+
+  /** Registers the bus handlers, the holders' liveness check and the loss of Redis. */
+  start(): () => void {
+    const { bus, instance, connection, keys } = this.#context;
+    const off = [
+      bus.on('attach', (m) => this.#attached(m)),
+      bus.on('ack', (m) => this.#relays.get(m.n)?.acked(m.live, m.lastId)),
+      bus.on('ev', (m) => {
+        const link = this.#relays.get(m.n);
+        if (link) link.event(m.m, m.id, m.f === true);
+        // A relay that is over: its holder stops sending (a lost `detach`).
+        else this.#send(m.o, { k: 'detach', s: m.s, st: m.st, n: m.n, why: 'disconnect' });
+      }),
+      bus.on('end', (m) => this.#relays.get(m.n)?.ended()),
+      bus.on('detach', (m) => this.#sinks.get(m.n)?.dropped(m.why)),
+      instance.onBeat(() => {
+        const holders = [...new Set([...this.#relays.values()].map((link) => link.holder))];
+        if (holders.length === 0) return undefined;
+        return {
+          ops: holders.map((tag) => ['EXISTS', keys.instance(tag)]),
+          done: (replies) =>
+            replies.forEach((alive, i) => {
+              if (alive === 0) this.#endRelays((link) => link.holder === holders[i]);
+            }),
+        };
+      }),
+      connection.onUnavailable(() => {
+        // Messages may be lost while Redis is away: relays end (clients resume from the store),
+        // holders treat their relays as dropped.
+        this.#endRelays(() => true);
+        for (const sink of [...this.#sinks.values()]) sink.dropped('disconnect');
+      }),
+    ];
+    return () => {
+      for (const undo of off) undo();
+    };
+  }
+
+  /** Forgets every link (the manager's shutdown ended the streams and relays already). */
+  stop(): void {
+    this.#endRelays(() => true);
+    this.#sinks.clear();
+  }
+
+  async link(
+    session: Session,
+    streamId: string,
+    _lastEventId: string | undefined,
+  ): Promise<RemoteStreamLink | 'local' | 'orphaned'> {
+    if (streamId === '0') return this.#standalone(session);
+    const holder = holderOf(streamId);
+    if (holder === undefined || holder === this.#context.instance.tag) return 'local';
+    const link = await this.#attach(session.id, streamId, holder);
+    if (typeof link === 'object') return link;
+    // Alive but silent: replayed and ended here (the client resumes again later).
+    return link === 'gone' ? 'orphaned' : 'local';
+  }
+
+  /** The standalone stream lives at its home; a GET where there is none (or it is gone) moves it. */
+  async #standalone(session: Session): Promise<RemoteStreamLink | 'local'> {
+    const { connection, keys, instance, options } = this.#context;
+    const tag = instance.tag;
+    let expected = '';
+    for (let tries = 0; tries < 3; tries++) {
+      const home = await connection.script(HOME, [keys.session(session.id)], [tag, expected]);
+      if (home === '' || home === tag) return 'local';
+      const link = await this.#attach(session.id, '0', String(home));
+      if (typeof link === 'object') return link;
+      if (link === 'silent') break;
+      expected = String(home);
+    }
+    // Two homes would store and send each notification twice: the client retries instead.
+    throw new RedisUnavailableError(`the standalone stream of session ${session.id} is busy`, {
+      retryAfterSeconds: options.retryAfterSeconds,
+    });
+  }
+
+  async #attach(s: string, st: string, holder: string): Promise<RelayLink | Unlinked> {
+    const { bus, instance, options } = this.#context;
+    const n = nonce();
+    const link = new RelayLink(this, s, st, holder, n);
+    this.#relays.set(n, link);
+    let receivers: number;
+    try {
+      receivers = await bus.send(holder, { k: 'attach', s, st, n, from: instance.tag });
+    } catch (error) {
+      this.#relays.delete(n);
+      throw error;
+    }
+    const ack = receivers > 0 ? await link.ack(options.linkTimeoutMs) : undefined;
+    if (ack?.live) return link;
+    this.#relays.delete(n);
+    if (ack) return 'none';
+    // No answer: a late attach there is undone.
+    if (receivers > 0) this.#send(holder, { k: 'detach', s, st, n, why: 'disconnect' });
+    return (await instance.alive(holder)) ? 'silent' : 'gone';
+  }
+
+  /** The holder side of `attach`: the stream's connection becomes the relay. */
+  #attached(m: BusEnvelope<'attach'>): void {
+    const session = this.#sessions.peek(m.s);
+    const stream = m.st === '0' ? session?.standalone : session?.streams.get(m.st);
+    const sink = stream?.attachRemote ? new HolderSink(this, stream, m) : undefined;
+    if (sink) this.#sinks.set(m.n, sink);
+    const live = sink !== undefined && stream?.attachRemote?.(sink) === true;
+    if (sink && !live) this.#sinks.delete(m.n);
+    const lastId = live ? stream?.lastId : undefined;
+    const ack = { k: 'ack' as const, s: m.s, st: m.st, n: m.n, live };
+    this.#send(m.o, lastId === undefined ? ack : { ...ack, lastId });
+  }
+
+  #endRelays(which: (link: RelayLink) => boolean): void {
+    for (const link of [...this.#relays.values()]) if (which(link)) link.ended();
+  }
+
+  /** Publishes to `tag`; resolves with the receivers, 0 when it could not be sent. */
+  send(tag: string, message: Parameters<RedisContext['bus']['send']>[1]): Promise<number> {
+    return this.#context.bus.send(tag, message).catch((error: Error) => {
+      this.#context.options.onError(error, 'stream');
+      return 0;
+    });
+  }
+
+  #send(tag: string, message: Parameters<RedisContext['bus']['send']>[1]): void {
+    void this.send(tag, message);
+  }
+
+  forgetRelay(n: string): void {
+    this.#relays.delete(n);
+  }
+
+  forgetSink(n: string): void {
+    this.#sinks.delete(n);
+  }
+}
+
+/** The relay side: the holder's events for this instance's relay of the stream. */
+class RelayLink implements RemoteStreamLink {
+  lastId: string | undefined;
+  readonly holder: string;
+  readonly #links: StreamLinks;
+  readonly #s: string;
+  readonly #st: string;
+  readonly #n: string;
+  #sink: RemoteSink | undefined;
+  #queued: Array<(sink: RemoteSink) => void> | undefined = [];
+  #answer: ((ack: { live: boolean } | undefined) => void) | undefined;
+  #over = false;
+
+  constructor(links: StreamLinks, s: string, st: string, holder: string, n: string) {
+    this.#links = links;
+    this.#s = s;
+    this.#st = st;
+    this.holder = holder;
+    this.#n = n;
+  }
+
+  /** Waits for the holder's `ack` (undefined after `ms`). */
+  ack(ms: number): Promise<{ live: boolean } | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), ms);
+      this.#answer = (ack) => {
+        clearTimeout(timer);
+        resolve(ack);
+      };
+    });
+  }
+
+  acked(live: boolean, lastId: string | undefined): void {
+    this.lastId = lastId;
+    this.#answer?.({ live });
+    this.#answer = undefined;
+  }
+
+  open(sink: RemoteSink): void {
+    this.#sink = sink;
+    const queued = this.#queued ?? [];
+    this.#queued = undefined;
+    for (const deliver of queued) deliver(sink);
+  }
+
+  close(why: Why): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#links.forgetRelay(this.#n);
+    void this.#links.send(this.holder, { k: 'detach', s: this.#s, st: this.#st, n: this.#n, why });
+  }
+
+  event(message: string, id: string | undefined, final: boolean): void {
+    if (final) this.#finish();
+    this.#deliver((sink) => sink.send(message, id, final));
+  }
+
+  ended(): void {
+    this.#finish();
+    this.#deliver((sink) => sink.end());
+  }
+
+  #finish(): void {
+    this.#over = true;
+    this.#links.forgetRelay(this.#n);
+    this.#answer?.(undefined);
+    this.#answer = undefined;
+  }
+
+  #deliver(fn: (sink: RemoteSink) => void): void {
+    if (this.#sink) fn(this.#sink);
+    else this.#queued?.push(fn);
+  }
+}
+
+/** The holder side: what a stream of this instance sends to a relay elsewhere. */
+class HolderSink implements RemoteSink {
+  readonly #links: StreamLinks;
+  readonly #stream: SessionStream;
+  readonly #to: string;
+  readonly #s: string;
+  readonly #st: string;
+  readonly #n: string;
+  #over = false;
+
+  constructor(links: StreamLinks, stream: SessionStream, attach: BusEnvelope<'attach'>) {
+    this.#links = links;
+    this.#stream = stream;
+    this.#to = attach.o;
+    this.#s = attach.s;
+    this.#st = attach.st;
+    this.#n = attach.n;
+  }
+
+  send(message: string, id: string | undefined, final: boolean): void {
+    if (this.#over) return;
+    if (final) this.#forget();
+    const ev = { k: 'ev' as const, s: this.#s, st: this.#st, n: this.#n, m: message };
+    const sent = this.#links.send(this.#to, {
+      ...ev,
+      ...(id === undefined ? {} : { id }),
+      ...(final ? { f: true } : {}),
+    });
+    // Nobody received it: the relay's instance is gone, as if its client left.
+    if (!final) void sent.then((receivers) => receivers === 0 && this.dropped('disconnect'));
+  }
+
+  end(): void {
+    if (this.#over) return;
+    this.#forget();
+    void this.#links.send(this.#to, { k: 'end', s: this.#s, st: this.#st, n: this.#n });
+  }
+
+  /** The relay's client left (or its instance is gone): the stream's disconnect policy. */
+  dropped(why: Why): void {
+    if (this.#over) return;
+    this.#forget();
+    this.#stream.remoteDropped?.(this, why);
+  }
+
+  #forget(): void {
+    this.#over = true;
+    this.#links.forgetSink(this.#n);
+  }
+}

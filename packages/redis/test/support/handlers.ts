@@ -1,0 +1,177 @@
+/**
+ * Two or three handlers in one process, each with its own `redisCluster()` on one Redis (as
+ * separate processes would have), serving the tools the cluster tests drive (the core's
+ * memory-cluster scenarios, on Redis), and what each instance saw (handler signals, closed
+ * sessions). Everything is closed after each test.
+ */
+import {
+  createMcpHandler,
+  type McpHandler,
+  type McpHandlerOptions,
+  McpServer,
+  type SessionEvent,
+} from '@edge-mcp/core';
+import { afterEach } from 'vitest';
+import {
+  clusterOf,
+  createContext,
+  type RedisCluster,
+  type RedisContext,
+} from '../../src/cluster.ts';
+import type { RedisClusterOptions } from '../../src/options.ts';
+import { namespace } from '../helpers.ts';
+
+export interface Node {
+  readonly cluster: RedisCluster;
+  /** What the cluster is built on (connection, instance, bus), for tests that go behind it. */
+  readonly context: RedisContext;
+  readonly server: McpServer;
+  readonly handler: McpHandler;
+  /** Signals of the tool handlers that ran here, in start order. */
+  readonly signals: AbortSignal[];
+  /** Sessions whose end this instance reported (`onSessionClose`). */
+  readonly closes: SessionEvent[];
+  /** Resolves when the next tool handler starts here. */
+  started(): Promise<AbortSignal>;
+  /** handler.close() then cluster.close(), once. */
+  stop(): Promise<void>;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    if (signal?.aborted) done();
+    else signal?.addEventListener('abort', done);
+  });
+}
+
+const NUMBERS = (...names: string[]) => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((name) => [name, { type: 'number' }])),
+});
+
+function server(seen: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) => void> }) {
+  const s = new McpServer({ name: 'redis-cluster', version: '1.0.0' });
+  const begin = (signal: AbortSignal) => {
+    seen.signals.push(signal);
+    for (const wake of seen.waiting.splice(0)) wake(signal);
+  };
+  s.tool('sleep', { inputSchema: NUMBERS('ms') }, async (args, ctx) => {
+    begin(ctx.signal);
+    await sleep(args.ms as number, ctx.signal);
+    ctx.signal.throwIfAborted();
+    return 'slept';
+  });
+  s.tool('drip', { inputSchema: NUMBERS('count', 'ms') }, async (args, ctx) => {
+    begin(ctx.signal);
+    const count = args.count as number;
+    for (let i = 1; i <= count; i++) {
+      ctx.progress(i, count);
+      // Two at once now and then: appends in flight while a relay attaches.
+      if (i % 3 === 0 && i < count) ctx.progress(++i, count);
+      await sleep(args.ms as number, ctx.signal);
+      ctx.signal.throwIfAborted();
+    }
+    return 'dripped';
+  });
+  s.tool('ask', {}, async (_args, ctx) => {
+    begin(ctx.signal);
+    const answer = await ctx.elicit({
+      message: 'Name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
+    return `hello ${(answer.content as { name: string }).name}`;
+  });
+  s.tool('count', {}, (_args, ctx) => {
+    const state = ctx.session?.state as Map<string, unknown>;
+    const n = ((state.get('n') as number | undefined) ?? 0) + 1;
+    state.set('n', n);
+    return String(n);
+  });
+  s.tool('echo', {}, () => 'echo');
+  s.resource('watched', 'test://watched', {}, () => 'watched');
+  s.prompt('greeting', {}, () => 'hello');
+  return s;
+}
+
+let running: Node[] = [];
+afterEach(async () => {
+  const nodes = running;
+  running = [];
+  await Promise.all(nodes.map((node) => node.stop()));
+});
+
+export interface ClusterSetup {
+  count?: number;
+  options?: McpHandlerOptions;
+  redis?: Partial<RedisClusterOptions>;
+}
+
+/** `count` handlers, each with its own `redisCluster()` of one fresh namespace on `url`. */
+export async function startNodes(url: string, setup: ClusterSetup = {}): Promise<Node[]> {
+  const ns = namespace();
+  const nodes: Node[] = [];
+  for (let i = 0; i < (setup.count ?? 3); i++) nodes.push(await startNode(url, ns, setup));
+  return nodes;
+}
+
+/** One more instance of the namespace `ns`. */
+export async function startNode(url: string, ns: string, setup: ClusterSetup = {}): Promise<Node> {
+  const context = await createContext({
+    url,
+    namespace: ns,
+    connectTimeoutMs: 1000,
+    socketTimeoutMs: 1000,
+    heartbeatMs: 500,
+    linkTimeoutMs: 500,
+    ...setup.redis,
+  });
+  const cluster = clusterOf(context);
+  const seen = { signals: [] as AbortSignal[], waiting: [] as Array<(s: AbortSignal) => void> };
+  const closes: SessionEvent[] = [];
+  const s = server(seen);
+  const handler = createMcpHandler(s, {
+    ...cluster.handlerOptions(),
+    requestState: { secret: 'cluster-secret' },
+    onSessionClose: (event) => closes.push(event),
+    shutdownTimeoutMs: 2000,
+    ...setup.options,
+  });
+  let stopped: Promise<void> | undefined;
+  const node: Node = {
+    cluster,
+    context,
+    server: s,
+    handler,
+    signals: seen.signals,
+    closes,
+    started: () => new Promise((resolve) => seen.waiting.push(resolve)),
+    stop: () => {
+      stopped ??= handler.close().then(() => cluster.close());
+      return stopped;
+    },
+  };
+  running.push(node);
+  return node;
+}
+
+/** Resolves with `signal.reason` when it aborts; rejects after `ms` (a missing abort fails). */
+export function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return resolve(signal.reason);
+    const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
