@@ -3,7 +3,7 @@
  * instance (tag, liveness, heartbeat), the bus, the session manager and the event store, all on
  * one `RedisContext`; `handlerOptions()` gives them to `createMcpHandler`.
  */
-import type { AbortReasonType, McpHandlerOptions } from '@edge-mcp/core';
+import type { AbortReasonType, McpHandlerOptions, TaskOptions } from '@edge-mcp/core';
 import { RedisBus } from './bus.ts';
 import { connectRedis, type RedisConnection } from './connection.ts';
 import { RedisEventStore } from './event-store.ts';
@@ -11,6 +11,7 @@ import { Instance, newInstanceTag } from './instance.ts';
 import { RedisKeys } from './keys.ts';
 import { type RedisClusterOptions, type ResolvedRedisOptions, resolveOptions } from './options.ts';
 import { RedisSessionManager } from './session-manager.ts';
+import { RedisTaskStore } from './task-store.ts';
 
 /** What every part of the package is built on (one per `redisCluster()`). */
 export interface RedisContext {
@@ -34,7 +35,7 @@ export interface RedisClusterStats {
 
 /** What `handlerOptions()` gives `createMcpHandler`. */
 export type RedisHandlerOptions = Required<
-  Pick<McpHandlerOptions, 'sessions' | 'eventStore' | 'cluster'>
+  Pick<McpHandlerOptions, 'sessions' | 'eventStore' | 'cluster' | 'tasks'>
 >;
 
 export interface RedisCluster {
@@ -46,10 +47,15 @@ export interface RedisCluster {
   readonly eventStore: RedisEventStore | undefined;
   /** The cluster bus: the handler's `cluster` option (the core's `ClusterBus`). */
   readonly bus: RedisBus;
+  /** Tasks in Redis (the core's `TaskStore`, shared by every instance). */
+  readonly taskStore: RedisTaskStore;
   /** Both connections are ready. */
   readonly available: boolean;
-  /** `sessions`, `eventStore` and `cluster`, to spread into `createMcpHandler`'s options. */
-  handlerOptions(): RedisHandlerOptions;
+  /**
+   * `sessions`, `eventStore`, `cluster` and `tasks` (with `taskStore`, and `tasks`'s other
+   * settings when given; `false`: no tasks), to spread into `createMcpHandler`'s options.
+   */
+  handlerOptions(tasks?: Omit<TaskOptions, 'store'> | false): RedisHandlerOptions;
   stats(): RedisClusterStats;
   /** Sessions in the whole cluster, and instances alive. */
   clusterStats(): Promise<{ sessions: number; instances: number }>;
@@ -119,16 +125,23 @@ function makeCluster(context: RedisContext): RedisCluster {
   const sessions = new RedisSessionManager(context);
   const eventStore =
     options.events === false ? undefined : new RedisEventStore(connection, keys, options.events);
+  const taskStore = new RedisTaskStore(context);
   let closed: Promise<void> | undefined;
   return {
     instance: instance.tag,
     sessions,
     eventStore,
     bus,
+    taskStore,
     get available() {
       return connection.available;
     },
-    handlerOptions: () => ({ sessions, eventStore: eventStore ?? false, cluster: bus }),
+    handlerOptions: (tasks = {}) => ({
+      sessions,
+      eventStore: eventStore ?? false,
+      cluster: bus,
+      tasks: tasks === false ? false : { ...tasks, store: taskStore },
+    }),
     stats() {
       const { roundTrips, commands, reconnects } = connection.stats();
       const { published, received } = bus.stats();
@@ -165,6 +178,7 @@ function makeCluster(context: RedisContext): RedisCluster {
       closed ??= (async () => {
         // Without handler.close() first, this instance's replicas end here (reason shutdown).
         await sessions.shutdown();
+        await taskStore.close();
         await bus.close();
         await connection.close();
       })();

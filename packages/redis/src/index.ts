@@ -15,3 +15,4 @@ export { RedisReplyError, RedisUnavailableError } from './connection.ts';
 export { RedisEventStore, type RedisEventStoreOptions, SessionGoneError } from './event-store.ts';
 export { REDIS_DEFAULTS, type RedisClusterOptions, type ResolvedRedisOptions } from './options.ts';
 export { RedisSessionManager } from './session-manager.ts';
+export { RedisTaskStore } from './task-store.ts';

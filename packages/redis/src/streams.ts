@@ -16,8 +16,9 @@ import { RedisUnavailableError } from './redis-types.ts';
 import { HOME } from './scripts/sessions.ts';
 
 type Why = 'disconnect' | 'stream-overflow';
-/** How an attach ended when it did not link: no receiver and no liveness (`gone`), the holder
- * has no such stream (`none`), or it lives but did not answer in time (`silent`). */
+/** How an attach ended when it did not link: nobody listens there or its liveness lapsed
+ * (`gone`), the holder has no such stream (`none`), it lives but did not answer in time
+ * (`silent`). */
 type Unlinked = 'gone' | 'none' | 'silent';
 
 function nonce(): string {
@@ -125,12 +126,18 @@ export class StreamLinks {
       this.#relays.delete(n);
       throw error;
     }
-    const ack = receivers > 0 ? await link.ack(options.linkTimeoutMs) : undefined;
+    // Nobody subscribed to its channel: the holder is gone (a killed process's connections are
+    // closed by its kernel at once; its liveness key only lapses later).
+    if (receivers === 0) {
+      this.#relays.delete(n);
+      return 'gone';
+    }
+    const ack = await link.ack(options.linkTimeoutMs);
     if (ack?.live) return link;
     this.#relays.delete(n);
     if (ack) return 'none';
-    // No answer: a late attach there is undone.
-    if (receivers > 0) this.#send(holder, { k: 'detach', s, st, n, why: 'disconnect' });
+    // No answer in time: a late attach there is undone; a holder whose key lapsed is gone.
+    this.#send(holder, { k: 'detach', s, st, n, why: 'disconnect' });
     return (await instance.alive(holder)) ? 'silent' : 'gone';
   }
 

@@ -94,6 +94,13 @@ function server(seen: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) 
     return String(n);
   });
   s.tool('echo', {}, () => 'echo');
+  // Writes the state bag after a while (while Redis is away, in the failure tests).
+  s.tool('later', { inputSchema: NUMBERS('ms') }, async (args, ctx) => {
+    begin(ctx.signal);
+    await sleep(args.ms as number, ctx.signal);
+    ctx.session?.state.set('late', true);
+    return 'late';
+  });
   s.resource('watched', 'test://watched', {}, () => 'watched');
   s.prompt('greeting', {}, () => 'hello');
   return s;
