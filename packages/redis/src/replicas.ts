@@ -29,6 +29,8 @@ export interface Replica {
 
 export class Replicas {
   readonly #map = new Map<string, Replica>();
+  /** Every replica made here, also once dropped from the cache (its session may still run). */
+  readonly #made = new WeakMap<Session, Replica>();
   readonly #max: number;
 
   constructor(max: number) {
@@ -72,8 +74,18 @@ export class Replicas {
       replica.hooks = true;
       onClose.call(session, fn);
     };
-    this.#map.set(session.id, replica);
-    if (this.#map.size > this.#max) this.#shrink();
+    this.#made.set(session, replica);
+    this.#keep(replica);
+    return replica;
+  }
+
+  /**
+   * The replica made for `session`, even if the cache dropped it meanwhile (a request that got it
+   * just before): put back unless another replica of its id took its place.
+   */
+  of(session: Session): Replica | undefined {
+    const replica = this.#made.get(session);
+    if (replica && !this.#map.has(session.id) && !session.aborted) this.#keep(replica);
     return replica;
   }
 
@@ -85,6 +97,11 @@ export class Replicas {
 
   values(): IterableIterator<Replica> {
     return this.#map.values();
+  }
+
+  #keep(replica: Replica): void {
+    this.#map.set(replica.session.id, replica);
+    if (this.#map.size > this.#max) this.#shrink();
   }
 
   /** Drops least recently used replicas that hold nothing live, until within the bound. */

@@ -167,6 +167,9 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
         })),
       );
       const ended = replies.filter((r): r is RedisReply[] => Array.isArray(r) && r.length > 0);
+      // Every close of the batch failed: the same ids would come back for ever.
+      const failed = replies.find((r) => r instanceof Error);
+      if (failed && ended.length === 0) throw failed;
       count += ended.length;
       this.ended(ended);
     }
@@ -186,12 +189,14 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
   async shutdown(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    for (const detach of this.#detach.splice(0)) detach();
+    // Replicas first, while the bus still listens: relays elsewhere get their `end`, holders
+    // elsewhere their `detach`.
     const flushed: Array<Promise<void>> = [];
     for (const replica of [...this.#replicas.values()]) {
       this.#release(replica, 'shutdown');
       if (replica.unsent) flushed.push(this.#writer.flush(replica, true));
     }
+    for (const detach of this.#detach.splice(0)) detach();
     await Promise.all([...flushed, this.#context.instance.stop()]);
   }
 
@@ -205,9 +210,9 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
 
   /** SessionObserver: the change is written (coalesced per tick); the answer waits for it. */
   changed(session: Session, change?: SessionChange): Promise<void> | undefined {
-    const replica = this.#replicas.get(session.id);
-    if (replica?.session !== session) return undefined;
-    return this.#writer.changed(replica, session, change);
+    // Its own replica, also one the cache dropped while a request held it (then kept again).
+    const replica = this.#replicas.of(session);
+    return replica && this.#writer.changed(replica, session, change);
   }
 
   idle(): void {}

@@ -65,6 +65,32 @@ describe('records', () => {
   });
 });
 
+describe('replicas', () => {
+  test('at most maxReplicas idle ones are cached; pinned ones stay; dropped ones are rebuilt', async () => {
+    const [a] = (await startNodes(redis().url, { count: 1, redis: { maxReplicas: 2 } })) as [Node];
+    const pinned = await openSession(a.handler, V);
+    const stream = new SseReader(
+      await a.handler.fetch(legacyGetRequest(pinned, undefined, { version: V })),
+    );
+    await stream.next();
+    const others = [
+      await openSession(a.handler, V),
+      await openSession(a.handler, V),
+      await openSession(a.handler, V),
+    ];
+    expect(a.cluster.stats().replicas).toBeLessThanOrEqual(2);
+    expect(a.cluster.sessions.peek(pinned)).toBeDefined();
+    for (const session of others) {
+      const answer = await readAnswer(
+        await call(a, session, 'tools/call', { name: 'count', arguments: {} }),
+      );
+      expect(answer.message.result.content[0].text).toBe('1');
+    }
+    for (const session of others) expect((await stateOf(a, session)).state).toEqual({ n: 1 });
+    await stream.cancel();
+  });
+});
+
 describe('the cluster-wide cap', () => {
   test('busy sessions anywhere refuse a new one (503 Retry-After); an idle one is evicted, reported once', async () => {
     const [a, b, c] = (await startNodes(redis().url, {

@@ -70,7 +70,8 @@ describe('legacy sessions across instances on Redis', () => {
     );
     expect(cancel.status).toBe(202);
     expect(await aborted(signal, 1000)).toMatchObject({ type: 'client-cancel' });
-    expect(Date.now() - t0).toBeLessThan(500);
+    // Loopback, one shared 2-core machine: a few ms usually; the bound leaves room for load.
+    expect(Date.now() - t0).toBeLessThan(250);
     expect((await pending).status).toBe(200);
   });
 
