@@ -14,6 +14,7 @@ import {
   type SessionManager,
   type SessionObserver,
 } from '@edge-mcp/core/sessions';
+import { closeEverySession } from './close-all.ts';
 import type { RedisContext } from './cluster.ts';
 import { sessionBeat } from './heartbeat.ts';
 import type { RedisReply } from './redis-types.ts';
@@ -39,9 +40,6 @@ const UNBOUND: SessionHost = {
   closed() {},
   released() {},
 };
-
-/** Sessions closed per round trip by `closeAll`. */
-const CLOSE_BATCH = 100;
 
 export class RedisSessionManager implements SessionManager, SessionObserver {
   readonly #context: RedisContext;
@@ -149,31 +147,7 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
 
   /** Ends every session of the cluster; resolves with how many ended. */
   async closeEvery(reason: AbortReasonType): Promise<number> {
-    const { connection, keys, instance, bus } = this.#context;
-    let count = 0;
-    for (;;) {
-      const ids = (await connection.command([
-        'ZRANGE',
-        keys.sessions,
-        0,
-        CLOSE_BATCH - 1,
-      ])) as string[];
-      if (ids.length === 0) break;
-      const replies = await connection.pipeline(
-        ids.map((id) => ({
-          script: CLOSE,
-          keys: [keys.sessions],
-          args: [keys.namespace, id, reason, instance.tag, '1'],
-        })),
-      );
-      const ended = replies.filter((r): r is RedisReply[] => Array.isArray(r) && r.length > 0);
-      // Every close of the batch failed: the same ids would come back for ever.
-      const failed = replies.find((r) => r instanceof Error);
-      if (failed && ended.length === 0) throw failed;
-      count += ended.length;
-      this.ended(ended);
-    }
-    await bus.broadcast({ k: 'closeAll', reason });
+    const count = await closeEverySession(this.#context, reason, (ended) => this.ended(ended));
     for (const replica of [...this.#replicas.values()]) this.#release(replica, reason);
     return count;
   }

@@ -8,14 +8,14 @@
  * relay ends its connection (the client resumes from the store) and a holder treats its relay as
  * dropped (the disconnect grace).
  */
-import type { RemoteSink, RemoteStreamLink, Session, SessionStream } from '@edge-mcp/core/sessions';
-import type { BusEnvelope } from './bus-messages.ts';
+import type { RemoteStreamLink, Session } from '@edge-mcp/core/sessions';
+import type { BusEnvelope, BusMessage } from './bus-messages.ts';
 import type { RedisContext } from './cluster.ts';
 import { holderOf } from './instance.ts';
 import { RedisUnavailableError } from './redis-types.ts';
 import { HOME } from './scripts/sessions.ts';
+import { HolderSink, type LinkOwner, RelayLink } from './stream-ends.ts';
 
-type Why = 'disconnect' | 'stream-overflow';
 /** How an attach ended when it did not link: nobody listens there or its liveness lapsed
  * (`gone`), the holder has no such stream (`none`), it lives but did not answer in time
  * (`silent`). */
@@ -25,7 +25,7 @@ function nonce(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(36)).join('');
 }
 
-export class StreamLinks {
+export class StreamLinks implements LinkOwner {
   readonly #context: RedisContext;
   readonly #sessions: { peek(id: string): Session | undefined };
   /** Relay side: links this instance relays, by nonce. */
@@ -159,14 +159,14 @@ export class StreamLinks {
   }
 
   /** Publishes to `tag`; resolves with the receivers, 0 when it could not be sent. */
-  send(tag: string, message: Parameters<RedisContext['bus']['send']>[1]): Promise<number> {
+  send(tag: string, message: BusMessage): Promise<number> {
     return this.#context.bus.send(tag, message).catch((error: Error) => {
       this.#context.options.onError(error, 'stream');
       return 0;
     });
   }
 
-  #send(tag: string, message: Parameters<RedisContext['bus']['send']>[1]): void {
+  #send(tag: string, message: BusMessage): void {
     void this.send(tag, message);
   }
 
@@ -176,131 +176,5 @@ export class StreamLinks {
 
   forgetSink(n: string): void {
     this.#sinks.delete(n);
-  }
-}
-
-/** The relay side: the holder's events for this instance's relay of the stream. */
-class RelayLink implements RemoteStreamLink {
-  lastId: string | undefined;
-  readonly holder: string;
-  readonly #links: StreamLinks;
-  readonly #s: string;
-  readonly #st: string;
-  readonly #n: string;
-  #sink: RemoteSink | undefined;
-  #queued: Array<(sink: RemoteSink) => void> | undefined = [];
-  #answer: ((ack: { live: boolean } | undefined) => void) | undefined;
-  #over = false;
-
-  constructor(links: StreamLinks, s: string, st: string, holder: string, n: string) {
-    this.#links = links;
-    this.#s = s;
-    this.#st = st;
-    this.holder = holder;
-    this.#n = n;
-  }
-
-  /** Waits for the holder's `ack` (undefined after `ms`). */
-  ack(ms: number): Promise<{ live: boolean } | undefined> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), ms);
-      this.#answer = (ack) => {
-        clearTimeout(timer);
-        resolve(ack);
-      };
-    });
-  }
-
-  acked(live: boolean, lastId: string | undefined): void {
-    this.lastId = lastId;
-    this.#answer?.({ live });
-    this.#answer = undefined;
-  }
-
-  open(sink: RemoteSink): void {
-    this.#sink = sink;
-    const queued = this.#queued ?? [];
-    this.#queued = undefined;
-    for (const deliver of queued) deliver(sink);
-  }
-
-  close(why: Why): void {
-    if (this.#over) return;
-    this.#over = true;
-    this.#links.forgetRelay(this.#n);
-    void this.#links.send(this.holder, { k: 'detach', s: this.#s, st: this.#st, n: this.#n, why });
-  }
-
-  event(message: string, id: string | undefined, final: boolean): void {
-    if (final) this.#finish();
-    this.#deliver((sink) => sink.send(message, id, final));
-  }
-
-  ended(): void {
-    this.#finish();
-    this.#deliver((sink) => sink.end());
-  }
-
-  #finish(): void {
-    this.#over = true;
-    this.#links.forgetRelay(this.#n);
-    this.#answer?.(undefined);
-    this.#answer = undefined;
-  }
-
-  #deliver(fn: (sink: RemoteSink) => void): void {
-    if (this.#sink) fn(this.#sink);
-    else this.#queued?.push(fn);
-  }
-}
-
-/** The holder side: what a stream of this instance sends to a relay elsewhere. */
-class HolderSink implements RemoteSink {
-  readonly #links: StreamLinks;
-  readonly #stream: SessionStream;
-  readonly #to: string;
-  readonly #s: string;
-  readonly #st: string;
-  readonly #n: string;
-  #over = false;
-
-  constructor(links: StreamLinks, stream: SessionStream, attach: BusEnvelope<'attach'>) {
-    this.#links = links;
-    this.#stream = stream;
-    this.#to = attach.o;
-    this.#s = attach.s;
-    this.#st = attach.st;
-    this.#n = attach.n;
-  }
-
-  send(message: string, id: string | undefined, final: boolean): void {
-    if (this.#over) return;
-    if (final) this.#forget();
-    const ev = { k: 'ev' as const, s: this.#s, st: this.#st, n: this.#n, m: message };
-    const sent = this.#links.send(this.#to, {
-      ...ev,
-      ...(id === undefined ? {} : { id }),
-      ...(final ? { f: true } : {}),
-    });
-    // Nobody received it: the relay's instance is gone, as if its client left.
-    if (!final) void sent.then((receivers) => receivers === 0 && this.dropped('disconnect'));
-  }
-
-  end(): void {
-    if (this.#over) return;
-    this.#forget();
-    void this.#links.send(this.#to, { k: 'end', s: this.#s, st: this.#st, n: this.#n });
-  }
-
-  /** The relay's client left (or its instance is gone): the stream's disconnect policy. */
-  dropped(why: Why): void {
-    if (this.#over) return;
-    this.#forget();
-    this.#stream.remoteDropped?.(this, why);
-  }
-
-  #forget(): void {
-    this.#over = true;
-    this.#links.forgetSink(this.#n);
   }
 }
