@@ -1,8 +1,13 @@
-/** Environment knobs of `pnpm bench` (see README.md). */
+/** Knobs of `pnpm bench` (see README.md): command-line flags and `BENCH_*` variables. */
 import { join } from 'node:path';
 import { RESULTS_DIR } from './lib/paths.ts';
 
-const quick = process.env.BENCH_QUICK === '1';
+const argv = process.argv.slice(2);
+/**
+ * `--quick` (or BENCH_QUICK=1): a smoke run that checks the bench still runs — one short round,
+ * small counts — not the figures.
+ */
+const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 
 function num(name: string, fallback: number): number {
   const value = process.env[name];
@@ -17,28 +22,40 @@ function list(name: string): string[] | undefined {
   return value ? value.split(',').map((item) => item.trim()) : undefined;
 }
 
-export const MEASURES = ['throughput', 'sessions', 'disconnect', 'shutdown'] as const;
+export const MEASURES = ['throughput', 'startup', 'sessions', 'disconnect', 'shutdown'] as const;
 export type Measure = (typeof MEASURES)[number];
 
 const measures = list('BENCH_MEASURES') as Measure[] | undefined;
+for (const measure of measures ?? []) {
+  if (!MEASURES.includes(measure)) throw new Error(`unknown measure ${measure} in BENCH_MEASURES`);
+}
 const targets = list('BENCH_TARGETS');
 const runtimes = list('BENCH_RUNTIMES');
-/** A run with any knob but BENCH_OUT set writes partial.json and leaves the README alone. */
-const partial = Object.keys(process.env).some(
-  (name) => name.startsWith('BENCH_') && name !== 'BENCH_OUT' && process.env[name] !== '',
-);
+/**
+ * A quick run, or one with any knob but BENCH_OUT set, writes partial.json and leaves the README
+ * alone.
+ */
+const partial =
+  quick ||
+  Object.keys(process.env).some(
+    (name) => name.startsWith('BENCH_') && name !== 'BENCH_OUT' && process.env[name] !== '',
+  );
 
 export const config = {
   quick,
-  /** Seconds of load per throughput scenario, after `warmup` seconds of the same load. */
-  duration: num('BENCH_DURATION', quick ? 3 : 10),
-  warmup: num('BENCH_WARMUP', quick ? 1 : 2),
-  connections: num('BENCH_CONNECTIONS', 50),
-  /** Idle sessions created for the memory and session-creation measure. */
-  sessions: num('BENCH_SESSIONS', quick ? 2000 : 10_000),
-  drops: num('BENCH_DROPS', quick ? 50 : 200),
-  shutdownSessions: num('BENCH_SHUTDOWN_SESSIONS', quick ? 2000 : 10_000),
-  inFlight: num('BENCH_INFLIGHT', 100),
+  /** Interleaved rounds: every target is measured once per round, in a fresh process. */
+  rounds: Math.max(1, Math.round(num('BENCH_ROUNDS', quick ? 1 : 3))),
+  /** Seconds of load per throughput target, after `warmup` seconds of the same load. */
+  duration: num('BENCH_DURATION', quick ? 1 : 5),
+  warmup: num('BENCH_WARMUP', quick ? 0.5 : 2),
+  connections: num('BENCH_CONNECTIONS', quick ? 10 : 50),
+  /** Idle sessions created per batch for the memory and session-creation measure. */
+  sessions: num('BENCH_SESSIONS', quick ? 200 : 10_000),
+  drops: num('BENCH_DROPS', quick ? 10 : 200),
+  shutdownSessions: num('BENCH_SHUTDOWN_SESSIONS', quick ? 200 : 10_000),
+  inFlight: num('BENCH_INFLIGHT', quick ? 10 : 100),
+  /** Counted starts per start-up target and round (after one uncounted start per target). */
+  starts: Math.max(1, Math.round(num('BENCH_STARTS', quick ? 1 : 5))),
   measures: measures ?? [...MEASURES],
   targets,
   runtimes,
@@ -49,7 +66,34 @@ export const config = {
 export type Config = typeof config;
 
 /** Whether a target id / runtime passes the BENCH_TARGETS and BENCH_RUNTIMES filters. */
-export function selected(id: string, runtime: string): boolean {
-  if (config.runtimes && !config.runtimes.includes(runtime)) return false;
-  return !config.targets || config.targets.some((part) => id.includes(part));
+export function selected(
+  id: string,
+  runtime: string,
+  filters: Pick<Config, 'targets' | 'runtimes'> = config,
+): boolean {
+  if (filters.runtimes && !filters.runtimes.includes(runtime)) return false;
+  return !filters.targets || filters.targets.some((part) => id.includes(part));
+}
+
+/**
+ * The entries the filters select, with the baselines they are measured against (and theirs), in
+ * registry order.
+ */
+export function selection<T extends { id: string; runtime: string; baseline?: string }>(
+  entries: readonly T[],
+  filters: Pick<Config, 'targets' | 'runtimes'> = config,
+): T[] {
+  const chosen = new Set(
+    entries.filter((e) => selected(e.id, e.runtime, filters)).map((e) => e.id),
+  );
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const entry of entries) {
+      if (chosen.has(entry.id) && entry.baseline && !chosen.has(entry.baseline)) {
+        chosen.add(entry.baseline);
+        grew = true;
+      }
+    }
+  }
+  return entries.filter((entry) => chosen.has(entry.id));
 }

@@ -11,7 +11,7 @@ const runtimes = process.env.BENCH_RUNTIMES?.split(',');
 
 for (const target of DISCONNECT_TARGETS) {
   if (runtimes && !runtimes.includes(target.runtime)) continue;
-  const row = await runDisconnect(target.runtime, target.spec, drops);
+  const row = await runDisconnect(target.spec, drops);
   console.log(
     JSON.stringify({
       probe: 'disconnect-to-abort',

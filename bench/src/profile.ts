@@ -3,7 +3,8 @@
  * bench's tools/call load, with self time per function at its TypeScript file:line.
  *
  * PROFILE_SCENARIOS (modern,legacy,initialize), PROFILE_SECONDS (10), PROFILE_TOP (25), BENCH_CONNECTIONS,
- * PROFILE_ENTRY (node-edge.ts; node-edge-hono.ts or node-bare.ts to compare).
+ * PROFILE_ENTRY (node-edge.ts; node-hono.ts or node-bare.ts to compare), PROFILE_MODE (the entry's
+ * MODE, e.g. `edge` or `bare` for node-hono.ts).
  * The source-mapped .cpuprofile files (open them in Chrome DevTools) go to the OS temp directory.
  */
 import { mkdirSync } from 'node:fs';
@@ -26,7 +27,10 @@ mkdirSync(dir, { recursive: true });
 const server = await startTarget({
   runtime: 'node',
   entry: process.env.PROFILE_ENTRY ?? 'node-edge.ts',
-  env: { MAX_SESSIONS: '1000000' },
+  env: {
+    MAX_SESSIONS: '1000000',
+    ...(process.env.PROFILE_MODE ? { MODE: process.env.PROFILE_MODE } : {}),
+  },
 });
 try {
   for (const era of scenarios) {

@@ -1,63 +1,101 @@
 /**
- * `pnpm bench`: every target, one after another, in one invocation; then results JSON, the
- * chart, the README's Results section (full runs only) and the tables on stdout.
+ * `pnpm bench`: every measure in one invocation, each in interleaved rounds; then the results
+ * JSON, the chart, the README's Results section (full runs only) and the tables on stdout.
+ * `pnpm bench --quick` is a smoke run (one short round, small counts) that checks the bench still
+ * runs; it exits non-zero when a target failed to start or to answer, never because of a figure.
  */
-import { config, selected } from './config.ts';
-import { type DisconnectRow, runDisconnect } from './measures/disconnect.ts';
+import { config, selection } from './config.ts';
+import { formatLoad, loadAverage, NOISY_LOAD } from './lib/system.ts';
+import { type DisconnectRow, runDisconnectRounds } from './measures/disconnect.ts';
 import { runSessions, type SessionRow } from './measures/sessions.ts';
-import { runShutdown, type ShutdownRow } from './measures/shutdown.ts';
+import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
+import { runStartup, type StartupRow } from './measures/startup.ts';
 import { runThroughput, type ThroughputRow } from './measures/throughput.ts';
 import { environment } from './report/environment.ts';
 import { judge } from './report/goals.ts';
 import { writeOutputs } from './report/write.ts';
-import { DISCONNECT_TARGETS, SESSION_TARGETS, THROUGHPUT } from './targets.ts';
+import {
+  DISCONNECT_TARGETS,
+  SESSION_TARGETS,
+  SHUTDOWN_TARGETS,
+  STARTUP_TARGETS,
+  THROUGHPUT_TARGETS,
+} from './targets.ts';
 
 const started = performance.now();
 const log = (line: string) =>
   console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
+function warnIfNoisy(when: string, load: [number, number, number]): void {
+  if (load[0] > NOISY_LOAD) {
+    log(
+      `WARNING: load average ${formatLoad(load)} ${when} (1-minute figure above ${NOISY_LOAD}): other work shares the CPU, the figures are noisy`,
+    );
+  }
+}
+
+const loadStart = loadAverage();
 const env = environment();
-log(`${env.machine.cpuModel} × ${env.machine.cpuCount}; measures: ${config.measures.join(', ')}`);
+log(
+  `${env.machine.cpuModel} × ${env.machine.cpuCount}; ${config.rounds} round(s)${config.quick ? ' (quick)' : ''}; measures: ${config.measures.join(', ')}; load average ${formatLoad(loadStart)}`,
+);
+warnIfNoisy('at the start', loadStart);
 
 let throughput: ThroughputRow[] = [];
+let startup: StartupRow[] = [];
 let sessions: SessionRow[] = [];
-const disconnect: DisconnectRow[] = [];
-let shutdown: ShutdownRow | null = null;
+let disconnect: DisconnectRow[] = [];
+let shutdown: ShutdownRow[] = [];
 
 if (config.measures.includes('throughput')) {
-  log(`throughput: ${config.warmup} s warm-up + ${config.duration} s per scenario`);
-  throughput = await runThroughput(THROUGHPUT, config, log);
+  const targets = selection(THROUGHPUT_TARGETS);
+  log(
+    `throughput: ${targets.length} targets, ${config.warmup} s warm-up + ${config.duration} s each per round`,
+  );
+  throughput = await runThroughput(targets, config, log);
+}
+if (config.measures.includes('startup')) {
+  const targets = selection(STARTUP_TARGETS);
+  log(`start-up: ${targets.length} targets, ${config.starts} start(s) each per round`);
+  startup = await runStartup(targets, config, log);
 }
 if (config.measures.includes('sessions')) {
-  log(`sessions: ${config.sessions} idle legacy sessions per target`);
-  const targets = SESSION_TARGETS.filter((t) => selected(t.id, t.spec.runtime));
+  const targets = selection(SESSION_TARGETS);
+  log(`sessions: ${targets.length} targets, ${config.sessions} idle legacy sessions per batch`);
   sessions = await runSessions(targets, config, log);
 }
 if (config.measures.includes('disconnect')) {
-  for (const target of DISCONNECT_TARGETS) {
-    if (!selected(`${target.runtime}/edge-mcp`, target.runtime)) continue;
-    try {
-      const row = await runDisconnect(target.runtime, target.spec, config.drops);
-      disconnect.push(row);
-      log(
-        `disconnect ${target.runtime}: p50 ${row.p50Ms.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms, ${row.failures} failed`,
-      );
-    } catch (error) {
-      log(`disconnect ${target.runtime}: ${error instanceof Error ? error.message : error}`);
-    }
-  }
+  disconnect = await runDisconnectRounds(selection(DISCONNECT_TARGETS), config, log);
 }
-if (config.measures.includes('shutdown') && selected('node/edge-mcp', 'node')) {
-  try {
-    shutdown = await runShutdown({ runtime: 'node', entry: 'node-edge.ts' }, config);
-    log(`shutdown: ${shutdown.exitMs.toFixed(1)} ms to exit (code ${shutdown.exitCode})`);
-  } catch (error) {
-    log(`shutdown: ${error instanceof Error ? error.message : error}`);
-  }
+if (config.measures.includes('shutdown')) {
+  shutdown = await runShutdownRounds(selection(SHUTDOWN_TARGETS), config, log);
 }
 
-const results = { throughput, sessions, disconnect, shutdown };
+const loadEnd = loadAverage();
+const results = { throughput, startup, sessions, disconnect, shutdown };
 const goals = judge(results);
 const { partial, out, ...knobs } = config;
-const report = { ...env, config: { ...knobs, partial }, results, goals };
+const noisy = Math.max(loadStart[0], loadEnd[0]) > NOISY_LOAD;
+const report = {
+  ...env,
+  config: { ...knobs, partial },
+  load: { start: loadStart, end: loadEnd, noisy },
+  results,
+  goals,
+};
 console.log(`\n${writeOutputs(report, out, log)}\n`);
+warnIfNoisy('at the end', loadEnd);
+if (noisy) log('this run is noisy: treat its figures as provisional');
+
+const failures = [
+  ...throughput.flatMap((r) => r.errors.map((e) => `${r.id} ${e}`)),
+  ...startup.flatMap((r) => r.errors.map((e) => `start-up ${r.id} ${e}`)),
+  ...sessions.flatMap((r) => r.errors.map((e) => `sessions ${r.id} ${e}`)),
+  ...disconnect.flatMap((r) => r.errors.map((e) => `disconnect ${r.id} ${e}`)),
+  ...shutdown.flatMap((r) => r.errors.map((e) => `shutdown ${r.id} ${e}`)),
+];
+if (failures.length > 0) {
+  log(`${failures.length} measurement(s) failed:\n  ${failures.join('\n  ')}`);
+  process.exitCode = 1;
+}
+log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);

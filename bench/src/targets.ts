@@ -1,13 +1,51 @@
-/** Every target of the run: which process serves it and which scenarios run against it. */
+/**
+ * The registry of everything `pnpm bench` measures: one entry per target. A new target (a Redis
+ * session manager, tasks, auth on) is one more entry here and one entry file in src/entries; its
+ * ratio to its baseline, and any goal it declares, show up in the tables, the chart and the
+ * verdicts without further code. See README.md, "Adding a target".
+ */
 import type { Era } from './lib/mcp.ts';
+import { wranglerScript } from './lib/paths.ts';
 import type { Runtime, TargetSpec } from './lib/spawn.ts';
 
 export type Library = 'bare' | 'edge-mcp' | 'sdk-v2' | 'sdk-v1' | 'mcp-lite';
 
-export interface Scenario {
+export const LEGACY = '2025-11-25';
+const LITE = '2025-06-18';
+
+/**
+ * A goal on the ratio of two targets measured in the same round (`this / against`), judged on
+ * the worst round.
+ */
+export interface RatioGoal {
+  /** The other target's id; by default the target's baseline. */
+  against?: string;
+  comparison: '>=' | '<=';
+  threshold: number;
+  label: string;
+}
+
+/** What every registry entry has. */
+interface Entry {
+  /** Unique within its measure; `runtime/library/…`. BENCH_TARGETS selects by parts of it. */
   id: string;
   label: string;
+  runtime: Runtime;
   library: Library;
+  spec: TargetSpec;
+  /**
+   * The ceiling the "× bare" column divides by, measured in the same round (the bare handler of
+   * the runtime, or of the same framework); none for a ceiling itself. Always measured along
+   * when this target is selected.
+   */
+  baseline?: string;
+  goals?: RatioGoal[];
+  /** Why it cannot run on this machine (a missing binary…); undefined when it can. */
+  unavailable?: () => string | undefined;
+}
+
+/** `tools/call echo` under load. */
+export interface ThroughputTarget extends Entry {
   era: Era;
   /** Legacy: initialize once and reuse the session id for every call. */
   session: boolean;
@@ -15,193 +53,371 @@ export interface Scenario {
   version: string;
 }
 
-export interface ProcessTarget {
-  runtime: Runtime;
-  spec: TargetSpec;
-  scenarios: Scenario[];
-}
-
-export const LEGACY = '2025-11-25';
-const LITE = '2025-06-18';
-
-function scenario(
-  id: string,
-  label: string,
-  library: Library,
-  era: Era,
-  session = false,
-  version = LEGACY,
-): Scenario {
-  return { id, label, library, era, session, version };
-}
-
-const node = (entry: string, mode?: string): TargetSpec => ({
+const node = (entry: string, mode?: string, env: Record<string, string> = {}): TargetSpec => ({
   runtime: 'node',
   entry,
-  env: mode ? { MODE: mode } : {},
+  env: mode ? { ...env, MODE: mode } : env,
 });
 
-export const THROUGHPUT: ProcessTarget[] = [
+function unavailableWrangler(): string | undefined {
+  try {
+    wranglerScript();
+    return undefined;
+  } catch (error) {
+    return `wrangler not found (apps/worker's devDependency): ${error instanceof Error ? error.message : error}`;
+  }
+}
+
+type Shape = Pick<ThroughputTarget, 'era' | 'session' | 'version'>;
+const MODERN: Shape = { era: 'modern', session: false, version: LEGACY };
+const LEGACY_SESSION: Shape = { era: 'legacy', session: true, version: LEGACY };
+const LEGACY_STATELESS: Shape = { era: 'legacy', session: false, version: LEGACY };
+
+const RUNTIME_NAME = { node: 'Node', deno: 'Deno', bun: 'Bun', workerd: 'workerd' } as const;
+
+/** edge-mcp modern and legacy on Deno or Bun, against the runtime's bare handler. */
+function runtimeTargets(runtime: 'deno' | 'bun'): ThroughputTarget[] {
+  const baseline = `${runtime}/bare`;
+  const spec: TargetSpec = { runtime, entry: `${runtime}-edge.ts` };
+  return [
+    {
+      id: baseline,
+      label: `bare ${RUNTIME_NAME[runtime]}.serve`,
+      runtime,
+      library: 'bare',
+      spec: { runtime, entry: `${runtime}-bare.ts` },
+      ...MODERN,
+    },
+    {
+      id: `${runtime}/edge-mcp/modern`,
+      label: 'edge-mcp modern',
+      runtime,
+      library: 'edge-mcp',
+      spec,
+      ...MODERN,
+      baseline,
+      goals: [
+        {
+          comparison: '>=',
+          threshold: 0.9,
+          label: `${RUNTIME_NAME[runtime]}: modern tools/call vs bare ${RUNTIME_NAME[runtime]}.serve`,
+        },
+      ],
+    },
+    {
+      id: `${runtime}/edge-mcp/legacy-session`,
+      label: 'edge-mcp legacy, one session',
+      runtime,
+      library: 'edge-mcp',
+      spec,
+      ...LEGACY_SESSION,
+      baseline,
+    },
+  ];
+}
+
+export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
   {
+    id: 'node/bare',
+    label: 'bare node:http',
     runtime: 'node',
+    library: 'bare',
     spec: node('node-bare.ts'),
-    scenarios: [scenario('node/bare', 'bare node:http', 'bare', 'modern')],
+    ...MODERN,
   },
   {
+    id: 'node/edge-mcp/modern',
+    label: 'edge-mcp modern',
     runtime: 'node',
+    library: 'edge-mcp',
     spec: node('node-edge.ts'),
-    scenarios: [
-      scenario('node/edge-mcp/modern', 'edge-mcp modern', 'edge-mcp', 'modern'),
-      scenario(
-        'node/edge-mcp/legacy-session',
-        'edge-mcp legacy, one session',
-        'edge-mcp',
-        'legacy',
-        true,
-      ),
+    ...MODERN,
+    baseline: 'node/bare',
+    goals: [
+      {
+        comparison: '>=',
+        threshold: 0.9,
+        label: 'Node: modern tools/call vs bare node:http',
+      },
     ],
   },
   {
+    id: 'node/edge-mcp/legacy-session',
+    label: 'edge-mcp legacy, one session',
     runtime: 'node',
-    spec: node('node-edge-hono.ts'),
-    scenarios: [
-      scenario('node/edge-mcp-hono/modern', 'edge-mcp modern in a Hono app', 'edge-mcp', 'modern'),
-      scenario(
-        'node/edge-mcp-hono/legacy-session',
-        'edge-mcp legacy in a Hono app',
-        'edge-mcp',
-        'legacy',
-        true,
-      ),
+    library: 'edge-mcp',
+    spec: node('node-edge.ts'),
+    ...LEGACY_SESSION,
+    baseline: 'node/bare',
+    goals: [
+      {
+        against: 'node/sdk-v1/legacy-session',
+        comparison: '>=',
+        threshold: 5,
+        label: 'Node: legacy tools/call on one session vs SDK v1 one session',
+      },
     ],
   },
   {
+    id: 'node/hono/bare',
+    label: 'bare Hono route (cors, bodyLimit, logger)',
     runtime: 'node',
+    library: 'bare',
+    spec: node('node-hono.ts', 'bare'),
+    ...MODERN,
+    baseline: 'node/bare',
+  },
+  {
+    id: 'node/hono/edge-mcp/modern',
+    label: 'edge-mcp modern in that Hono app',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: node('node-hono.ts', 'edge'),
+    ...MODERN,
+    baseline: 'node/hono/bare',
+    goals: [
+      {
+        comparison: '>=',
+        threshold: 0.8,
+        label: 'Node, Hono app with cors + bodyLimit + logger: modern vs a bare route',
+      },
+    ],
+  },
+  {
+    id: 'node/hono/edge-mcp/legacy-session',
+    label: 'edge-mcp legacy in that Hono app',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: node('node-hono.ts', 'edge'),
+    ...LEGACY_SESSION,
+    baseline: 'node/hono/bare',
+  },
+  {
+    id: 'node/sdk-v2/modern',
+    label: 'SDK v2 modern',
+    runtime: 'node',
+    library: 'sdk-v2',
     spec: node('node-sdk-v2.ts', 'handler'),
-    scenarios: [
-      scenario('node/sdk-v2/modern', 'SDK v2 modern', 'sdk-v2', 'modern'),
-      scenario('node/sdk-v2/legacy-stateless', 'SDK v2 legacy, stateless', 'sdk-v2', 'legacy'),
-    ],
+    ...MODERN,
+    baseline: 'node/bare',
   },
   {
+    id: 'node/sdk-v2/legacy-stateless',
+    label: 'SDK v2 legacy, stateless',
     runtime: 'node',
+    library: 'sdk-v2',
+    spec: node('node-sdk-v2.ts', 'handler'),
+    ...LEGACY_STATELESS,
+    baseline: 'node/bare',
+  },
+  {
+    id: 'node/sdk-v2/legacy-session',
+    label: 'SDK v2 legacy, one session',
+    runtime: 'node',
+    library: 'sdk-v2',
     spec: node('node-sdk-v2.ts', 'session'),
-    scenarios: [
-      scenario(
-        'node/sdk-v2/legacy-session',
-        'SDK v2 legacy, one session',
-        'sdk-v2',
-        'legacy',
-        true,
-      ),
-    ],
+    ...LEGACY_SESSION,
+    baseline: 'node/bare',
   },
   {
+    id: 'node/sdk-v1/legacy-stateless',
+    label: 'SDK v1 stateless',
     runtime: 'node',
+    library: 'sdk-v1',
     spec: node('node-sdk-v1.ts', 'stateless'),
-    scenarios: [scenario('node/sdk-v1/legacy-stateless', 'SDK v1 stateless', 'sdk-v1', 'legacy')],
+    ...LEGACY_STATELESS,
+    baseline: 'node/bare',
   },
   {
+    id: 'node/sdk-v1/legacy-session',
+    label: 'SDK v1 one session',
     runtime: 'node',
+    library: 'sdk-v1',
     spec: node('node-sdk-v1.ts', 'session'),
-    scenarios: [
-      scenario('node/sdk-v1/legacy-session', 'SDK v1 one session', 'sdk-v1', 'legacy', true),
-    ],
+    ...LEGACY_SESSION,
+    baseline: 'node/bare',
   },
   {
+    id: 'node/mcp-lite/legacy-stateless',
+    label: 'mcp-lite stateless',
     runtime: 'node',
+    library: 'mcp-lite',
     spec: node('node-mcp-lite.ts', 'stateless'),
-    scenarios: [
-      scenario(
-        'node/mcp-lite/legacy-stateless',
-        'mcp-lite stateless',
-        'mcp-lite',
-        'legacy',
-        false,
-        LITE,
-      ),
-    ],
+    ...LEGACY_STATELESS,
+    version: LITE,
+    baseline: 'node/bare',
   },
   {
+    id: 'node/mcp-lite/legacy-session',
+    label: 'mcp-lite one session',
     runtime: 'node',
+    library: 'mcp-lite',
     spec: node('node-mcp-lite.ts', 'session'),
-    scenarios: [
-      scenario(
-        'node/mcp-lite/legacy-session',
-        'mcp-lite one session',
-        'mcp-lite',
-        'legacy',
-        true,
-        LITE,
-      ),
-    ],
+    ...LEGACY_SESSION,
+    version: LITE,
+    baseline: 'node/bare',
   },
-  ...(['deno', 'bun'] as const).map((runtime) => ({
-    runtime,
-    spec: { runtime, entry: `${runtime}-bare.ts` },
-    scenarios: [
-      scenario(
-        `${runtime}/bare`,
-        `bare ${runtime === 'deno' ? 'Deno' : 'Bun'}.serve`,
-        'bare',
-        'modern',
-      ),
+  ...runtimeTargets('deno'),
+  ...runtimeTargets('bun'),
+  {
+    id: 'workerd/bare',
+    label: 'bare Worker (wrangler dev)',
+    runtime: 'workerd',
+    library: 'bare',
+    spec: { runtime: 'workerd', entry: 'workerd-bare.ts' },
+    ...MODERN,
+    unavailable: unavailableWrangler,
+  },
+  {
+    id: 'workerd/edge-mcp/modern',
+    label: 'edge-mcp modern, createWorker (wrangler dev)',
+    runtime: 'workerd',
+    library: 'edge-mcp',
+    spec: { runtime: 'workerd', entry: 'workerd-edge.ts' },
+    ...MODERN,
+    baseline: 'workerd/bare',
+    goals: [
+      {
+        comparison: '>=',
+        threshold: 0.8,
+        label: 'workerd: modern tools/call vs a bare Worker',
+      },
     ],
-  })),
-  ...(['deno', 'bun'] as const).map((runtime) => ({
-    runtime,
-    spec: { runtime, entry: `${runtime}-edge.ts` },
-    scenarios: [
-      scenario(`${runtime}/edge-mcp/modern`, 'edge-mcp modern', 'edge-mcp', 'modern'),
-      scenario(
-        `${runtime}/edge-mcp/legacy-session`,
-        'edge-mcp legacy, one session',
-        'edge-mcp',
-        'legacy',
-        true,
-      ),
-    ],
-  })),
+    unavailable: unavailableWrangler,
+  },
 ];
 
-export interface SessionTarget {
-  id: string;
-  label: string;
-  spec: TargetSpec;
+/** Legacy sessions on Node: idle memory per session and `initialize` per second. */
+export interface SessionTarget extends Entry {
   version: string;
 }
 
-/** Targets with legacy sessions, for idle-session memory and initialize/s. */
 export const SESSION_TARGETS: SessionTarget[] = [
   {
     id: 'node/bare-initialize',
     label: 'bare initialize (keeps nothing)',
-    spec: { runtime: 'node', entry: 'node-bare-initialize.ts' },
+    runtime: 'node',
+    library: 'bare',
+    spec: node('node-bare-initialize.ts'),
     version: LEGACY,
   },
   {
     id: 'node/edge-mcp',
     label: 'edge-mcp',
-    spec: { runtime: 'node', entry: 'node-edge.ts', env: { MAX_SESSIONS: '1000000' } },
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: node('node-edge.ts', undefined, { MAX_SESSIONS: '1000000' }),
     version: LEGACY,
+    baseline: 'node/bare-initialize',
+    goals: [
+      {
+        against: 'node/sdk-v1',
+        comparison: '>=',
+        threshold: 15,
+        label: 'Node: sessions created per second vs SDK v1',
+      },
+    ],
   },
-  { id: 'node/sdk-v1', label: 'SDK v1', spec: node('node-sdk-v1.ts', 'session'), version: LEGACY },
+  {
+    id: 'node/sdk-v1',
+    label: 'SDK v1',
+    runtime: 'node',
+    library: 'sdk-v1',
+    spec: node('node-sdk-v1.ts', 'session'),
+    version: LEGACY,
+    baseline: 'node/bare-initialize',
+  },
   {
     id: 'node/sdk-v2',
     label: 'SDK v2 (sessionful transport)',
+    runtime: 'node',
+    library: 'sdk-v2',
     spec: node('node-sdk-v2.ts', 'session'),
     version: LEGACY,
+    baseline: 'node/bare-initialize',
   },
   {
     id: 'node/mcp-lite',
     label: 'mcp-lite',
+    runtime: 'node',
+    library: 'mcp-lite',
     spec: node('node-mcp-lite.ts', 'session'),
     version: LITE,
+    baseline: 'node/bare-initialize',
   },
 ];
 
-export const DISCONNECT_TARGETS: { runtime: Runtime; spec: TargetSpec }[] = [
-  { runtime: 'node', spec: node('node-edge.ts') },
-  { runtime: 'deno', spec: { runtime: 'deno', entry: 'deno-edge.ts' } },
-  { runtime: 'bun', spec: { runtime: 'bun', entry: 'bun-edge.ts' } },
+/** Client disconnect → handler abort, per runtime (edge-mcp only). */
+export type ProbeTarget = Entry;
+
+export const DISCONNECT_TARGETS: ProbeTarget[] = (['node', 'deno', 'bun'] as const).map(
+  (runtime) => ({
+    id: `${runtime}/edge-mcp`,
+    label: 'edge-mcp',
+    runtime,
+    library: 'edge-mcp',
+    spec: runtime === 'node' ? node('node-edge.ts') : { runtime, entry: `${runtime}-edge.ts` },
+  }),
+);
+
+/** SIGTERM → exit with sessions and calls in flight. */
+export const SHUTDOWN_TARGETS: ProbeTarget[] = [
+  {
+    id: 'node/edge-mcp',
+    label: 'edge-mcp',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: node('node-edge.ts'),
+  },
+];
+
+/**
+ * Process start → first answered `tools/call`, from a bundle as a user ships it (src/startup,
+ * bundled by esbuild for the runtime; no side channel, no tsx). `spec.entry` is the file in
+ * src/startup.
+ */
+export type StartupTarget = Entry & { runtime: 'node' | 'deno' | 'bun' };
+
+function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
+  const name = RUNTIME_NAME[runtime];
+  const baseline = `${runtime}/bare`;
+  const bare = runtime === 'node' ? 'node:http' : `${name}.serve`;
+  return [
+    {
+      id: baseline,
+      label: `bare ${bare}`,
+      runtime,
+      library: 'bare',
+      spec: { runtime, entry: `bare-${runtime}.ts` },
+    },
+    {
+      id: `${runtime}/edge-mcp`,
+      label: 'edge-mcp',
+      runtime,
+      library: 'edge-mcp',
+      spec: { runtime, entry: 'edge.ts' },
+      baseline,
+      goals: [
+        {
+          comparison: '<=',
+          threshold: 1.5,
+          label: `${name}: start-up to first answer vs bare ${bare}`,
+        },
+      ],
+    },
+    {
+      id: `${runtime}/sdk-v2`,
+      label: 'SDK v2',
+      runtime,
+      library: 'sdk-v2',
+      spec: { runtime, entry: runtime === 'node' ? 'sdk-v2-node.ts' : 'sdk-v2-web.ts' },
+      baseline,
+    },
+  ];
+}
+
+export const STARTUP_TARGETS: StartupTarget[] = [
+  ...startupTargets('node'),
+  ...startupTargets('deno'),
+  ...startupTargets('bun'),
 ];

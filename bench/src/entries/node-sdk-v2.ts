@@ -11,41 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import {
   createMcpHandler,
-  McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import * as z from 'zod';
 import { HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
-
-function build(): McpServer {
-  const server = new McpServer({ name: 'bench', version: '1.0.0' });
-  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
-  server.registerTool(
-    'add',
-    { inputSchema: z.object({ a: z.number(), b: z.number() }) },
-    (args) => ({
-      content: [{ type: 'text', text: String(args.a + args.b) }],
-    }),
-  );
-  server.registerTool(
-    'sleep',
-    { inputSchema: z.object({ ms: z.number() }) },
-    async ({ ms }, ctx) => {
-      const signal = ctx.mcpReq.signal;
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        });
-      });
-      return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
-    },
-  );
-  return server;
-}
+import { buildSdkV2Server as build } from './sdk-v2-tools.ts';
 
 const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
 

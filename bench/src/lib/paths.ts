@@ -1,5 +1,6 @@
-/** Where things are: the bench package, its results, and the Deno and Bun binaries. */
-import { join } from 'node:path';
+/** Where things are: the bench package, its results, and the Deno, Bun and wrangler binaries. */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/node';
 
 export const BENCH_DIR = join(import.meta.dirname, '..', '..');
@@ -14,4 +15,16 @@ export function denoBinary(): string {
 /** The real bun binary, of apps/bun's devDependency. */
 export function bunBinary(): string {
   return bunOf(join(APPS_DIR, 'bun'));
+}
+
+/** wrangler's CLI script, of apps/worker's devDependency (run with this Node). */
+export function wranglerScript(): string {
+  const require = createRequire(join(APPS_DIR, 'worker', 'package.json'));
+  return join(dirname(require.resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+}
+
+/** wrangler's version, or why it cannot run. */
+export function wranglerVersion(): string {
+  const require = createRequire(join(APPS_DIR, 'worker', 'package.json'));
+  return (require('wrangler/package.json') as { version: string }).version;
 }

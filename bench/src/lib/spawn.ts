@@ -1,36 +1,67 @@
 /**
- * Starts one target as a child process on 127.0.0.1 (its own process group), waits for its side
- * channel, and stops it by pid.
+ * Starts one target as a child process on 127.0.0.1 (its own process group), waits until it is
+ * ready, and stops it by pid. Node, Deno and Bun targets also serve the side channel on a second
+ * port (ready once it answers); a workerd target is `wrangler dev` on a Worker script (ready once
+ * the Worker answers `/health`), with its Durable Object state in a fresh temporary directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '@edge-mcp/test-kit/node';
-import { getJson, sleep } from './http.ts';
-import { BENCH_DIR, bunBinary, denoBinary } from './paths.ts';
+import { getJson, httpRequest, sleep } from './http.ts';
+import { BENCH_DIR, bunBinary, denoBinary, wranglerScript } from './paths.ts';
 
-export type Runtime = 'node' | 'deno' | 'bun';
+export type Runtime = 'node' | 'deno' | 'bun' | 'workerd';
 
 /** The node binary of the Node targets (BENCH_NODE), by default the one running the bench. */
 export const NODE_BINARY = process.env.BENCH_NODE || process.execPath;
 
+/** Something a target needs running next to it (a Redis server…), started before it. */
+export interface Service {
+  /** Environment the target process gets (e.g. `REDIS_URL`). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
 export interface TargetSpec {
   runtime: Runtime;
-  /** File in src/entries. */
+  /** File in src/entries (for workerd: the Worker's main module). */
   entry: string;
   env?: Record<string, string>;
+  /**
+   * Starts what the target needs before its process starts (once per process, so every round
+   * gets a fresh one too); stopped after the process.
+   */
+  service?: () => Promise<Service>;
 }
 
 export interface RunningTarget {
   pid: number;
   url: string;
   mcpUrl: string;
-  sideUrl: string;
+  /** The side channel (Node, Deno and Bun targets; workerd has none). */
+  sideUrl: string | undefined;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   output(): string;
   /** SIGTERM to the server's pid, SIGKILL to its group if it has not exited after 5 s. */
   stop(): Promise<void>;
 }
 
-function command(spec: TargetSpec): [string, string[]] {
+/** Environment that keeps wrangler offline and quiet. */
+export const WRANGLER_ENV = {
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  CI: 'true',
+};
+
+function command(
+  spec: TargetSpec,
+  port: number,
+  inspectorPort: number,
+  state: string | undefined,
+): [string, string[]] {
   const entry = `src/entries/${spec.entry}`;
   switch (spec.runtime) {
     case 'node':
@@ -50,20 +81,64 @@ function command(spec: TargetSpec): [string, string[]] {
       ];
     case 'bun':
       return [bunBinary(), ['run', entry]];
+    case 'workerd':
+      return [
+        process.execPath,
+        [
+          wranglerScript(),
+          'dev',
+          entry,
+          '--config',
+          'wrangler.jsonc',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--inspector-port',
+          String(inspectorPort),
+          '--show-interactive-dev-session=false',
+          '--log-level',
+          'warn',
+          '--persist-to',
+          state!,
+          ...Object.entries(spec.env ?? {}).flatMap(([name, value]) => [
+            '--var',
+            `${name}:${value}`,
+          ]),
+        ],
+      ];
   }
 }
 
 export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
+  const service = await spec.service?.();
+  try {
+    return await startProcess(spec, service);
+  } catch (error) {
+    await service?.stop();
+    throw error;
+  }
+}
+
+async function startProcess(
+  spec: TargetSpec,
+  service: Service | undefined,
+): Promise<RunningTarget> {
+  const workerd = spec.runtime === 'workerd';
   const port = await freePort();
-  const sidePort = await freePort();
-  const [file, args] = command(spec);
+  const sidePort = workerd ? undefined : await freePort();
+  const inspectorPort = workerd ? await freePort() : 0;
+  const state = workerd ? mkdtempSync(join(tmpdir(), 'edge-mcp-bench-wrangler-')) : undefined;
+  const [file, args] = command(spec, port, inspectorPort, state);
   const child = spawn(file, args, {
     cwd: BENCH_DIR,
     env: {
       ...process.env,
       ...spec.env,
+      ...service?.env,
+      ...(workerd ? WRANGLER_ENV : {}),
       PORT: String(port),
-      SIDE_PORT: String(sidePort),
+      SIDE_PORT: String(sidePort ?? ''),
       DENO_NO_UPDATE_CHECK: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,22 +153,33 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const sideUrl = `http://127.0.0.1:${sidePort}`;
-  const deadline = Date.now() + 60_000;
+  const url = `http://127.0.0.1:${port}`;
+  const sideUrl = sidePort === undefined ? undefined : `http://127.0.0.1:${sidePort}`;
+  const cleanUp = async () => {
+    await service?.stop();
+    if (state) rmSync(state, { recursive: true, force: true });
+  };
+  // wrangler bundles the Worker first; under load that takes a while.
+  const deadline = Date.now() + (workerd ? 120_000 : 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${spec.entry} exited early:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await cleanUp();
+      throw new Error(`${spec.entry} exited early:\n${output}`);
+    }
     try {
-      await getJson(`${sideUrl}/memory`);
+      if (sideUrl) await getJson(`${sideUrl}/memory`);
+      else if ((await httpRequest(`${url}/health`)).status !== 200) throw new Error('not ready');
       break;
     } catch {
       if (Date.now() > deadline) {
         kill(child, 'SIGKILL', true);
+        await exited;
+        await cleanUp();
         throw new Error(`${spec.entry} was not ready in time:\n${output}`);
       }
       await sleep(100);
     }
   }
-  const url = `http://127.0.0.1:${port}`;
   return {
     pid: child.pid!,
     url,
@@ -102,16 +188,21 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
     exited,
     output: () => output,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      kill(child, 'SIGTERM', false);
-      const timer = setTimeout(() => kill(child, 'SIGKILL', true), 5000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        // wrangler (a wrapper) is stopped with its whole group, so workerd goes with it.
+        kill(child, 'SIGTERM', workerd);
+        const timer = setTimeout(() => kill(child, 'SIGKILL', true), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      // What the target started in its group (wrangler's workerd) may outlive it.
+      if (workerd) kill(child, 'SIGKILL', true);
+      await cleanUp();
     },
   };
 }
 
-function kill(child: ChildProcess, signal: NodeJS.Signals, group: boolean): void {
+export function kill(child: ChildProcess, signal: NodeJS.Signals, group: boolean): void {
   try {
     if (group && child.pid) process.kill(-child.pid, signal);
     else child.kill(signal);

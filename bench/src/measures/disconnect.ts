@@ -9,14 +9,23 @@
  *
  * t1 − t0 is an upper bound of the real latency: it includes the side channel's own loopback
  * hop (tens of µs). The same method runs on Node, Deno and Bun. The first 10 drops are a warm-up
- * and not counted.
+ * and not counted. `pnpm bench` takes one such series per runtime and round, each in a fresh
+ * process, and reports the median and min–max of the rounds' percentiles.
  */
 import { request } from 'node:http';
+import type { Config } from '../config.ts';
 import { modernSleepBody, toolCallHeaders } from '../lib/mcp.ts';
+import { runRounds } from '../lib/rounds.ts';
 import { type RunningTarget, startTarget, type TargetSpec } from '../lib/spawn.ts';
+import { percentile, type Spread, spread } from '../lib/stats.ts';
+import { loadAverage } from '../lib/system.ts';
+import type { ProbeTarget } from '../targets.ts';
 
-export interface DisconnectRow {
-  runtime: string;
+/** One series of drops, in one process. */
+export interface DisconnectSample {
+  round: number;
+  position: number;
+  load1: number;
   drops: number;
   failures: number;
   p50Ms: number;
@@ -24,14 +33,22 @@ export interface DisconnectRow {
   maxMs: number;
 }
 
+export interface DisconnectRow {
+  id: string;
+  runtime: string;
+  samples: DisconnectSample[];
+  /** Drops per round. */
+  drops: number;
+  failures: number;
+  p50Ms: Spread | null;
+  p99Ms: Spread | null;
+  maxMs: Spread | null;
+  errors: string[];
+}
+
 const TIMEOUT_MS = 5000;
 /** Drops before the measured ones (first calls compile the code paths); not counted. */
 const WARM_UP = 10;
-
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /** Subscribes to the target's abort events; `wait(id)` resolves with the arrival time. */
 async function abortEvents(server: RunningTarget) {
@@ -41,7 +58,7 @@ async function abortEvents(server: RunningTarget) {
   const ready = new Promise<void>((resolve) => {
     onReady = resolve;
   });
-  const req = request(`${server.sideUrl}/events`, { agent: false });
+  const req = request(`${server.sideUrl!}/events`, { agent: false });
   req.on('response', (res) => {
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
@@ -107,11 +124,11 @@ function dropOnce(
   });
 }
 
+/** One series of `drops` drops against a fresh process of `spec`. */
 export async function runDisconnect(
-  runtime: string,
   spec: TargetSpec,
   drops: number,
-): Promise<DisconnectRow> {
+): Promise<Omit<DisconnectSample, 'round' | 'position' | 'load1'>> {
   const server = await startTarget(spec);
   try {
     const events = await abortEvents(server);
@@ -128,7 +145,6 @@ export async function runDisconnect(
     events.close();
     samples.sort((a, b) => a - b);
     return {
-      runtime,
       drops,
       failures,
       p50Ms: percentile(samples, 50),
@@ -138,4 +154,46 @@ export async function runDisconnect(
   } finally {
     await server.stop();
   }
+}
+
+export async function runDisconnectRounds(
+  targets: readonly ProbeTarget[],
+  config: Config,
+  log: (line: string) => void,
+): Promise<DisconnectRow[]> {
+  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
+    const load1 = loadAverage()[0];
+    try {
+      const sample = {
+        round,
+        position,
+        load1,
+        ...(await runDisconnect(target.spec, config.drops)),
+      };
+      log(
+        `round ${round + 1}/${config.rounds}  disconnect ${target.runtime}: p50 ${sample.p50Ms.toFixed(2)} ms, p99 ${sample.p99Ms.toFixed(2)} ms, ${sample.failures} failed  (load ${load1.toFixed(2)})`,
+      );
+      return sample;
+    } catch (error) {
+      log(
+        `round ${round + 1}/${config.rounds}  disconnect ${target.runtime}: ${error instanceof Error ? error.message : error}`,
+      );
+      throw error;
+    }
+  });
+  return targets.map((target) => {
+    const runs = results.get(target) ?? [];
+    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    return {
+      id: target.id,
+      runtime: target.runtime,
+      samples,
+      drops: config.drops,
+      failures: samples.reduce((sum, s) => sum + s.failures, 0),
+      p50Ms: spread(samples.map((s) => s.p50Ms)),
+      p99Ms: spread(samples.map((s) => s.p99Ms)),
+      maxMs: spread(samples.map((s) => s.maxMs)),
+      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+    };
+  });
 }

@@ -1,92 +1,154 @@
 /**
- * Idle legacy sessions, a fresh process per target:
+ * Idle legacy sessions, in interleaved rounds, a fresh process per target and round:
  *
  * - memory: `config.sessions` sessions are created (autocannon, one `initialize` each) as a
  *   warm-up batch, then as many again; RSS and heapUsed are read after a forced GC (the target
  *   runs with --expose-gc) before and after the second batch and divided by its count. The first
  *   batch also grows the process itself once (V8's young generation, heap and allocator pages),
- *   which is not a cost per session; its figure is kept in the row as `warmUpRssBytesPerSession`.
+ *   which is not a cost per session; its figure is kept as `warmUpRssBytesPerSession`.
  * - creation rate: `initialize` requests per second over a timed run (`config.warmup` s, then
- *   `config.duration` s), like the throughput measure, so a generator's start-up and a short
- *   run's ramp do not weigh on it. Every request opens a session that stays open.
+ *   `config.duration` s), like the throughput measure. Every request opens a session that stays
+ *   open.
  */
 import type { Config } from '../config.ts';
 import type { Memory } from '../entries/side-channel.ts';
 import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape } from '../lib/mcp.ts';
+import { runRounds } from '../lib/rounds.ts';
 import { startTarget } from '../lib/spawn.ts';
-import type { SessionTarget } from '../targets.ts';
+import { pairedRatios, type Spread, spread } from '../lib/stats.ts';
+import { loadAverage } from '../lib/system.ts';
+import type { Library, SessionTarget } from '../targets.ts';
 
-export interface SessionRow {
-  id: string;
-  label: string;
+export interface SessionSample {
+  round: number;
+  position: number;
+  load1: number;
   sessions: number;
   initPerS: number;
   p50Ms: number;
   p99Ms: number;
   failed: number;
-  rssBytesPerSession: number;
   heapBytesPerSession: number;
+  rssBytesPerSession: number;
   /** RSS growth per session over the warm-up batch (includes the process's own growth). */
   warmUpRssBytesPerSession: number;
-  rssBeforeMiB: number;
   rssAfterMiB: number;
-  heapBeforeMiB: number;
-  heapAfterMiB: number;
   /** What the server itself counts, when it exposes it. */
   serverStats: unknown;
-  error?: string;
+}
+
+export interface SessionRow {
+  id: string;
+  label: string;
+  library: Library;
+  baseline: string | null;
+  samples: SessionSample[];
+  /** Sessions per measured batch (the last round's). */
+  sessions: number;
+  initPerS: Spread | null;
+  /** initPerS / the baseline's, per round. */
+  ratio: Spread | null;
+  p99Ms: Spread | null;
+  heapBytesPerSession: Spread | null;
+  rssBytesPerSession: Spread | null;
+  warmUpRssBytesPerSession: Spread | null;
+  rssAfterMiB: Spread | null;
+  failed: number;
+  errors: string[];
+}
+
+async function measureOnce(
+  target: SessionTarget,
+  config: Config,
+  round: number,
+  position: number,
+): Promise<SessionSample> {
+  const load1 = loadAverage()[0];
+  const server = await startTarget(target.spec);
+  try {
+    const side = server.sideUrl!;
+    const shape = initializeShape(target.version);
+    const common = { url: server.mcpUrl, shape, connections: config.connections };
+    const start = await getJson<Memory>(`${side}/memory?gc=1`);
+    const warmUp = await load({ ...common, amount: config.sessions });
+    const before = await getJson<Memory>(`${side}/memory?gc=1`);
+    const batch = await load({ ...common, amount: config.sessions });
+    const after = await getJson<Memory>(`${side}/memory?gc=1`);
+    if (config.warmup > 0) await load({ ...common, duration: config.warmup });
+    const run = await load({ ...common, duration: config.duration });
+    const failed = run.failed + warmUp.failed + batch.failed;
+    if (failed > 0) throw new Error(`${failed} initialize requests failed`);
+    return {
+      round,
+      position,
+      load1,
+      sessions: batch.ok,
+      initPerS: run.rps,
+      p50Ms: run.p50,
+      p99Ms: run.p99,
+      failed,
+      heapBytesPerSession: (after.heapUsed - before.heapUsed) / Math.max(1, batch.ok),
+      rssBytesPerSession: (after.rss - before.rss) / Math.max(1, batch.ok),
+      warmUpRssBytesPerSession: (before.rss - start.rss) / Math.max(1, warmUp.ok),
+      rssAfterMiB: after.rss / 2 ** 20,
+      serverStats: await getJson<unknown>(`${side}/stats`),
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 export async function runSessions(
-  targets: SessionTarget[],
+  targets: readonly SessionTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<SessionRow[]> {
-  const rows: SessionRow[] = [];
-  for (const target of targets) {
-    const server = await startTarget(target.spec);
+  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
     try {
-      const shape = initializeShape(target.version);
-      const common = { url: server.mcpUrl, shape, connections: config.connections };
-      const start = await getJson<Memory>(`${server.sideUrl}/memory?gc=1`);
-      const warmUp = await load({ ...common, amount: config.sessions });
-      const before = await getJson<Memory>(`${server.sideUrl}/memory?gc=1`);
-      const batch = await load({ ...common, amount: config.sessions });
-      const after = await getJson<Memory>(`${server.sideUrl}/memory?gc=1`);
-      await load({ ...common, duration: config.warmup });
-      const run = await load({ ...common, duration: config.duration });
-      const serverStats = await getJson<unknown>(`${server.sideUrl}/stats`);
-      const mib = (bytes: number) => bytes / 2 ** 20;
-      const row: SessionRow = {
-        id: target.id,
-        label: target.label,
-        sessions: batch.ok,
-        initPerS: run.rps,
-        p50Ms: run.p50,
-        p99Ms: run.p99,
-        failed: run.failed + warmUp.failed + batch.failed,
-        rssBytesPerSession: (after.rss - before.rss) / Math.max(1, batch.ok),
-        heapBytesPerSession: (after.heapUsed - before.heapUsed) / Math.max(1, batch.ok),
-        warmUpRssBytesPerSession: (before.rss - start.rss) / Math.max(1, warmUp.ok),
-        rssBeforeMiB: mib(before.rss),
-        rssAfterMiB: mib(after.rss),
-        heapBeforeMiB: mib(before.heapUsed),
-        heapAfterMiB: mib(after.heapUsed),
-        serverStats,
-      };
-      if (row.failed > 0) row.error = `${row.failed} initialize requests failed`;
-      rows.push(row);
+      const s = await measureOnce(target, config, round, position);
       log(
-        `${target.id.padEnd(16)} ${run.rps.toFixed(0).padStart(6)} initialize/s  ` +
-          `${row.heapBytesPerSession.toFixed(0)} B heap, ${row.rssBytesPerSession.toFixed(0)} B RSS per session`,
+        `round ${round + 1}/${config.rounds}  ${target.id.padEnd(22)} ${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
+          `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
       );
+      return s;
     } catch (error) {
-      log(`${target.id}: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      await server.stop();
+      log(
+        `round ${round + 1}/${config.rounds}  ${target.id}: ${error instanceof Error ? error.message : error}`,
+      );
+      throw error;
     }
+  });
+  const rows: SessionRow[] = targets.map((target) => {
+    const runs = results.get(target) ?? [];
+    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    const of = (pick: (s: SessionSample) => number) => spread(samples.map(pick));
+    return {
+      id: target.id,
+      label: target.label,
+      library: target.library,
+      baseline: target.baseline ?? null,
+      samples,
+      sessions: samples.at(-1)?.sessions ?? 0,
+      initPerS: of((s) => s.initPerS),
+      ratio: null,
+      p99Ms: of((s) => s.p99Ms),
+      heapBytesPerSession: of((s) => s.heapBytesPerSession),
+      rssBytesPerSession: of((s) => s.rssBytesPerSession),
+      warmUpRssBytesPerSession: of((s) => s.warmUpRssBytesPerSession),
+      rssAfterMiB: of((s) => s.rssAfterMiB),
+      failed: samples.reduce((sum, s) => sum + s.failed, 0),
+      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+    };
+  });
+  for (const row of rows) {
+    const base = rows.find((r) => r.id === row.baseline);
+    if (base) row.ratio = spread(pairedRatios(initByRound(row), initByRound(base)));
   }
   return rows;
+}
+
+export function initByRound(row: Pick<SessionRow, 'samples'>): Map<number, number> {
+  return new Map(row.samples.map((s) => [s.round, s.initPerS]));
 }

@@ -3,16 +3,37 @@
  * SIGTERM handled by the adapter) gets `sessions` legacy sessions and `inFlight` `sleep` calls
  * (60 s, JSON pending, one per session); once the server counts them all in flight, the client
  * sends SIGTERM to its pid and times until the process has exited (the child's `exit` event).
+ * `pnpm bench` does it once per round, each in a fresh process.
  */
 import { request } from 'node:http';
 import type { Config } from '../config.ts';
 import { getJson, sleep } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape, legacyPostHeaders, legacySleepBody, openSession } from '../lib/mcp.ts';
+import { runRounds } from '../lib/rounds.ts';
 import { startTarget, type TargetSpec } from '../lib/spawn.ts';
-import { LEGACY } from '../targets.ts';
+import { type Spread, spread } from '../lib/stats.ts';
+import { loadAverage } from '../lib/system.ts';
+import { LEGACY, type ProbeTarget } from '../targets.ts';
 
 export interface ShutdownRow {
+  id: string;
+  samples: ShutdownSample[];
+  /** Sessions and calls in flight (the last round's). */
+  sessions: number;
+  inFlight: number;
+  exitMs: Spread | null;
+  /** Exit codes of the rounds, in round order. */
+  exitCodes: (number | null)[];
+  /** How the in-flight calls ended, over every round. */
+  callOutcomes: Record<string, number>;
+  errors: string[];
+}
+
+export interface ShutdownSample {
+  round: number;
+  position: number;
+  load1: number;
   sessions: number;
   inFlight: number;
   /** SIGTERM → process exit. */
@@ -23,7 +44,10 @@ export interface ShutdownRow {
   callOutcomes: Record<string, number>;
 }
 
-export async function runShutdown(spec: TargetSpec, config: Config): Promise<ShutdownRow> {
+async function runShutdown(
+  spec: TargetSpec,
+  config: Config,
+): Promise<Omit<ShutdownSample, 'round' | 'position' | 'load1'>> {
   const server = await startTarget(spec);
   try {
     const ids: string[] = [];
@@ -65,7 +89,7 @@ export async function runShutdown(spec: TargetSpec, config: Config): Promise<Shu
         }),
     );
     const stats = async () =>
-      getJson<{ inFlight: number; sessions: number }>(`${server.sideUrl}/stats`);
+      getJson<{ inFlight: number; sessions: number }>(`${server.sideUrl!}/stats`);
     for (let tries = 0; (await stats()).inFlight < ids.length; tries++) {
       if (tries > 200) throw new Error('the calls never were all in flight');
       await sleep(25);
@@ -87,4 +111,46 @@ export async function runShutdown(spec: TargetSpec, config: Config): Promise<Shu
   } finally {
     await server.stop();
   }
+}
+
+export async function runShutdownRounds(
+  targets: readonly ProbeTarget[],
+  config: Config,
+  log: (line: string) => void,
+): Promise<ShutdownRow[]> {
+  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
+    const load1 = loadAverage()[0];
+    try {
+      const sample = { round, position, load1, ...(await runShutdown(target.spec, config)) };
+      log(
+        `round ${round + 1}/${config.rounds}  shutdown ${target.id}: ${sample.exitMs.toFixed(1)} ms to exit (code ${sample.exitCode})  (load ${load1.toFixed(2)})`,
+      );
+      return sample;
+    } catch (error) {
+      log(
+        `round ${round + 1}/${config.rounds}  shutdown ${target.id}: ${error instanceof Error ? error.message : error}`,
+      );
+      throw error;
+    }
+  });
+  return targets.map((target) => {
+    const runs = results.get(target) ?? [];
+    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    const callOutcomes: Record<string, number> = {};
+    for (const sample of samples) {
+      for (const [key, count] of Object.entries(sample.callOutcomes)) {
+        callOutcomes[key] = (callOutcomes[key] ?? 0) + count;
+      }
+    }
+    return {
+      id: target.id,
+      samples,
+      sessions: samples.at(-1)?.sessions ?? 0,
+      inFlight: samples.at(-1)?.inFlight ?? 0,
+      exitMs: spread(samples.map((s) => s.exitMs)),
+      exitCodes: samples.map((s) => s.exitCode),
+      callOutcomes,
+      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+    };
+  });
 }

@@ -1,15 +1,40 @@
 /**
- * tools/call echo under load: each target process started alone, each scenario checked once,
- * warmed up, then measured with autocannon; ratios against the bare handler of the same runtime.
+ * tools/call echo under load, in interleaved rounds: every round starts every target in a fresh
+ * process (the order turned from round to round), checks one call, warms it up with the same
+ * load, then measures with autocannon. Ratios to a target's baseline are taken per round (both
+ * measured in that round) and reported as their median and min–max.
  */
 import type { Config } from '../config.ts';
-import { selected } from '../config.ts';
 import type { Memory } from '../entries/side-channel.ts';
 import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
+import { runRounds } from '../lib/rounds.ts';
 import { startTarget } from '../lib/spawn.ts';
-import type { Library, ProcessTarget } from '../targets.ts';
+import { pairedRatios, type Spread, spread } from '../lib/stats.ts';
+import { groupCpuSeconds, groupRssBytes, loadAverage } from '../lib/system.ts';
+import type { Library, ThroughputTarget } from '../targets.ts';
+
+/** One round of one target. */
+export interface ThroughputSample {
+  round: number;
+  /** Place in the round's order (0 = first). */
+  position: number;
+  /** The machine's 1-minute load average when the target started. */
+  load1: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  ok: number;
+  failed: number;
+  statuses: Record<string, number>;
+  /** CPU time of the target's processes per answered request (µs), over the measured run. */
+  cpuUsPerRequest: number | null;
+  /** RSS of the target's processes right after the run (MiB). */
+  rssMiB: number | null;
+  /** How the server answered the call: a JSON body or an SSE stream. */
+  answer: string;
+}
 
 export interface ThroughputRow {
   id: string;
@@ -18,86 +43,130 @@ export interface ThroughputRow {
   library: Library;
   era: string;
   session: boolean;
-  /** How the server answered the call: a JSON body or an SSE stream. */
+  baseline: string | null;
   answer: string;
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  ok: number;
+  samples: ThroughputSample[];
+  rps: Spread | null;
+  /** rps / the baseline's rps, per round; null for a ceiling. */
+  ratio: Spread | null;
+  p50Ms: Spread | null;
+  p99Ms: Spread | null;
+  cpuUsPerRequest: Spread | null;
+  rssMiB: Spread | null;
+  /** Failed requests over every round. */
   failed: number;
-  statuses: Record<string, number>;
-  /** rps / rps of the bare handler on the same runtime, measured in this run. */
-  ratioToBare: number | null;
-  /** Server RSS after the run (MiB). */
-  rssMiB: number;
-  error?: string;
+  /** What went wrong, per failed round. */
+  errors: string[];
+  /** Why the target was not run on this machine. */
+  skipped?: string;
+}
+
+async function measureOnce(
+  target: ThroughputTarget,
+  config: Config,
+  round: number,
+  position: number,
+): Promise<ThroughputSample> {
+  const load1 = loadAverage()[0];
+  const server = await startTarget(target.spec);
+  try {
+    const sessionId = target.session ? await openSession(server.mcpUrl, target.version) : undefined;
+    if (target.session && !sessionId) throw new Error('no Mcp-Session-Id');
+    const shape = echoCall(target.era, target.version, sessionId);
+    const answer = await checkEcho(server.mcpUrl, shape);
+    const common = { url: server.mcpUrl, shape, connections: config.connections };
+    if (config.warmup > 0) await load({ ...common, duration: config.warmup });
+    const cpuBefore = groupCpuSeconds(server.pid);
+    const result = await load({ ...common, duration: config.duration });
+    const cpuAfter = groupCpuSeconds(server.pid);
+    let rss = groupRssBytes(server.pid);
+    if (rss === null && server.sideUrl)
+      rss = (await getJson<Memory>(`${server.sideUrl}/memory`)).rss;
+    return {
+      round,
+      position,
+      load1,
+      rps: result.rps,
+      p50Ms: result.p50,
+      p99Ms: result.p99,
+      ok: result.ok,
+      failed: result.failed,
+      statuses: result.statuses,
+      cpuUsPerRequest:
+        cpuBefore !== null && cpuAfter !== null && result.ok > 0
+          ? ((cpuAfter - cpuBefore) * 1e6) / result.ok
+          : null,
+      rssMiB: rss === null ? null : rss / 2 ** 20,
+      answer,
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 export async function runThroughput(
-  targets: ProcessTarget[],
+  targets: readonly ThroughputTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<ThroughputRow[]> {
-  const rows: ThroughputRow[] = [];
+  const skipped = new Map<string, string>();
   for (const target of targets) {
-    const scenarios = target.scenarios.filter((s) => selected(s.id, target.runtime));
-    if (scenarios.length === 0) continue;
-    const server = await startTarget(target.spec);
-    try {
-      for (const scenario of scenarios) {
-        const base = { ...scenario, runtime: target.runtime };
-        try {
-          const sessionId = scenario.session
-            ? await openSession(server.mcpUrl, scenario.version)
-            : undefined;
-          if (scenario.session && !sessionId) throw new Error('no Mcp-Session-Id');
-          const shape = echoCall(scenario.era, scenario.version, sessionId);
-          const answer = await checkEcho(server.mcpUrl, shape);
-          const common = { url: server.mcpUrl, shape, connections: config.connections };
-          if (config.warmup > 0) await load({ ...common, duration: config.warmup });
-          const result = await load({ ...common, duration: config.duration });
-          const memory = await getJson<Memory>(`${server.sideUrl}/memory`);
-          const row: ThroughputRow = {
-            ...base,
-            answer,
-            rps: result.rps,
-            p50Ms: result.p50,
-            p99Ms: result.p99,
-            ok: result.ok,
-            failed: result.failed,
-            statuses: result.statuses,
-            ratioToBare: null,
-            rssMiB: memory.rss / 2 ** 20,
-          };
-          rows.push(row);
-          log(
-            `${scenario.id.padEnd(34)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${result.failed ? `  FAILED ${result.failed}` : ''}`,
-          );
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          log(`${scenario.id}: ${message}`);
-          rows.push({
-            ...base,
-            answer: '',
-            rps: 0,
-            p50Ms: 0,
-            p99Ms: 0,
-            ok: 0,
-            failed: 0,
-            statuses: {},
-            ratioToBare: null,
-            rssMiB: 0,
-            error: message,
-          });
-        }
-      }
-    } finally {
-      await server.stop();
+    const reason = target.unavailable?.();
+    if (reason) {
+      skipped.set(target.id, reason);
+      log(`${target.id}: skipped, ${reason}`);
     }
   }
+  const runnable = targets.filter((target) => !skipped.has(target.id));
+  const results = await runRounds(runnable, config.rounds, async (target, round, position) => {
+    try {
+      const sample = await measureOnce(target, config, round, position);
+      log(
+        `round ${round + 1}/${config.rounds}  ${target.id.padEnd(36)} ${sample.rps.toFixed(0).padStart(7)} req/s  p99 ${sample.p99Ms} ms` +
+          `${sample.cpuUsPerRequest === null ? '' : `  ${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req`}` +
+          `${sample.failed ? `  FAILED ${sample.failed}` : ''}  (load ${sample.load1.toFixed(2)})`,
+      );
+      return sample;
+    } catch (error) {
+      log(
+        `round ${round + 1}/${config.rounds}  ${target.id}: ${error instanceof Error ? error.message : error}`,
+      );
+      throw error;
+    }
+  });
+  const rows: ThroughputRow[] = targets.map((target) => {
+    const runs = results.get(target) ?? [];
+    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    const of = (pick: (s: ThroughputSample) => number | null) => spread(samples.map(pick));
+    return {
+      id: target.id,
+      label: target.label,
+      runtime: target.runtime,
+      library: target.library,
+      era: target.era,
+      session: target.session,
+      baseline: target.baseline ?? null,
+      answer: samples[0]?.answer ?? '',
+      samples,
+      rps: of((s) => s.rps),
+      ratio: null,
+      p50Ms: of((s) => s.p50Ms),
+      p99Ms: of((s) => s.p99Ms),
+      cpuUsPerRequest: of((s) => s.cpuUsPerRequest),
+      rssMiB: of((s) => s.rssMiB),
+      failed: samples.reduce((sum, s) => sum + s.failed, 0),
+      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+      ...(skipped.has(target.id) ? { skipped: skipped.get(target.id) } : {}),
+    };
+  });
   for (const row of rows) {
-    const bare = rows.find((r) => r.runtime === row.runtime && r.library === 'bare');
-    row.ratioToBare = bare && bare.rps > 0 && !row.error ? row.rps / bare.rps : null;
+    const base = rows.find((r) => r.id === row.baseline);
+    if (base) row.ratio = spread(pairedRatios(rpsByRound(row), rpsByRound(base)));
   }
   return rows;
+}
+
+/** A row's rps per round (rounds without failed requests only count when they answered). */
+export function rpsByRound(row: Pick<ThroughputRow, 'samples'>): Map<number, number> {
+  return new Map(row.samples.map((s) => [s.round, s.rps]));
 }

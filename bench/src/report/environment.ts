@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_DIR, bunBinary, denoBinary } from '../lib/paths.ts';
+import { BENCH_DIR, bunBinary, denoBinary, wranglerVersion } from '../lib/paths.ts';
 import { NODE_BINARY } from '../lib/spawn.ts';
 
 const PACKAGES = [
@@ -16,12 +16,14 @@ const PACKAGES = [
   'hono',
   'zod',
   'autocannon',
+  'esbuild',
   'tsx',
 ];
 
-function run(file: string, args: string[]): string {
+function run(file: string | (() => string), args: string[]): string {
   try {
-    return execFileSync(file, args, { cwd: BENCH_DIR, encoding: 'utf8' }).trim();
+    const binary = typeof file === 'string' ? file : file();
+    return execFileSync(binary, args, { cwd: BENCH_DIR, encoding: 'utf8' }).trim();
   } catch {
     return 'unavailable';
   }
@@ -44,8 +46,15 @@ export function environment() {
     },
     versions: {
       node: run(NODE_BINARY, ['--version']),
-      deno: (run(denoBinary(), ['--version']).split(' (')[0] ?? '').replace('deno ', ''),
-      bun: run(bunBinary(), ['--version']),
+      deno: (run(denoBinary, ['--version']).split(' (')[0] ?? '').replace('deno ', ''),
+      bun: run(bunBinary, ['--version']),
+      wrangler: (() => {
+        try {
+          return wranglerVersion();
+        } catch {
+          return 'unavailable';
+        }
+      })(),
       packages,
       git: run('git', ['rev-parse', '--short', 'HEAD']),
       gitDirty: run('git', ['status', '--porcelain', '--', '../packages']) !== '',

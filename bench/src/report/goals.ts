@@ -1,126 +1,195 @@
-/** The issue's targets, judged from the numbers of one run. */
+/**
+ * The issue's targets, judged from one run. Every goal is computed per round (a ratio from the
+ * two targets' figures of the same round), reported as the median and min–max of its rounds, and
+ * counts as met only when its worst round meets it (the lowest value for `>=`, the highest for
+ * `<=`). Ratio goals come from the registry (src/targets.ts); the absolute ones are below.
+ */
+
+import { median, pairedRatios, type Spread, spread, worst } from '../lib/stats.ts';
 import type { DisconnectRow } from '../measures/disconnect.ts';
-import type { SessionRow } from '../measures/sessions.ts';
+import { initByRound, type SessionRow } from '../measures/sessions.ts';
 import type { ShutdownRow } from '../measures/shutdown.ts';
-import type { ThroughputRow } from '../measures/throughput.ts';
+import type { StartupRow } from '../measures/startup.ts';
+import { rpsByRound, type ThroughputRow } from '../measures/throughput.ts';
+import {
+  type RatioGoal,
+  SESSION_TARGETS,
+  STARTUP_TARGETS,
+  THROUGHPUT_TARGETS,
+} from '../targets.ts';
 
 export interface Goal {
   label: string;
-  value: number | null;
-  unit: string;
+  unit: '×' | 'B' | 'ms';
   comparison: '>=' | '<=';
   threshold: number;
-  /** null when the measure did not run or failed. */
+  /** The goal's value per round: median, min–max. Null when it was not measured. */
+  value: Spread | null;
+  /** The worst round's value (what the verdict is judged on). */
+  worst: number | null;
+  /** Whether the worst round meets the goal; null when not measured. */
   met: boolean | null;
+  /** Whether the median meets it (for the text: "met in the median, not in every round"). */
+  medianMet: boolean | null;
   detail: string;
 }
 
 export interface Results {
   throughput: ThroughputRow[];
+  startup: StartupRow[];
   sessions: SessionRow[];
   disconnect: DisconnectRow[];
-  shutdown: ShutdownRow | null;
+  shutdown: ShutdownRow[];
 }
 
-function goal(
+const meets = (value: number, comparison: '>=' | '<=', threshold: number) =>
+  comparison === '>=' ? value >= threshold : value <= threshold;
+
+export function goal(
   label: string,
-  value: number | null | undefined,
-  unit: string,
+  unit: Goal['unit'],
   comparison: '>=' | '<=',
   threshold: number,
+  values: readonly number[] | Spread | null,
   detail: string,
+  failure?: string,
 ): Goal {
-  const known = value !== null && value !== undefined && Number.isFinite(value);
+  const value =
+    values === null ? null : Array.isArray(values) ? spread(values) : (values as Spread);
+  const bad = value === null ? null : worst(value, comparison);
   return {
     label,
-    value: known ? value : null,
     unit,
     comparison,
     threshold,
-    met: known ? (comparison === '>=' ? value >= threshold : value <= threshold) : null,
-    detail,
+    value,
+    worst: bad,
+    met: failure ? false : bad === null ? null : meets(bad, comparison, threshold),
+    medianMet: value === null ? null : meets(value.median, comparison, threshold),
+    detail: failure ? `${failure}; ${detail}` : detail,
   };
 }
 
-const fixed = (value: number | undefined, digits = 0) =>
-  value === undefined ? 'n/a' : value.toFixed(digits);
+const fixed = (value: number | null | undefined, digits = 0) =>
+  value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
+
+/** A ratio goal between two rows measured in the same rounds. */
+function ratioGoal<Row extends { id: string; errors: string[] }>(
+  rows: readonly Row[],
+  id: string,
+  baseline: string | undefined,
+  spec: RatioGoal,
+  byRound: (row: Row) => Map<number, number>,
+  unit: string,
+): Goal | undefined {
+  const row = rows.find((r) => r.id === id);
+  if (!row) return undefined;
+  const againstId = spec.against ?? baseline;
+  const against = rows.find((r) => r.id === againstId);
+  const mine = byRound(row);
+  const theirs = against ? byRound(against) : new Map<number, number>();
+  const ratios = pairedRatios(mine, theirs);
+  const detail = against
+    ? `${fixed(median([...mine.values()]))} vs ${fixed(median([...theirs.values()]))} ${unit} (${againstId}), medians of ${ratios.length} round${ratios.length === 1 ? '' : 's'}`
+    : `${againstId} not measured`;
+  const failure =
+    row.errors.length > 0 || (against?.errors.length ?? 0) > 0
+      ? `${row.errors.length + (against?.errors.length ?? 0)} round(s) failed`
+      : undefined;
+  return goal(spec.label, '×', spec.comparison, spec.threshold, ratios, detail, failure);
+}
 
 export function judge(results: Results): Goal[] {
-  const rps = (id: string) => results.throughput.find((row) => row.id === id && !row.error)?.rps;
-  const modern = results.throughput.find((row) => row.id === 'node/edge-mcp/modern');
-  const edgeLegacy = rps('node/edge-mcp/legacy-session');
-  const v1Legacy = rps('node/sdk-v1/legacy-session');
-  const edgeSessions = results.sessions.find((row) => row.id === 'node/edge-mcp' && !row.error);
-  const v1Sessions = results.sessions.find((row) => row.id === 'node/sdk-v1' && !row.error);
-  const goals = [
-    goal(
-      'modern tools/call echo on Node vs bare node:http',
-      modern?.ratioToBare,
-      '×',
-      '>=',
-      0.7,
-      `${fixed(modern?.rps)} vs ${fixed(rps('node/bare'))} req/s`,
-    ),
-    goal(
-      'legacy tools/call, one session, vs SDK v1 one session',
-      edgeLegacy && v1Legacy ? edgeLegacy / v1Legacy : null,
-      '×',
-      '>=',
-      5,
-      `${fixed(edgeLegacy)} vs ${fixed(v1Legacy)} req/s`,
-    ),
-    goal(
-      'heap per idle legacy session',
-      edgeSessions?.heapBytesPerSession,
-      'B',
-      '<=',
-      2048,
-      `heapUsed delta over ${edgeSessions?.sessions ?? 'n/a'} sessions, after GC`,
-    ),
-    goal(
-      'RSS per idle legacy session',
-      edgeSessions?.rssBytesPerSession,
-      'B',
-      '<=',
-      2048,
-      `RSS delta over ${edgeSessions?.sessions ?? 'n/a'} sessions after as many as a warm-up, after GC (warm-up batch: ${fixed(edgeSessions?.warmUpRssBytesPerSession)} B)`,
-    ),
-    goal(
-      'sessions created per second vs SDK v1',
-      edgeSessions && v1Sessions ? edgeSessions.initPerS / v1Sessions.initPerS : null,
-      '×',
-      '>=',
-      15,
-      `${fixed(edgeSessions?.initPerS)} vs ${fixed(v1Sessions?.initPerS)} initialize/s`,
-    ),
-  ];
-  for (const runtime of ['node', 'deno', 'bun']) {
-    const row = results.disconnect.find((r) => r.runtime === runtime);
-    goals.push(
+  const goals: Goal[] = [];
+  const push = (g: Goal | undefined) => {
+    if (g) goals.push(g);
+  };
+  for (const target of THROUGHPUT_TARGETS) {
+    for (const spec of target.goals ?? []) {
+      push(ratioGoal(results.throughput, target.id, target.baseline, spec, rpsByRound, 'req/s'));
+    }
+  }
+  for (const target of STARTUP_TARGETS) {
+    for (const spec of target.goals ?? []) {
+      push(ratioGoal(results.startup, target.id, target.baseline, spec, startupByRound, 'ms'));
+    }
+  }
+  const edge = results.sessions.find((row) => row.id === 'node/edge-mcp');
+  if (edge) {
+    const failure = edge.errors.length > 0 ? `${edge.errors.length} round(s) failed` : undefined;
+    push(
       goal(
-        `disconnect → abort p99 on ${runtime}`,
-        row && row.failures === 0 ? row.p99Ms : null,
-        'ms',
+        'Node: heap per idle legacy session',
+        'B',
         '<=',
-        10,
-        row
-          ? `p50 ${fixed(row.p50Ms, 2)} ms, max ${fixed(row.maxMs, 2)} ms, ${row.failures} failed of ${row.drops}`
-          : 'not run',
+        2048,
+        edge.heapBytesPerSession,
+        `heapUsed delta over ${edge.sessions} sessions, after GC`,
+        failure,
+      ),
+    );
+    push(
+      goal(
+        'Node: RSS per idle legacy session',
+        'B',
+        '<=',
+        2048,
+        edge.rssBytesPerSession,
+        `RSS delta over ${edge.sessions} sessions after as many as a warm-up, after GC (warm-up batch: ${fixed(edge.warmUpRssBytesPerSession?.median)} B)`,
+        failure,
       ),
     );
   }
-  const down = results.shutdown;
-  goals.push(
-    goal(
-      'shutdown with sessions + in-flight calls, to exit',
-      down && down.exitCode === 0 ? down.exitMs : null,
-      'ms',
-      '<=',
-      200,
-      down
-        ? `${down.sessions} sessions, ${down.inFlight} in flight, exit code ${down.exitCode}`
-        : 'not run',
-    ),
-  );
+  for (const target of SESSION_TARGETS) {
+    for (const spec of target.goals ?? []) {
+      push(
+        ratioGoal(results.sessions, target.id, target.baseline, spec, initByRound, 'initialize/s'),
+      );
+    }
+  }
+  for (const row of results.disconnect) {
+    const failure =
+      row.failures > 0 || row.errors.length > 0
+        ? `${row.failures} drops failed, ${row.errors.length} round(s) failed`
+        : undefined;
+    push(
+      goal(
+        `${row.runtime}: disconnect → abort p99`,
+        'ms',
+        '<=',
+        10,
+        row.p99Ms,
+        `p50 ${fixed(row.p50Ms?.median, 2)} ms, max ${fixed(row.maxMs?.max, 2)} ms; ${row.drops} drops per round`,
+        failure,
+      ),
+    );
+  }
+  for (const row of results.shutdown) {
+    const badExit = row.exitCodes.some((code) => code !== 0);
+    const failure =
+      badExit || row.errors.length > 0
+        ? `exit codes ${row.exitCodes.join(', ')}; ${row.errors.length} round(s) failed`
+        : undefined;
+    push(
+      goal(
+        'Node: shutdown with sessions + in-flight calls, to exit',
+        'ms',
+        '<=',
+        200,
+        row.exitMs,
+        `${row.sessions} sessions, ${row.inFlight} in flight`,
+        failure,
+      ),
+    );
+  }
   return goals;
+}
+
+/** A start-up row's median start per round. */
+export function startupByRound(row: Pick<StartupRow, 'samples'>): Map<number, number> {
+  const rounds = new Map<number, number[]>();
+  for (const sample of row.samples) {
+    rounds.set(sample.round, [...(rounds.get(sample.round) ?? []), sample.ms]);
+  }
+  return new Map([...rounds].map(([round, values]) => [round, median(values)]));
 }

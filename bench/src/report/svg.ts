@@ -1,14 +1,18 @@
 /**
- * The run's chart, drawn from the results (no hand drawing): requests/s of every target as a
- * ratio to the bare handler of its runtime, then every goal as headroom against its threshold.
+ * The run's chart, drawn from the results (no hand drawing). Every figure is a bar to its median
+ * with a whisker over its rounds' min–max: tools/call throughput as a ratio to each target's
+ * baseline, start-up time per runtime, and every goal as headroom against its threshold (coloured
+ * by its worst round).
  */
-import type { Environment } from './environment.ts';
-import type { Goal, Results } from './goals.ts';
-import { formatGoalValue } from './table.ts';
+import type { Spread } from '../lib/stats.ts';
+import { formatLoad, NOISY_LOAD } from '../lib/system.ts';
+import type { Goal } from './goals.ts';
+import { formatGoalValue, formatThreshold, n, verdict } from './table.ts';
+import type { Report } from './write.ts';
 
-const WIDTH = 1060;
-const LABEL_W = 380;
-const BAR_W = 360;
+const WIDTH = 1120;
+const LABEL_W = 400;
+const BAR_W = 340;
 const ROW_H = 22;
 const COLORS: Record<string, string> = {
   bare: '#9e9e9e',
@@ -25,51 +29,126 @@ function text(x: number, y: number, content: string, attrs = ''): string {
   return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attrs}>${esc(content)}</text>`;
 }
 
-function vline(x: number, y1: number, y2: number, label: string, dashed: boolean): string {
+/** A vertical rule labelled above it (or below it: `below`, so close rules do not collide). */
+function vline(x: number, y1: number, y2: number, label: string, dashed: boolean, below = false): string {
   const dash = dashed ? ' stroke-dasharray="4 3"' : '';
   return (
     `<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${y1}" y2="${y2}" stroke="#444"${dash}/>` +
-    text(x, y1 - 4, label, 'text-anchor="middle" class="small"')
+    text(x, below ? y2 + 12 : y1 - 4, label, 'text-anchor="middle" class="small"')
   );
 }
 
-function throughputPanel(results: Results, top: number): { svg: string; height: number } {
-  const rows = results.throughput.filter((row) => row.ratioToBare !== null);
-  const max = Math.max(1.1, ...rows.map((row) => row.ratioToBare ?? 0));
+/** A bar from `x0` to the median and a whisker over min–max (only with more than one round). */
+function rangeBar(
+  x0: number,
+  y: number,
+  xMedian: number,
+  xMin: number,
+  xMax: number,
+  fill: string,
+  rounds: number,
+): string {
+  const out = [
+    `<rect x="${x0}" y="${y + 4}" width="${Math.max(0, xMedian - x0).toFixed(1)}" height="${ROW_H - 8}" fill="${fill}" fill-opacity="0.85"/>`,
+  ];
+  if (rounds > 1) {
+    const mid = y + ROW_H / 2;
+    out.push(
+      `<line x1="${xMin.toFixed(1)}" x2="${xMax.toFixed(1)}" y1="${mid}" y2="${mid}" stroke="#111" stroke-width="1.5"/>`,
+      `<line x1="${xMin.toFixed(1)}" x2="${xMin.toFixed(1)}" y1="${mid - 5}" y2="${mid + 5}" stroke="#111" stroke-width="1.5"/>`,
+      `<line x1="${xMax.toFixed(1)}" x2="${xMax.toFixed(1)}" y1="${mid - 5}" y2="${mid + 5}" stroke="#111" stroke-width="1.5"/>`,
+    );
+  }
+  return out.join('');
+}
+
+const range = (value: Spread, digits: number, suffix: string) =>
+  value.n < 2
+    ? `${n(value.median, digits)}${suffix}`
+    : `${n(value.median, digits)}${suffix} (${n(value.min, digits)}–${n(value.max, digits)})`;
+
+interface Panel {
+  svg: string;
+  height: number;
+}
+
+function throughputPanel(report: Report, top: number): Panel {
+  const rows = report.results.throughput.filter((row) => row.ratio !== null || row.rps !== null);
+  if (rows.length === 0) return { svg: '', height: 0 };
+  const max = Math.max(1.1, ...rows.map((row) => row.ratio?.max ?? 1));
   const scale = BAR_W / max;
   const out: string[] = [
     text(
       10,
       top + 16,
-      'tools/call echo: requests/s as a ratio to the bare handler of the same runtime',
+      'tools/call echo: requests/s as a ratio to the target\u2019s baseline, same round (bar: median; whisker: min–max of the rounds)',
       'class="title"',
     ),
   ];
   const y0 = top + 44;
   rows.forEach((row, i) => {
     const y = y0 + i * ROW_H;
-    const w = (row.ratioToBare ?? 0) * scale;
-    out.push(text(LABEL_W - 8, y + 14, `${row.runtime} · ${row.label}`, 'text-anchor="end"'));
+    out.push(text(LABEL_W - 8, y + 15, `${row.runtime} · ${row.label}`, 'text-anchor="end"'));
+    const ratio = row.ratio ?? { median: 1, min: 1, max: 1, n: 1, values: [1] };
+    const x = (v: number) => LABEL_W + v * scale;
     out.push(
-      `<rect x="${LABEL_W}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 6}" fill="${COLORS[row.library] ?? '#666'}"/>`,
+      rangeBar(
+        LABEL_W,
+        y,
+        x(ratio.median),
+        x(ratio.min),
+        x(ratio.max),
+        COLORS[row.library] ?? '#666',
+        ratio.n,
+      ),
     );
-    const detail = `${(row.ratioToBare ?? 0).toFixed(2)}× · ${Math.round(row.rps).toLocaleString('en-US')} req/s · p99 ${row.p99Ms} ms · ${row.answer}`;
-    out.push(text(LABEL_W + w + 6, y + 14, detail, 'class="small"'));
+    const detail = row.ratio
+      ? `${range(row.ratio, 2, '×')} vs ${row.baseline} · ${n(row.rps?.median)} req/s · p99 ${n(row.p99Ms?.median)} ms · ${row.answer}`
+      : `ceiling · ${row.rps ? range(row.rps, 0, ' req/s') : 'failed'}`;
+    out.push(text(Math.max(x(ratio.max), x(ratio.median)) + 8, y + 15, detail, 'class="small"'));
   });
   const bottom = y0 + rows.length * ROW_H;
-  out.push(vline(LABEL_W + scale, y0 - 6, bottom, 'bare = 1', false));
-  out.push(vline(LABEL_W + 0.7 * scale, y0 - 6, bottom, '0.7 goal', true));
-  return { svg: out.join('\n'), height: bottom - top + 16 };
+  out.push(vline(LABEL_W + scale, y0 - 6, bottom, 'baseline = 1', false));
+  out.push(vline(LABEL_W + 0.9 * scale, y0 - 6, bottom, '0.9', true, true));
+  out.push(vline(LABEL_W + 0.8 * scale, y0 - 6, bottom, '0.8', true, true));
+  return { svg: out.join('\n'), height: bottom - top + 24 };
 }
 
-/** >= 1 when the goal is met; log scale from 0.1 to 100. */
-function headroom(goal: Goal): number | null {
-  if (goal.value === null) return null;
-  if (goal.comparison === '>=') return goal.value / goal.threshold;
-  return goal.value <= 0 ? 100 : goal.threshold / goal.value;
+function startupPanel(report: Report, top: number): Panel {
+  const rows = report.results.startup.filter((row) => row.ms !== null);
+  if (rows.length === 0) return { svg: '', height: 0 };
+  const max = Math.max(...rows.map((row) => row.ms!.max));
+  const scale = BAR_W / max;
+  const out: string[] = [
+    text(
+      10,
+      top + 16,
+      'start-up: process spawn → first answered tools/call, ms (bar: median; whisker: min–max of every start)',
+      'class="title"',
+    ),
+  ];
+  const y0 = top + 36;
+  rows.forEach((row, i) => {
+    const y = y0 + i * ROW_H;
+    const ms = row.ms!;
+    const x = (v: number) => LABEL_W + v * scale;
+    out.push(text(LABEL_W - 8, y + 15, `${row.runtime} · ${row.label}`, 'text-anchor="end"'));
+    out.push(
+      rangeBar(LABEL_W, y, x(ms.median), x(ms.min), x(ms.max), COLORS[row.library] ?? '#666', ms.n),
+    );
+    const ratio = row.ratio ? ` · ${range(row.ratio, 2, '×')} bare` : '';
+    out.push(text(x(ms.max) + 8, y + 15, `${range(ms, 1, ' ms')}${ratio}`, 'class="small"'));
+  });
+  return { svg: out.join('\n'), height: rows.length * ROW_H + 36 + 10 };
 }
 
-function goalsPanel(goals: Goal[], top: number): { svg: string; height: number } {
+/** >= 1 when the value meets the goal; log scale from 0.1 to 100. */
+function headroom(goal: Goal, value: number): number {
+  if (goal.comparison === '>=') return value / goal.threshold;
+  return value <= 0 ? 100 : goal.threshold / value;
+}
+
+function goalsPanel(goals: Goal[], top: number): Panel {
   const min = Math.log10(0.1);
   const span = Math.log10(100) - min;
   const x = (h: number) =>
@@ -78,27 +157,41 @@ function goalsPanel(goals: Goal[], top: number): { svg: string; height: number }
     text(
       10,
       top + 16,
-      'targets: headroom (measured vs goal, log scale; right of 1 = met)',
+      'targets: headroom (measured vs goal, log scale; right of 1 = met; whisker: the rounds; colour: the worst round)',
       'class="title"',
     ),
   ];
   const y0 = top + 44;
   goals.forEach((goal, i) => {
     const y = y0 + i * ROW_H;
-    const h = headroom(goal);
-    out.push(text(LABEL_W - 8, y + 14, goal.label, 'text-anchor="end"'));
-    const threshold = goal.unit === '×' ? `${goal.threshold}×` : `${goal.threshold} ${goal.unit}`;
-    const verdict = goal.met === null ? 'not measured' : goal.met ? 'met' : 'MISSED';
-    const detail = `${formatGoalValue(goal)} ${goal.comparison} ${threshold}: ${verdict}`;
-    if (h === null) {
-      out.push(text(LABEL_W + 6, y + 14, detail, 'class="small"'));
+    out.push(text(LABEL_W - 8, y + 15, goal.label, 'text-anchor="end"'));
+    const detail = `${formatGoalValue(goal)} ${formatThreshold(goal)}: ${verdict(goal)}`;
+    if (goal.value === null) {
+      out.push(text(LABEL_W + 6, y + 15, detail, 'class="small"'));
       return;
     }
-    const w = x(h) - LABEL_W;
+    const v = goal.value;
+    const hs = [headroom(goal, v.min), headroom(goal, v.max)];
+    const fill = goal.met ? '#1b7f5c' : '#c0392b';
     out.push(
-      `<rect x="${LABEL_W}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 6}" fill="${goal.met ? '#1b7f5c' : '#c0392b'}"/>`,
+      rangeBar(
+        LABEL_W,
+        y,
+        x(headroom(goal, v.median)),
+        x(Math.min(...hs)),
+        x(Math.max(...hs)),
+        fill,
+        v.n,
+      ),
     );
-    out.push(text(LABEL_W + w + 6, y + 14, detail, 'class="small"'));
+    out.push(
+      text(
+        Math.max(x(Math.max(...hs)), x(headroom(goal, v.median))) + 8,
+        y + 15,
+        detail,
+        'class="small"',
+      ),
+    );
   });
   const bottom = y0 + goals.length * ROW_H;
   for (const tick of [0.1, 1, 10, 100]) {
@@ -107,19 +200,36 @@ function goalsPanel(goals: Goal[], top: number): { svg: string; height: number }
   return { svg: out.join('\n'), height: bottom - top + 16 };
 }
 
-export function renderSvg(env: Environment, results: Results, goals: Goal[]): string {
-  const header = `edge-mcp bench · ${env.date.slice(0, 16).replace('T', ' ')} UTC · ${env.machine.cpuModel} × ${env.machine.cpuCount} · Node ${env.versions.node} · Deno ${env.versions.deno} · Bun ${env.versions.bun}`;
-  const first = throughputPanel(results, 30);
-  const second = goalsPanel(goals, 30 + first.height + 10);
-  const height = 30 + first.height + 10 + second.height + 10;
+export function renderSvg(report: Report): string {
+  const c = report.config as { rounds?: number };
+  const load = report.load;
+  const noisy = load && Math.max(load.start[0], load.end[0]) > NOISY_LOAD;
+  const header =
+    `edge-mcp bench · ${report.date.slice(0, 16).replace('T', ' ')} UTC · ${report.machine.cpuModel} × ${report.machine.cpuCount} · ` +
+    `Node ${report.versions.node} · Deno ${report.versions.deno} · Bun ${report.versions.bun} · ${c.rounds ?? 1} round(s)` +
+    (load
+      ? ` · load ${formatLoad(load.start)} → ${formatLoad(load.end)}${noisy ? ' (noisy)' : ''}`
+      : '');
+  const panels: Panel[] = [];
+  let top = 30;
+  for (const draw of [
+    (t: number) => throughputPanel(report, t),
+    (t: number) => startupPanel(report, t),
+    (t: number) => goalsPanel(report.goals, t),
+  ]) {
+    const panel = draw(top);
+    if (panel.height === 0) continue;
+    panels.push(panel);
+    top += panel.height + 10;
+  }
+  const height = top;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<title>${esc(header)}</title>`,
     '<style>.title{font-size:14px;font-weight:600}.small{font-size:11px;fill:#333}</style>',
     `<rect width="${WIDTH}" height="${height}" fill="#fff"/>`,
-    text(10, 18, header, 'class="small"'),
-    first.svg,
-    second.svg,
+    text(10, 18, header, noisy ? 'class="small" style="fill:#c0392b"' : 'class="small"'),
+    ...panels.map((panel) => panel.svg),
     '</svg>',
     '',
   ].join('\n');

@@ -1,6 +1,8 @@
 /** Markdown tables of a run: printed to stdout and written into bench/README.md. */
-import type { Environment } from './environment.ts';
+import type { Spread } from '../lib/stats.ts';
+import { formatLoad, NOISY_LOAD } from '../lib/system.ts';
 import type { Goal, Results } from './goals.ts';
+import type { Report } from './write.ts';
 
 function table(head: string[], rows: string[][], right: number[] = []): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
@@ -11,53 +13,137 @@ function table(head: string[], rows: string[][], right: number[] = []): string {
   return [line(head), rule, ...rows.map(line)].join('\n');
 }
 
-const n = (value: number, digits = 0) =>
-  Number.isFinite(value)
+export const n = (value: number | null | undefined, digits = 0) =>
+  value !== null && value !== undefined && Number.isFinite(value)
     ? value.toLocaleString('en-US', {
         minimumFractionDigits: digits,
         maximumFractionDigits: digits,
       })
     : 'n/a';
 
-export function formatGoalValue(goal: Goal): string {
-  if (goal.value === null) return 'n/a';
-  const digits = goal.unit === '×' ? 2 : goal.unit === 'ms' ? 2 : 0;
-  return goal.unit === '×' ? `${n(goal.value, digits)}×` : `${n(goal.value, digits)} ${goal.unit}`;
+/** `33,310 (32,100–34,020)`: the median and, over more than one round, the min–max. */
+export function s(value: Spread | null | undefined, digits = 0, suffix = ''): string {
+  if (!value) return 'n/a';
+  const mid = `${n(value.median, digits)}${suffix}`;
+  if (value.n < 2) return mid;
+  return `${mid} (${n(value.min, digits)}–${n(value.max, digits)})`;
 }
 
-export function renderTables(env: Environment, results: Results, goals: Goal[]): string {
-  const parts: string[] = [];
-  const v = env.versions;
+function unitOf(goal: Goal, value: number | null): string {
+  if (value === null) return 'n/a';
+  const digits = goal.unit === 'B' ? 0 : 2;
+  return goal.unit === '×' ? `${n(value, digits)}×` : `${n(value, digits)} ${goal.unit}`;
+}
+
+/** The goal's median and range: `0.81× (0.78–0.83)`. */
+export function formatGoalValue(goal: Goal): string {
+  if (!goal.value) return 'n/a';
+  const v = goal.value;
+  const mid = unitOf(goal, v.median);
+  return v.n < 2 ? mid : `${mid} (${unitOf(goal, v.min)} – ${unitOf(goal, v.max)})`;
+}
+
+export function formatThreshold(goal: Goal): string {
+  return `${goal.comparison} ${goal.unit === '×' ? `${goal.threshold}×` : `${goal.threshold} ${goal.unit}`}`;
+}
+
+export function verdict(goal: Goal): string {
+  if (goal.met === null) return 'not measured';
+  if (goal.met) return 'yes';
+  return goal.medianMet ? 'NO (median yes)' : 'NO';
+}
+
+function errorsOf(row: { errors: string[]; skipped?: string }): string {
+  if (row.skipped) return `skipped: ${row.skipped.slice(0, 60)}`;
+  return row.errors.length > 0
+    ? `${row.errors.length} round(s) failed: ${row.errors[0]!.slice(0, 60)}`
+    : '';
+}
+
+export function runLine(report: Report): string {
+  const v = report.versions;
+  const c = report.config as {
+    rounds?: number;
+    duration?: number;
+    warmup?: number;
+    quick?: boolean;
+  };
+  const load = report.load;
+  const noisy = load && Math.max(load.start[0], load.end[0]) > NOISY_LOAD;
+  return (
+    `Run ${report.date} on ${report.machine.cpuModel} × ${report.machine.cpuCount}, ${report.machine.memoryGiB} GiB, ${report.machine.os}; ` +
+    `Node ${v.node}, Deno ${v.deno}, Bun ${v.bun}${v.wrangler ? `, wrangler ${v.wrangler}` : ''}; edge-mcp ${v.git}${v.gitDirty ? ' (uncommitted changes)' : ''}. ` +
+    `${c.rounds ?? 1} round${(c.rounds ?? 1) === 1 ? '' : 's'}${c.quick ? ' (quick)' : ''}` +
+    (c.duration !== undefined
+      ? `, ${c.warmup} s warm-up + ${c.duration} s per target and round`
+      : '') +
+    (load
+      ? `; load average (1/5/15 min) ${formatLoad(load.start)} at the start, ${formatLoad(load.end)} at the end${noisy ? ` — **above ${NOISY_LOAD}: other work shared the CPU, the figures are noisy**` : ''}.`
+      : '.')
+  );
+}
+
+export function renderTables(report: Report): string {
+  const results: Results = report.results;
+  const goals = report.goals;
+  const parts: string[] = [runLine(report)];
   parts.push(
-    `Run ${env.date} on ${env.machine.cpuModel} × ${env.machine.cpuCount}, ${env.machine.memoryGiB} GiB, ${env.machine.os}; ` +
-      `Node ${v.node}, Deno ${v.deno}, Bun ${v.bun}; edge-mcp ${v.git}${v.gitDirty ? ' (uncommitted changes)' : ''}.`,
+    'Figures are medians of the rounds, with their min–max in brackets; every ratio is taken within a round (both targets measured in it) and then summarised.',
   );
   if (results.throughput.length > 0) {
     parts.push(
-      '**tools/call echo under load** (autocannon, 50 connections; × bare = against the bare handler of the same runtime, this run)',
+      `**tools/call echo under load** (autocannon, ${(report.config as { connections?: number }).connections ?? 50} connections; × = against the target named in "vs", measured in the same round; CPU = the server's CPU time per answered request)`,
       table(
-        ['target', 'runtime', 'answer', 'req/s', '× bare', 'p50 ms', 'p99 ms', 'failed', 'RSS MiB'],
-        results.throughput.map((r) =>
-          r.error
-            ? [r.label, r.runtime, 'error', r.error.slice(0, 60), '', '', '', '', '']
-            : [
-                r.label,
-                r.runtime,
-                r.answer,
-                n(r.rps),
-                r.ratioToBare === null ? '' : `${n(r.ratioToBare, 2)}×`,
-                String(r.p50Ms),
-                String(r.p99Ms),
-                String(r.failed),
-                n(r.rssMiB, 1),
-              ],
-        ),
-        [3, 4, 5, 6, 7, 8],
+        [
+          'target',
+          'runtime',
+          'answer',
+          'req/s',
+          '×',
+          'vs',
+          'p99 ms',
+          'CPU µs/req',
+          'failed',
+          'RSS MiB',
+        ],
+        results.throughput.map((r) => {
+          const problem = errorsOf(r);
+          if (!r.rps) return [r.label, r.runtime, 'error', problem, '', '', '', '', '', ''];
+          return [
+            r.label,
+            r.runtime,
+            r.answer,
+            s(r.rps),
+            r.ratio ? s(r.ratio, 2, '×') : '',
+            r.baseline ?? '',
+            s(r.p99Ms),
+            s(r.cpuUsPerRequest, 1),
+            problem ? `${r.failed}; ${problem}` : String(r.failed),
+            n(r.rssMiB?.median, 1),
+          ];
+        }),
+        [3, 4, 6, 7, 8, 9],
+      ),
+    );
+  }
+  if (results.startup.length > 0) {
+    parts.push(
+      '**Start-up to the first answered `tools/call`** (a bundle per runtime; spawn → answer, over every counted start; × = round medians against the bare handler of the runtime)',
+      table(
+        ['target', 'runtime', 'bundle KiB', 'starts', 'ms', '× bare'],
+        results.startup.map((r) => [
+          r.label,
+          r.runtime,
+          n(r.bundleBytes / 1024, 1),
+          String(r.samples.length),
+          r.ms ? s(r.ms, 1) : errorsOf(r),
+          r.ratio ? s(r.ratio, 2, '×') : '',
+        ]),
+        [2, 3, 4, 5],
       ),
     );
   }
   if (results.sessions.length > 0) {
-    const bareInit = results.sessions.find((r) => r.id === 'node/bare-initialize')?.initPerS;
     parts.push(
       '**Idle legacy sessions** (Node; initialize/s over a timed run; memory delta after GC over the second batch)',
       table(
@@ -71,55 +157,59 @@ export function renderTables(env: Environment, results: Results, goals: Goal[]):
           'RSS B/session',
           'RSS MiB after',
         ],
-        results.sessions.map((r) => [
-          r.label,
-          n(r.sessions),
-          n(r.initPerS),
-          bareInit ? `${n(r.initPerS / bareInit, 2)}×` : 'n/a',
-          String(r.p99Ms),
-          n(r.heapBytesPerSession),
-          n(r.rssBytesPerSession),
-          n(r.rssAfterMiB, 1),
-        ]),
+        results.sessions.map((r) =>
+          r.initPerS
+            ? [
+                r.label,
+                n(r.sessions),
+                s(r.initPerS),
+                r.ratio ? s(r.ratio, 2, '×') : '',
+                s(r.p99Ms),
+                s(r.heapBytesPerSession),
+                s(r.rssBytesPerSession),
+                n(r.rssAfterMiB?.median, 1),
+              ]
+            : [r.label, 'error', errorsOf(r), '', '', '', '', ''],
+        ),
         [1, 2, 3, 4, 5, 6, 7],
       ),
     );
   }
   if (results.disconnect.length > 0) {
     parts.push(
-      '**Disconnect → handler abort** (edge-mcp, 2026-07-28 `sleep` dropped after its first progress event)',
+      '**Disconnect → handler abort** (edge-mcp, 2026-07-28 `sleep` dropped after its first progress event; percentiles per round)',
       table(
-        ['runtime', 'drops', 'failed', 'p50 ms', 'p99 ms', 'max ms'],
+        ['runtime', 'drops/round', 'failed', 'p50 ms', 'p99 ms', 'max ms'],
         results.disconnect.map((r) => [
           r.runtime,
           String(r.drops),
-          String(r.failures),
-          n(r.p50Ms, 2),
-          n(r.p99Ms, 2),
-          n(r.maxMs, 2),
+          r.errors.length > 0 ? `${r.failures}; ${errorsOf(r)}` : String(r.failures),
+          s(r.p50Ms, 2),
+          s(r.p99Ms, 2),
+          s(r.maxMs, 2),
         ]),
         [1, 2, 3, 4, 5],
       ),
     );
   }
-  if (results.shutdown) {
-    const s = results.shutdown;
-    const outcomes = Object.entries(s.callOutcomes)
+  for (const r of results.shutdown) {
+    const outcomes = Object.entries(r.callOutcomes)
       .map(([key, count]) => `${count}× ${key}`)
       .join(', ');
     parts.push(
-      `**Shutdown** (edge-mcp on Node, SIGTERM → exit): ${n(s.exitMs, 1)} ms with ${n(s.sessions)} sessions and ${s.inFlight} calls in flight; exit code ${s.exitCode}; the calls ended with ${outcomes}.`,
+      `**Shutdown** (edge-mcp on Node, SIGTERM → exit): ${s(r.exitMs, 1, ' ms')} with ${n(r.sessions)} sessions and ${r.inFlight} calls in flight; exit codes ${r.exitCodes.join(', ') || 'n/a'}; the calls ended with ${outcomes || 'n/a'}${r.errors.length > 0 ? `; ${errorsOf(r)}` : ''}.`,
     );
   }
   parts.push(
-    '**Targets**',
+    '**Targets** (met = met in the worst round)',
     table(
-      ['goal', 'measured', 'target', 'met', 'detail'],
+      ['goal', 'median (min – max)', 'worst round', 'target', 'met', 'detail'],
       goals.map((g) => [
         g.label,
         formatGoalValue(g),
-        `${g.comparison} ${g.unit === '×' ? `${g.threshold}×` : `${g.threshold} ${g.unit}`}`,
-        g.met === null ? 'n/a' : g.met ? 'yes' : 'NO',
+        unitOf(g, g.worst),
+        formatThreshold(g),
+        verdict(g),
         g.detail,
       ]),
     ),

@@ -1,6 +1,8 @@
 /** Writes a run's JSON, chart and (for full runs) the README's Results section; returns the tables. */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { RESULTS_DIR } from '../lib/paths.ts';
+import type { LoadAverage } from '../lib/system.ts';
 import type { Environment } from './environment.ts';
 import type { Goal, Results } from './goals.ts';
 import { toJson } from './json.ts';
@@ -10,6 +12,8 @@ import { renderTables } from './table.ts';
 
 export interface Report extends Environment {
   config: Record<string, unknown> & { partial: boolean };
+  /** The machine's load average when the run started and when it ended. */
+  load?: { start: LoadAverage; end: LoadAverage; noisy: boolean };
   results: Results;
   goals: Goal[];
 }
@@ -18,9 +22,13 @@ export function writeOutputs(report: Report, out: string, log: (line: string) =>
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, toJson(report));
   const svgFile = join(dirname(out), out.endsWith('latest.json') ? 'latest.svg' : 'partial.svg');
-  writeFileSync(svgFile, renderSvg(report, report.results, report.goals));
-  const tables = renderTables(report, report.results, report.goals);
-  if (!report.config.partial && fillReadme(tables)) log('README.md Results section updated');
+  writeFileSync(svgFile, renderSvg(report));
+  const tables = renderTables(report);
+  // Only a full run written to results/latest.json speaks for the README.
+  const latest = resolve(out) === resolve(RESULTS_DIR, 'latest.json');
+  if (latest && !report.config.partial && fillReadme(tables)) {
+    log('README.md Results section updated');
+  }
   log(`wrote ${out} and ${svgFile}`);
   return tables;
 }

@@ -1,0 +1,65 @@
+/**
+ * The statistics of a run: every figure is taken once per round, and reported as the median of
+ * its rounds with their min–max. Pure functions (unit-tested in test/stats.test.ts).
+ */
+
+/** A figure over the rounds that measured it. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  /** How many rounds measured it. */
+  n: number;
+  /** The value of each round, in round order. */
+  values: number[];
+}
+
+/** The median of `values` (the mean of the two middle ones for an even count); NaN when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median, min and max of the finite values; null when none is finite. */
+export function spread(values: readonly (number | null | undefined)[]): Spread | null {
+  const finite = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  if (finite.length === 0) return null;
+  return {
+    median: median(finite),
+    min: Math.min(...finite),
+    max: Math.max(...finite),
+    n: finite.length,
+    values: finite,
+  };
+}
+
+/** The `p`th percentile (nearest rank) of ascending `sorted`; NaN when empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
+}
+
+/**
+ * Per-round ratios of two figures measured in the same rounds: `numerator[r] / denominator[r]`
+ * for every round where both are known and the denominator is positive.
+ */
+export function pairedRatios(
+  numerator: ReadonlyMap<number, number>,
+  denominator: ReadonlyMap<number, number>,
+): number[] {
+  const ratios: number[] = [];
+  for (const [round, value] of [...numerator].sort(([a], [b]) => a - b)) {
+    const base = denominator.get(round);
+    if (base !== undefined && base > 0 && Number.isFinite(value)) ratios.push(value / base);
+  }
+  return ratios;
+}
+
+/** The round that is worst for a goal: the lowest value for `>=`, the highest for `<=`. */
+export function worst(values: Spread, comparison: '>=' | '<='): number {
+  return comparison === '>=' ? values.min : values.max;
+}

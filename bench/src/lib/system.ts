@@ -1,0 +1,83 @@
+/**
+ * What the machine was doing: the load average (a shared machine makes every figure noisy) and
+ * the CPU time a target's processes used (Linux `/proc`; null elsewhere).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+
+/** Load averages over 1, 5 and 15 minutes. */
+export type LoadAverage = [number, number, number];
+
+/** Above this 1-minute load average a run is called noisy (on any machine: other work ran). */
+export const NOISY_LOAD = 1.0;
+
+export function loadAverage(): LoadAverage {
+  try {
+    const [one, five, fifteen] = readFileSync('/proc/loadavg', 'utf8').split(' ').map(Number);
+    if ([one, five, fifteen].every((v) => Number.isFinite(v))) {
+      return [one!, five!, fifteen!];
+    }
+  } catch {}
+  const [one = 0, five = 0, fifteen = 0] = loadavg();
+  return [one, five, fifteen];
+}
+
+/** `1.23 / 0.98 / 0.75`. */
+export function formatLoad(load: LoadAverage): string {
+  return load.map((v) => v.toFixed(2)).join(' / ');
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** The `/proc/<pid>/stat` fields (from field 3, the state) of every process of group `pgid`. */
+function groupStats(pgid: number): { pid: string; fields: string[] }[] | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  const out: { pid: string; fields: string[] }[] = [];
+  for (const entry of entries) {
+    const first = entry.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // The command name (field 2) may hold spaces and parentheses: fields count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state); pgrp is field 5.
+    if (Number(fields[2]) === pgid) out.push({ pid: entry, fields });
+  }
+  return out.length > 0 ? out : null;
+}
+
+/**
+ * CPU seconds (user + system) used so far by every process of process group `pgid` (a target is
+ * started as a group leader, so this covers wrappers and their children, e.g. wrangler's
+ * workerd). Null where /proc cannot be read.
+ */
+export function groupCpuSeconds(pgid: number): number | null {
+  const stats = groupStats(pgid);
+  if (stats === null) return null;
+  // utime and stime are fields 14 and 15.
+  const ticks = stats.reduce((sum, { fields }) => sum + Number(fields[11]) + Number(fields[12]), 0);
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** Resident memory of every process of group `pgid` together (bytes); null without /proc. */
+export function groupRssBytes(pgid: number): number | null {
+  const stats = groupStats(pgid);
+  if (stats === null) return null;
+  let kib = 0;
+  for (const { pid } of stats) {
+    try {
+      const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kib += Number(match?.[1] ?? 0);
+    } catch {}
+  }
+  return kib * 1024;
+}

@@ -1,0 +1,213 @@
+/**
+ * Start-up (the serverless cold path): from spawning the runtime on a bundle (src/lib/bundle.ts)
+ * to the first answered `tools/call` echo, on one clock (this process's `performance.now()`).
+ * The client tries the call every millisecond from the moment it spawned the process (a refused
+ * connection costs microseconds) until one answers 200 with the echo; the process is then killed.
+ *
+ * Each target gets one uncounted start first (the OS caches the runtime and the bundle; Deno and
+ * Bun cache their compiled modules). Then, per round, `config.starts` passes over every target
+ * in the round's rotated order. A round's figure for a target is the median of its starts in that
+ * round; ratios to the bare handler are taken per round.
+ */
+import { spawn } from 'node:child_process';
+import { freePort } from '@edge-mcp/test-kit/node';
+import type { Config } from '../config.ts';
+import { BUNDLE_DIR, type Bundle, bundle } from '../lib/bundle.ts';
+import { httpRequest, jsonRpcOf, sleep } from '../lib/http.ts';
+import { echoCall } from '../lib/mcp.ts';
+import { bunBinary, denoBinary } from '../lib/paths.ts';
+import { messageOf, rotation } from '../lib/rounds.ts';
+import { kill, NODE_BINARY } from '../lib/spawn.ts';
+import { median, pairedRatios, type Spread, spread } from '../lib/stats.ts';
+import { loadAverage } from '../lib/system.ts';
+import type { Library, StartupTarget } from '../targets.ts';
+
+export interface StartupSample {
+  round: number;
+  load1: number;
+  /** Spawn → first answer. */
+  ms: number;
+  /** Attempts until one was answered (connection refused before the server listened). */
+  attempts: number;
+}
+
+export interface StartupRow {
+  id: string;
+  label: string;
+  runtime: string;
+  library: Library;
+  baseline: string | null;
+  /** Size of the bundle started. */
+  bundleBytes: number;
+  samples: StartupSample[];
+  /** Over every counted start. */
+  ms: Spread | null;
+  /** The median start of each round. */
+  roundMs: Spread | null;
+  /** Round median / the baseline's round median. */
+  ratio: Spread | null;
+  errors: string[];
+}
+
+const TIMEOUT_MS = 30_000;
+
+function command(runtime: StartupTarget['runtime'], file: string): [string, string[]] {
+  switch (runtime) {
+    case 'node':
+      return [NODE_BINARY, [file]];
+    case 'deno':
+      return [
+        denoBinary(),
+        [
+          'run',
+          '--allow-net',
+          '--allow-env',
+          '--allow-read',
+          '--quiet',
+          '--unstable-no-legacy-abort',
+          file,
+        ],
+      ];
+    case 'bun':
+      return [bunBinary(), ['run', file]];
+  }
+}
+
+const ECHO = echoCall('modern', '2025-11-25');
+
+/** Whether `answer` is the echo's result. */
+function answered(answer: { status: number; body: string; headers: Record<string, unknown> }) {
+  if (answer.status !== 200) return false;
+  const message = (() => {
+    try {
+      return jsonRpcOf(answer as Parameters<typeof jsonRpcOf>[0]) as
+        | { result?: { content?: { text?: string }[] } }
+        | undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  return message?.result?.content?.[0]?.text === 'hello';
+}
+
+/** One start: spawn, call until answered, kill. */
+export async function startOnce(
+  runtime: StartupTarget['runtime'],
+  file: string,
+): Promise<{ ms: number; attempts: number }> {
+  const port = await freePort();
+  const [binary, args] = command(runtime, file);
+  const started = performance.now();
+  const child = spawn(binary, args, {
+    cwd: BUNDLE_DIR,
+    env: { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    for (let attempts = 1; ; attempts++) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`exited before it answered:\n${errors}`);
+      }
+      try {
+        const answer = await httpRequest(url, {
+          method: 'POST',
+          headers: ECHO.headers,
+          body: ECHO.body(1),
+        });
+        const ms = performance.now() - started;
+        if (!answered(answer)) {
+          throw new Error(`wrong answer: ${answer.status} ${answer.body.slice(0, 300)}`);
+        }
+        return { ms, attempts };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') throw error;
+      }
+      if (performance.now() - started > TIMEOUT_MS)
+        throw new Error(`no answer within ${TIMEOUT_MS} ms`);
+      await sleep(1);
+    }
+  } finally {
+    kill(child, 'SIGKILL', true);
+    await exited;
+  }
+}
+
+export async function runStartup(
+  targets: readonly StartupTarget[],
+  config: Config,
+  log: (line: string) => void,
+): Promise<StartupRow[]> {
+  const bundles = new Map<StartupTarget, Bundle>();
+  const samples = new Map<StartupTarget, StartupSample[]>();
+  const errors = new Map<StartupTarget, string[]>();
+  const fail = (target: StartupTarget, message: string) => {
+    errors.get(target)!.push(message);
+    log(`start-up ${target.id}: ${message}`);
+  };
+  for (const target of targets) {
+    samples.set(target, []);
+    errors.set(target, []);
+    try {
+      const built = await bundle(target.spec.entry, target.runtime);
+      bundles.set(target, built);
+      // Uncounted: fills the OS cache and the runtime's own module cache.
+      await startOnce(target.runtime, built.file);
+    } catch (error) {
+      fail(target, `bundle or first start: ${messageOf(error)}`);
+    }
+  }
+  const runnable = targets.filter((target) => bundles.has(target));
+  for (let round = 0; round < config.rounds; round++) {
+    const order = rotation(runnable, round, config.rounds);
+    for (let pass = 0; pass < config.starts; pass++) {
+      for (const target of order) {
+        const load1 = loadAverage()[0];
+        try {
+          const start = await startOnce(target.runtime, bundles.get(target)!.file);
+          samples.get(target)!.push({ round, load1, ...start });
+        } catch (error) {
+          fail(target, `round ${round + 1}: ${messageOf(error)}`);
+        }
+      }
+    }
+    for (const target of order) {
+      const mine = samples.get(target)!.filter((s) => s.round === round);
+      if (mine.length === 0) continue;
+      log(
+        `round ${round + 1}/${config.rounds}  start-up ${target.id.padEnd(16)} median ${median(mine.map((s) => s.ms)).toFixed(1)} ms over ${mine.length}  (load ${mine[0]!.load1.toFixed(2)})`,
+      );
+    }
+  }
+  const byRound = (target: StartupTarget) => {
+    const out = new Map<number, number>();
+    for (let round = 0; round < config.rounds; round++) {
+      const mine = samples.get(target)!.filter((s) => s.round === round);
+      if (mine.length > 0) out.set(round, median(mine.map((s) => s.ms)));
+    }
+    return out;
+  };
+  return targets.map((target) => {
+    const base = targets.find((t) => t.id === target.baseline);
+    const mine = byRound(target);
+    return {
+      id: target.id,
+      label: target.label,
+      runtime: target.runtime,
+      library: target.library,
+      baseline: target.baseline ?? null,
+      bundleBytes: bundles.get(target)?.bytes ?? 0,
+      samples: samples.get(target)!,
+      ms: spread(samples.get(target)!.map((s) => s.ms)),
+      roundMs: spread([...mine.values()]),
+      ratio: base ? spread(pairedRatios(mine, byRound(base))) : null,
+      errors: errors.get(target)!,
+    };
+  });
+}
