@@ -30,7 +30,14 @@ function text(x: number, y: number, content: string, attrs = ''): string {
 }
 
 /** A vertical rule labelled above it (or below it: `below`, so close rules do not collide). */
-function vline(x: number, y1: number, y2: number, label: string, dashed: boolean, below = false): string {
+function vline(
+  x: number,
+  y1: number,
+  y2: number,
+  label: string,
+  dashed: boolean,
+  below = false,
+): string {
   const dash = dashed ? ' stroke-dasharray="4 3"' : '';
   return (
     `<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${y1}" y2="${y2}" stroke="#444"${dash}/>` +
