@@ -27,6 +27,7 @@ export class RelayLink implements RemoteStreamLink {
   #sink: RemoteSink | undefined;
   #queued: Array<(sink: RemoteSink) => void> | undefined = [];
   #answer: ((ack: { live: boolean } | undefined) => void) | undefined;
+  #ack: { live: boolean } | undefined;
   #over = false;
 
   constructor(links: LinkOwner, s: string, st: string, holder: string, n: string) {
@@ -37,8 +38,9 @@ export class RelayLink implements RemoteStreamLink {
     this.#n = n;
   }
 
-  /** Waits for the holder's `ack` (undefined after `ms`). */
+  /** Waits for the holder's `ack` (undefined after `ms`); at once when it came already. */
   ack(ms: number): Promise<{ live: boolean } | undefined> {
+    if (this.#ack) return Promise.resolve(this.#ack);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(undefined), ms);
       this.#answer = (ack) => {
@@ -48,9 +50,11 @@ export class RelayLink implements RemoteStreamLink {
     });
   }
 
+  /** The holder's answer (it may arrive before the attach's `PUBLISH` reply: two connections). */
   acked(live: boolean, lastId: string | undefined): void {
     this.lastId = lastId;
-    this.#answer?.({ live });
+    this.#ack = { live };
+    this.#answer?.(this.#ack);
     this.#answer = undefined;
   }
 
