@@ -31,23 +31,26 @@ function report(result: PropertyResult): void {
   );
 }
 
+// The run floors below check that the fuzzer did real work within its time budget; how many runs
+// fit depends on the machine's load (a busy 2-core CI machine managed ~200 legacy runs where an
+// idle one does ~800), so they are set well under what a loaded machine does.
 describe.concurrent('fuzz: every answer well-formed, never a 5xx, nothing left behind', () => {
   test('2026-07-28 requests (default limits)', async () => {
     const result = await eraProperty('default', 'modern', budget(1500, 11_000));
     report(result);
-    expect(result.runs).toBeGreaterThan(200);
+    expect(result.runs).toBeGreaterThan(50);
   });
 
   test('legacy requests on sessions (default limits)', async () => {
     const result = await eraProperty('default', 'legacy', budget(1500, 11_000));
     report(result);
-    expect(result.runs).toBeGreaterThan(200);
+    expect(result.runs).toBeGreaterThan(50);
   });
 
   test('shutdown at a random point (both eras, both profiles)', async () => {
     const result = await shutdownProperty(budget(1000, 11_000));
     report(result);
-    expect(result.runs).toBeGreaterThan(100);
+    expect(result.runs).toBeGreaterThan(30);
   });
 });
 
@@ -55,6 +58,6 @@ describe('fuzz: timers and handles', () => {
   test('both eras against tight limits: no timer and no handle left after close', async () => {
     const result = await resourcesProperty(budget(1000, 8_000));
     report(result);
-    expect(result.runs).toBeGreaterThan(200);
+    expect(result.runs).toBeGreaterThan(50);
   });
 });
