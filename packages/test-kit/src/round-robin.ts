@@ -13,7 +13,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createConnection, type NetConnectOpts, type Socket } from 'node:net';
 
 export interface RoundRobinOptions {
   /** Answer `/health` and `/__log` from every upstream instead of forwarding them @default true */
@@ -30,6 +30,48 @@ export interface RoundRobinProxy {
   readonly upstreams: readonly string[];
   /** Stops listening and ends every open connection. */
   close(): Promise<void>;
+}
+
+/** Sockets whose writing side failed: never kept for another request. */
+const broken = new WeakSet<Socket>();
+
+type WriteCallback = (error?: Error | null) => void;
+interface Writes {
+  _write(chunk: unknown, encoding: BufferEncoding, callback: WriteCallback): void;
+  _writev(chunks: unknown[], callback: WriteCallback): void;
+}
+
+/**
+ * Upstream connections that, as curl, browsers and reverse proxies do, keep reading when an
+ * instance closed its side before the request was written whole: an answer it sent before (a 413
+ * at the body limit, then `Connection: close`) is forwarded instead of the upload's EPIPE. (A
+ * failed write errors a Node socket's reading side too, which then drops what it reads.) Writes
+ * that fail with EPIPE are dropped; a connection that ends without an answer is still a 502.
+ */
+class UpstreamAgent extends Agent {
+  override createConnection(options: NetConnectOpts): Socket {
+    const socket = createConnection(options);
+    const writes = socket as unknown as Writes;
+    const tolerate =
+      (callback: WriteCallback): WriteCallback =>
+      (error) => {
+        if ((error as NodeJS.ErrnoException | null | undefined)?.code !== 'EPIPE')
+          return callback(error);
+        broken.add(socket);
+        callback();
+      };
+    const write = writes._write;
+    const writev = writes._writev;
+    writes._write = (chunk, encoding, callback) =>
+      write.call(socket, chunk, encoding, tolerate(callback));
+    if (typeof writev === 'function')
+      writes._writev = (chunks, callback) => writev.call(socket, chunks, tolerate(callback));
+    return socket;
+  }
+
+  override keepSocketAlive(socket: Socket): boolean {
+    return !broken.has(socket) && (super.keepSocketAlive(socket) as unknown as boolean);
+  }
 }
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): never forwarded. */
@@ -60,7 +102,7 @@ export async function startRoundRobin(
   if (upstreams.length === 0) throw new Error('startRoundRobin needs at least one upstream');
   const targets = upstreams.map((base) => new URL(base));
   const merge = options.merge ?? true;
-  const agent = new Agent({ keepAlive: true });
+  const agent = new UpstreamAgent({ keepAlive: true });
   let next = 0;
 
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
@@ -89,13 +131,23 @@ export async function startRoundRobin(
           res.once('drain', () => answer.resume());
         }
       });
-      answer.on('end', () => res.end());
+      answer.on('end', () => {
+        res.end();
+        // Answered before the upload ended (the instance refused the rest): the rest is read
+        // into nothing, so the client, blocked on its upload, gets to read the answer.
+        if (!req.complete) {
+          req.unpipe(upstream);
+          req.resume();
+        }
+      });
       // The instance ended the connection before the body was complete: so does the proxy.
       answer.on('close', () => {
         if (!answer.complete) res.destroy();
       });
     });
     upstream.on('error', (error) => {
+      // The connection ended after a whole answer (one sent before the upload was read whole).
+      if ((upstream as { res?: IncomingMessage }).res?.complete) return;
       if (res.headersSent) res.destroy();
       else {
         res.writeHead(502, { 'content-type': 'text/plain' });

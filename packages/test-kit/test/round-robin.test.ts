@@ -174,4 +174,24 @@ describe('startRoundRobin', () => {
       { kind: 'session-close', at: 3 },
     ]);
   });
+  test('an answer sent before the upload ended (a 413 at the body limit) is forwarded, not a 502', async () => {
+    // As the Node adapter answers a body over its limit: at the limit, with Connection: close,
+    // leaving the rest of the upload unread.
+    const limited = await upstream('limited', (req, res) => {
+      let read = 0;
+      req.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > 1024 * 1024 && !res.headersSent) {
+          req.pause();
+          res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' });
+          res.end('too big');
+        }
+      });
+    });
+    const rr = await proxy([limited]);
+    for (let i = 0; i < 3; i++) {
+      const answer = await fetch(`${rr.url}/mcp`, { method: 'POST', body: 'x'.repeat(8 << 20) });
+      expect([answer.status, await answer.text()]).toEqual([413, 'too big']);
+    }
+  });
 });
