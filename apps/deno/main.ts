@@ -4,6 +4,9 @@
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
  * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
  * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
+ * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
+ * instance on that Redis (see packages/example/src/redis.ts); without it everything stays here.
+ * The start script's --allow-env lists every variable read (node-redis reads two while connecting).
  *
  * Run with `--unstable-no-legacy-abort` (the start script does) so that `request.signal` aborts
  * only when a client disconnects; see the Deno section of packages/adapters/README.md.
@@ -22,14 +25,25 @@ function log(line: string): void {
   console.error(line);
 }
 
+const env = (name: string) => Deno.env.get(name);
+// Only with REDIS_URL: node-redis is not even loaded otherwise.
+const redis = env('REDIS_URL')
+  ? await (await import('@edge-mcp/example/redis'))
+      .exampleCluster(env, log)
+      .catch((error: Error) => {
+        log(`edge-mcp example: ${error.message}`);
+        Deno.exit(1);
+      })
+  : undefined;
 const handler = createMcpHandler(createExampleServer(), {
   // streamAfterMs 1000: Deno.serve may notice a client that left a call only once the answer
   // starts, so a call still running after 1 s answers as a stream (see the Deno adapter).
   ...RUNTIME_HANDLER_OPTIONS,
-  ...exampleOptions((name) => Deno.env.get(name), {
+  ...exampleOptions(env, {
     host: Deno.env.get('HOST') ?? '127.0.0.1',
     port: Deno.env.get('PORT') ?? 8787,
   }),
+  ...redis?.options,
   onRequest: requestLogger(log),
   onSessionOpen: sessionLogger(log, 'session-open'),
   onSessionClose: sessionLogger(log, 'session-close'),
@@ -47,6 +61,8 @@ const server = await serve({
       `edge-mcp example shutting down (${inFlight} in flight, ${sessions} sessions, ${openStreams} open streams)`,
     );
     await handler.close();
+    // This instance leaves the cluster; the sessions stay in Redis for the other instances.
+    await redis?.close();
     log('edge-mcp example stopped');
   },
 });
@@ -56,4 +72,5 @@ const where =
   server.url === server.localUrl
     ? `${server.url}/mcp (health: ${server.url}/health)`
     : `${server.url}/mcp, all interfaces (from this machine: ${server.localUrl}/mcp, health: ${server.localUrl}/health)`;
+if (redis) log(`sessions in Redis at ${redis.url} (instance ${redis.cluster.instance})`);
 console.error(`edge-mcp example serving ${where}`);

@@ -4,6 +4,8 @@
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
  * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
  * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
+ * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
+ * instance on that Redis (see packages/example/src/redis.ts); without it everything stays here.
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler } from '@edge-mcp/core';
@@ -21,8 +23,19 @@ function log(line: string): void {
 
 const port = Number(process.env.PORT ?? 8787);
 const hostname = process.env.HOST ?? '127.0.0.1';
+const env = (name: string) => process.env[name];
+// Only with REDIS_URL: node-redis is not even loaded otherwise.
+const redis = env('REDIS_URL')
+  ? await (await import('@edge-mcp/example/redis'))
+      .exampleCluster(env, log)
+      .catch((error: Error) => {
+        log(`edge-mcp example: ${error.message}`);
+        process.exit(1);
+      })
+  : undefined;
 const handler = createMcpHandler(createExampleServer(), {
-  ...exampleOptions((name) => process.env[name], { host: hostname, port }),
+  ...exampleOptions(env, { host: hostname, port }),
+  ...redis?.options,
   onRequest: requestLogger(log),
   onSessionOpen: sessionLogger(log, 'session-open'),
   onSessionClose: sessionLogger(log, 'session-close'),
@@ -39,6 +52,8 @@ const server = await serve(
         `edge-mcp example shutting down (${inFlight} in flight, ${sessions} sessions, ${openStreams} open streams)`,
       );
       await handler.close();
+      // This instance leaves the cluster; the sessions stay in Redis for the other instances.
+      await redis?.close();
       log('edge-mcp example stopped');
     },
   },
@@ -50,4 +65,5 @@ const where =
   server.url === server.localUrl
     ? `${server.url}/mcp (health: ${server.url}/health)`
     : `${server.url}/mcp, all interfaces (from this machine: ${server.localUrl}/mcp, health: ${server.localUrl}/health)`;
+if (redis) log(`sessions in Redis at ${redis.url} (instance ${redis.cluster.instance})`);
 console.error(`edge-mcp example serving ${where}`);

@@ -2,13 +2,14 @@
  * `pnpm start` of each app, and at the root, as a container or a process manager runs it: SIGTERM
  * goes to the `pnpm` process only (not its group). The runtime under it must get it, shut down
  * gracefully (its running call answered 503, cancelled with reason `shutdown`) and exit 0, and
- * pnpm with it, leaving no process behind.
+ * pnpm with it, leaving no process behind. With `REDIS_URL`, the Node, Deno and Bun apps are
+ * instances of one server on that Redis.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { modern } from '@edge-mcp/test-kit';
-import { freePort } from '@edge-mcp/test-kit/node';
-import { afterEach, describe, expect, test } from 'vitest';
+import { LEGACY, legacy, modern, openSession, readAnswer } from '@edge-mcp/test-kit';
+import { freePort, type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { running } from '../src/suite/wait.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -71,6 +72,54 @@ async function within<T>(promise: Promise<T>, what: string, ms: number): Promise
   }
 }
 
+interface StartedApp {
+  pnpm: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `pnpm start` in `cwd` on a free port, in its own group; resolves once the app listens. */
+async function startApp(cwd: string, env: Record<string, string> = {}): Promise<StartedApp> {
+  const port = await freePort();
+  const pnpm = spawn('pnpm', ['start'], {
+    cwd,
+    // Its own group, so that the test can see (and clean up) everything pnpm started.
+    detached: true,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DENO_NO_UPDATE_CHECK: '1',
+      NO_COLOR: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.add(pnpm);
+  let output = '';
+  const listening = new Promise<void>((resolve) => {
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('edge-mcp example serving http://')) resolve();
+    };
+    pnpm.stdout?.on('data', read);
+    pnpm.stderr?.on('data', read);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    pnpm.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  await within(
+    Promise.race([
+      listening,
+      exited.then(() => Promise.reject(new Error(`pnpm start exited:\n${output}`))),
+    ]),
+    'the app to listen',
+    60_000,
+  );
+  return { pnpm, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
 describe('pnpm start passes SIGTERM on: the runtime shuts down gracefully and exits 0', () => {
   test.each([
     ['the root (apps/node)', ROOT],
@@ -78,43 +127,7 @@ describe('pnpm start passes SIGTERM on: the runtime shuts down gracefully and ex
     ['apps/deno', join(ROOT, 'apps', 'deno')],
     ['apps/bun', join(ROOT, 'apps', 'bun')],
   ])('%s', async (_, cwd) => {
-    const port = await freePort();
-    const pnpm = spawn('pnpm', ['start'], {
-      cwd,
-      // Its own group, so that the test can see (and clean up) everything pnpm started.
-      detached: true,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DENO_NO_UPDATE_CHECK: '1',
-        NO_COLOR: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    started.add(pnpm);
-    let output = '';
-    const listening = new Promise<void>((resolve) => {
-      const read = (chunk: Buffer): void => {
-        output += chunk.toString();
-        if (output.includes('edge-mcp example serving http://')) resolve();
-      };
-      pnpm.stdout?.on('data', read);
-      pnpm.stderr?.on('data', read);
-    });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      pnpm.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    await within(
-      Promise.race([
-        listening,
-        exited.then(() => Promise.reject(new Error(`pnpm start exited:\n${output}`))),
-      ]),
-      'the app to listen',
-      60_000,
-    );
-
-    const url = `http://127.0.0.1:${port}`;
+    const { pnpm, url, output, exited } = await startApp(cwd);
     const call = fetch(
       `${url}/mcp`,
       modern('tools/call', { name: 'sleep', arguments: { ms: 60_000 } }, { id: 'at-sigterm' }),
@@ -122,15 +135,80 @@ describe('pnpm start passes SIGTERM on: the runtime shuts down gracefully and ex
     await running(url, call);
 
     process.kill(pnpm.pid as number, 'SIGTERM'); // pnpm only, as `docker stop` does
-    expect(await within(exited, 'pnpm to exit', 30_000), output).toEqual({
+    expect(await within(exited, 'pnpm to exit', 30_000), output()).toEqual({
       code: 0,
       signal: null,
     });
     expect(await call).toBe(503);
-    expect(output).toContain('edge-mcp example shutting down (1 in flight');
-    expect(output).toContain('edge-mcp example stopped');
-    const line = output.split('\n').find((l) => l.includes('"id":"at-sigterm"'));
+    expect(output()).toContain('edge-mcp example shutting down (1 in flight');
+    expect(output()).toContain('edge-mcp example stopped');
+    // Without REDIS_URL: memory, as always.
+    expect(output()).not.toContain('Redis');
+    const line = output()
+      .split('\n')
+      .find((l) => l.includes('"id":"at-sigterm"'));
     expect(JSON.parse(line ?? '{}')).toMatchObject({ outcome: 'cancelled', reason: 'shutdown' });
     expect(await settledGroup(pnpm, 5_000)).toEqual([]);
+  });
+});
+
+describe('with REDIS_URL, the apps are instances of one server', () => {
+  let redis: RedisServer | undefined;
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  test('apps/node twice, apps/deno and apps/bun on one redis-server: a session opened on one is served by every other; SIGTERM leaves it to the rest', async () => {
+    redis = await startRedis();
+    const env = { REDIS_URL: redis.url, REDIS_NAMESPACE: 'apps-start' };
+    const apps = await Promise.all(
+      [
+        ['apps', 'node'],
+        ['apps', 'node'],
+        ['apps', 'deno'],
+        ['apps', 'bun'],
+      ].map((path) => startApp(join(ROOT, ...path), env)),
+    );
+    for (const app of apps)
+      expect(app.output()).toContain(`sessions in Redis at ${redis.url} (instance `);
+    const [first] = apps as [StartedApp];
+    const session = await openSession(`${first.url}/mcp`, LEGACY);
+    // A running sum kept in the session: each app adds to what the others wrote.
+    const sums: number[] = [];
+    for (const app of [...apps.slice(1), first]) {
+      const answer = await readAnswer(
+        await fetch(
+          `${app.url}/mcp`,
+          legacy('tools/call', { name: 'tally', arguments: { add: 1 } }, session, {
+            version: LEGACY,
+          }),
+        ),
+      );
+      sums.push(answer.message.result.structuredContent.sum);
+    }
+    expect(sums).toEqual([1, 2, 3, 4]);
+    // The first app stops (a rolling deploy): the session goes on on the others.
+    process.kill(first.pnpm.pid as number, 'SIGTERM');
+    expect(await within(first.exited, 'pnpm to exit', 30_000), first.output()).toEqual({
+      code: 0,
+      signal: null,
+    });
+    const after = await readAnswer(
+      await fetch(
+        `${apps[1]?.url}/mcp`,
+        legacy('tools/call', { name: 'tally', arguments: { add: 1 } }, session, {
+          version: LEGACY,
+        }),
+      ),
+    );
+    expect(after.message.result.structuredContent).toEqual({ sum: 5 });
+    for (const app of apps.slice(1)) {
+      process.kill(app.pnpm.pid as number, 'SIGTERM');
+      expect(await within(app.exited, 'pnpm to exit', 30_000), app.output()).toEqual({
+        code: 0,
+        signal: null,
+      });
+    }
+    expect(first.output()).not.toContain('session-close');
   });
 });
