@@ -107,19 +107,50 @@ export function fixtureServer(kind: FixtureKind): McpServer {
       return `flooded ${count}`;
     },
   );
+  server.tool(
+    'drip',
+    {
+      description:
+        'Sends count progress notifications ms apart, then answers; stops when aborted (test hook)',
+      inputSchema: z.object({ count: z.number().int().min(1), ms: z.number().int().min(0) }),
+    },
+    async ({ count, ms }, ctx) => {
+      const { signal } = ctx;
+      for (let i = 1; i <= count; i++) {
+        if (signal.aborted) throw signal.reason;
+        ctx.progress(i, count, `drip ${i}`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, ms);
+          function done() {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
+          }
+          signal.addEventListener('abort', done, { once: true });
+        });
+      }
+      if (signal.aborted) throw signal.reason;
+      return `dripped ${count}`;
+    },
+  );
   addTaskTools(server);
   return server;
 }
 
-/** Handler hooks that write the request and session log the suite asserts on. */
+/**
+ * Handler hooks that write the request and session log the suite asserts on. Each line has `at`
+ * (`Date.now()` when it was written: the processes of a cluster share the machine's clock, so a
+ * merged log is in order and a test measures a remote abort against it).
+ */
 export function logHooks(
   sink: LogSink,
 ): Pick<McpHandlerOptions, 'onRequest' | 'onSessionOpen' | 'onSessionClose'> {
   return {
-    onRequest: (event) => sink.push({ kind: 'request', ...event }),
-    onSessionOpen: (event) => sink.push({ kind: 'session-open', ...event, clientInfo: undefined }),
+    onRequest: (event) => sink.push({ kind: 'request', ...event, at: Date.now() }),
+    onSessionOpen: (event) =>
+      sink.push({ kind: 'session-open', ...event, clientInfo: undefined, at: Date.now() }),
     onSessionClose: (event) =>
-      sink.push({ kind: 'session-close', ...event, clientInfo: undefined }),
+      sink.push({ kind: 'session-close', ...event, clientInfo: undefined, at: Date.now() }),
   };
 }
 

@@ -1,12 +1,25 @@
-/** The suite's app on Bun: `bun run src/entries/bun.ts` with PORT (and FIXTURE). */
+/**
+ * The suite's app on Bun: `bun run src/entries/bun.ts` with PORT (and FIXTURE, GRACE_MS; with
+ * REDIS_URL, one instance of a cluster on that Redis).
+ */
 import { serve } from '@edge-mcp/adapters/bun';
+import { clusterRoutes, suiteCluster } from '../cluster-entry.ts';
 import { createSuiteApp, type FixtureKind } from '../fixture.ts';
 
+const redis = await suiteCluster((name) => process.env[name]);
 const { app, handler } = createSuiteApp('bun', (process.env.FIXTURE ?? 'suite') as FixtureKind, {
   disconnectGraceMs: Number(process.env.GRACE_MS ?? 30_000),
+  ...redis?.options,
 });
+clusterRoutes(app, redis);
 const server = await serve(
-  { fetch: app.fetch, close: () => handler.close() },
+  {
+    fetch: app.fetch,
+    close: async () => {
+      await handler.close();
+      await redis?.close();
+    },
+  },
   { port: Number(process.env.PORT ?? 8787), hostname: '127.0.0.1' },
 );
-console.error(`listening ${server.url}`);
+console.error(`listening ${server.url}${redis ? ` as ${redis.cluster.instance}` : ''}`);

@@ -1,9 +1,14 @@
-/** The suite's app on Deno: `deno run -A src/entries/deno.ts` with PORT (and FIXTURE). */
+/**
+ * The suite's app on Deno: `deno run -A src/entries/deno.ts` with PORT (and FIXTURE, GRACE_MS;
+ * with REDIS_URL, one instance of a cluster on that Redis).
+ */
 import { RUNTIME_HANDLER_OPTIONS, serve } from '@edge-mcp/adapters/deno';
+import { clusterRoutes, suiteCluster } from '../cluster-entry.ts';
 import { createSuiteApp, type FixtureKind } from '../fixture.ts';
 
 declare const Deno: { env: { get(name: string): string | undefined } };
 
+const redis = await suiteCluster((name) => Deno.env.get(name));
 const { app, handler } = createSuiteApp(
   'deno',
   (Deno.env.get('FIXTURE') ?? 'suite') as FixtureKind,
@@ -11,10 +16,18 @@ const { app, handler } = createSuiteApp(
     // streamAfterMs: Deno may notice a departed client only when the answer starts.
     ...RUNTIME_HANDLER_OPTIONS,
     disconnectGraceMs: Number(Deno.env.get('GRACE_MS') ?? 30_000),
+    ...redis?.options,
   },
 );
+clusterRoutes(app, redis);
 const server = await serve(
-  { fetch: app.fetch, close: () => handler.close() },
+  {
+    fetch: app.fetch,
+    close: async () => {
+      await handler.close();
+      await redis?.close();
+    },
+  },
   { port: Number(Deno.env.get('PORT') ?? 8787), hostname: '127.0.0.1' },
 );
-console.error(`listening ${server.url}`);
+console.error(`listening ${server.url}${redis ? ` as ${redis.cluster.instance}` : ''}`);

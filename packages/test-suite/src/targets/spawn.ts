@@ -1,6 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { LogLine, Target, TargetCaps } from './types.ts';
 
+/** A target that is a process of its own: its pid, signals, its exit and what it printed. */
+export interface SpawnedTarget extends Target {
+  readonly pid: number;
+  /** Resolves with the exit code (null after a signal) once the process exited. */
+  readonly exited: Promise<{ code: number | null }>;
+  /** Sends `signal` to the whole process group (`group` false: the server process only). */
+  kill(signal: NodeJS.Signals, group?: boolean): void;
+  /** Everything the process printed so far. */
+  output(): string;
+}
+
 export interface SpawnOptions {
   name: string;
   command: string;
@@ -17,7 +28,7 @@ export interface SpawnOptions {
  * Starts a server process in its own process group (so wrappers and their children go together),
  * waits until `/health` answers, and returns it as a Target. Output is kept for failure messages.
  */
-export async function spawnTarget(options: SpawnOptions): Promise<Target> {
+export async function spawnTarget(options: SpawnOptions): Promise<SpawnedTarget> {
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(options.port) },
@@ -53,6 +64,10 @@ export async function spawnTarget(options: SpawnOptions): Promise<Target> {
   }
   return {
     name: options.name,
+    pid: child.pid as number,
+    exited,
+    kill: (signal: NodeJS.Signals, group = true) => kill(child, signal, group),
+    output: () => output,
     url,
     mcpUrl: `${url}/mcp`,
     caps: options.caps,
@@ -73,7 +88,7 @@ export async function spawnTarget(options: SpawnOptions): Promise<Target> {
       clearTimeout(timer);
     },
     toString: () => output,
-  } as Target;
+  } as SpawnedTarget;
 }
 
 /** Signals the whole group, or only the server process when `group` is false (a real SIGTERM to it). */
