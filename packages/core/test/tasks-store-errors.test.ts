@@ -4,18 +4,26 @@
  */
 import { expect, onTestFinished, test } from 'vitest';
 import { createMcpHandler, McpServer } from '../src/index.ts';
-import { MemoryTaskStore, StoreUnavailableError, type TaskRecord } from '../src/sessions.ts';
+import { MemoryTaskStore, StoreUnavailableError, type TaskStore } from '../src/sessions.ts';
 import { call } from './helpers.ts';
 
 const WITH_TASKS = { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
 
 /** Takes every write but the handler's end. */
-class FailingEnd extends MemoryTaskStore {
-  override update(id: string, patch: Partial<TaskRecord>) {
-    if (patch.status === 'completed' || patch.status === 'failed')
-      return Promise.reject(new StoreUnavailableError('the store is away'));
-    return super.update(id, patch);
-  }
+function failingEnd(): TaskStore {
+  const inner = new MemoryTaskStore();
+  return {
+    exclusive: inner.exclusive,
+    bind: (host) => inner.bind(host),
+    create: (record) => inner.create(record),
+    get: (id) => inner.get(id),
+    update: (id, patch) =>
+      patch.status === 'completed' || patch.status === 'failed'
+        ? Promise.reject(new StoreUnavailableError('the store is away'))
+        : inner.update(id, patch),
+    list: (binding, cursor, limit) => inner.list(binding, cursor, limit),
+    countActive: (binding) => inner.countActive(binding),
+  };
 }
 
 test('a store failing the write of a settled task is no unhandled rejection', async () => {
@@ -37,7 +45,7 @@ test('a store failing the write of a settled task is no unhandled rejection', as
   server.tool('broken', { taskSupport: 'required' }, () => {
     throw new Error('broken');
   });
-  const handler = createMcpHandler(server, { tasks: { store: new FailingEnd() } });
+  const handler = createMcpHandler(server, { tasks: { store: failingEnd() } });
   for (const name of ['quick', 'broken']) {
     const created = await call(handler, 'tools/call', { name, arguments: {} }, WITH_TASKS);
     expect(created.message.result.resultType).toBe('task');
