@@ -193,5 +193,6 @@ describe('startRoundRobin', () => {
       const answer = await fetch(`${rr.url}/mcp`, { method: 'POST', body: 'x'.repeat(8 << 20) });
       expect([answer.status, await answer.text()]).toEqual([413, 'too big']);
     }
-  });
+    // Three 8 MiB uploads through the proxy: seconds on a loaded 2-core machine.
+  }, 30_000);
 });
