@@ -47,6 +47,7 @@ export default function setup(project: TestProject): () => void {
         dependencies: {
           '@edge-mcp/core': `file:${tarballs.core}`,
           '@edge-mcp/adapters': `file:${tarballs.adapters}`,
+          '@edge-mcp/redis': `file:${tarballs.redis}`,
           zod: '4.6.7',
         },
         devDependencies: { '@types/node': '20.19.43' },
