@@ -9,6 +9,28 @@
 import { standIn } from './stand-in.ts';
 import type { PlainReply } from './types.ts';
 
+/**
+ * Where a body stream made from a whole text keeps that text: the real `Response` of a light one
+ * tags its body, and the tag travels with the stream when a framework wraps the answer in a new
+ * `Response` (Hono does `new Response(res.body, res)` whenever middleware touched `c.res`, e.g.
+ * `cors()`): the Node adapter then writes the text at once instead of reading the stream.
+ */
+const KNOWN_TEXT: unique symbol = Symbol.for('edge-mcp.known-text');
+
+type Tagged = ReadableStream<Uint8Array> & { [KNOWN_TEXT]?: string };
+
+/**
+ * The whole text of `body` when it was made from one and nobody has read from it (not locked,
+ * not disturbed: `bodyUsed` of the response carrying it is false).
+ */
+export function knownText(
+  response: Response,
+  body: ReadableStream<Uint8Array>,
+): string | undefined {
+  const text = (body as Tagged)[KNOWN_TEXT];
+  return text !== undefined && !body.locked && !response.bodyUsed ? text : undefined;
+}
+
 export class LightResponse {
   readonly #reply: PlainReply;
   #headers: Headers | undefined;
@@ -57,10 +79,14 @@ export class LightResponse {
   static real(light: LightResponse): Response {
     if (!light.#response) {
       const reply = light.#reply;
-      light.#response = new Response(reply.body, {
+      const response = new Response(reply.body, {
         status: reply.status,
         headers: light.#headers ?? reply.headers,
       });
+      if (reply.body !== null && response.body !== null) {
+        (response.body as Tagged)[KNOWN_TEXT] = reply.body;
+      }
+      light.#response = response;
     }
     return light.#response;
   }
