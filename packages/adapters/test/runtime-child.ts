@@ -55,15 +55,16 @@ afterEach(() => {
 
 /**
  * Starts `command args… fixture mode` in its own process group, with PORT=0 and HOST=127.0.0.1
- * (`env` overrides them).
+ * (`env` overrides them). `script` is another fixture to run instead of runtime-server.ts.
  */
 export function startChild(
   command: string,
   args: string[],
   mode: 'graceful' | 'hang',
   env: Record<string, string> = {},
+  script: string = fixture,
 ): Child {
-  const child = spawn(command, [...args, fixture, mode], {
+  const child = spawn(command, [...args, script, mode], {
     cwd: packageDir,
     env: {
       ...process.env,

@@ -2,7 +2,9 @@
  * Bun adapter: serve a fetch handler with `Bun.serve`.
  *
  * Bun's own `Request` goes to the handler untouched; Bun aborts its `signal` when the client
- * disconnects before the response is complete, and not after a completed response.
+ * disconnects before the response is complete, and not after a completed response. The core's
+ * handler is called through its fast entry with that `Request` read through (the body read
+ * natively by Bun, not through a stream reader), and a complete answer becomes one `Response`.
  *
  * **Event-stream headers.** Bun (1.4) sends the head of a streamed response only with its first
  * body chunk. An event stream with nothing to send yet (a 2025-06-18 GET stream, a resume with
@@ -12,6 +14,7 @@
  *
  * @module
  */
+import { HANDLE } from '@edge-mcp/core/adapter';
 import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
 import {
   closeHandler,
@@ -25,6 +28,7 @@ import {
   safeReporter,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
+import { answerFast } from '../shared/web-incoming.ts';
 import { type BunHttpServer, bunRuntime } from './types.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
@@ -132,13 +136,16 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   const hostname = options.hostname ?? (process.env.HOST || DEFAULT_HOSTNAME);
   const port = options.port ?? portFromEnv(process.env.PORT);
 
+  const entry = handler[HANDLE];
   // Bun.serve binds synchronously (and throws if it cannot).
   const server = bun.serve({
     hostname,
     port,
     // Off: Bun's 10 s default would cut long tool calls and event streams (see above).
     idleTimeout: 0,
-    fetch: async (request) => headNow(await respond(handler, request, report)),
+    fetch: entry
+      ? (request) => answerFast(handler, entry, request, report, headNow)
+      : async (request) => headNow(await respond(handler, request, report)),
     // Reached when the handler's value is not a usable Response.
     error(error) {
       report(error);

@@ -1,7 +1,9 @@
 /**
  * Deno adapter: serve a fetch handler with `Deno.serve`.
  *
- * Deno's own `Request` goes to the handler untouched; its `signal` is Deno's disconnect signal.
+ * Deno's own `Request` goes to the handler untouched; its `signal` is Deno's disconnect signal. The
+ * core's handler is called through its fast entry with that `Request` read through (the body read
+ * natively by Deno, not through a stream reader), and a complete answer becomes one `Response`.
  *
  * **Legacy abort.** Unless Deno runs with `--unstable-no-legacy-abort`, `Deno.serve` aborts
  * `request.signal` not only when the client disconnects but also right after every response that
@@ -26,6 +28,7 @@
  *
  * @module
  */
+import { HANDLE } from '@edge-mcp/core/adapter';
 import {
   closeHandler,
   DEFAULT_HOSTNAME,
@@ -40,6 +43,7 @@ import {
   signalExitCode,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
+import { answerFast } from '../shared/web-incoming.ts';
 import { type DenoHttpServer, type DenoRuntime, type DenoSignal, denoRuntime } from './types.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
@@ -160,6 +164,8 @@ export async function serve(
   const report = safeReporter(options.onError);
   const hostname = options.hostname ?? (readEnv(deno, 'HOST') || DEFAULT_HOSTNAME);
   const port = options.port ?? portFromEnv(readEnv(deno, 'PORT'));
+  // The core's handler is answered through its fast entry (the body read natively by Deno).
+  const entry = handler[HANDLE];
 
   // Deno.serve binds synchronously (and throws if it cannot); `addr` is set on return. Its own
   // `signal` option is not used: aborting it cuts every connection instead of a graceful stop.
@@ -174,7 +180,9 @@ export async function serve(
         return internalErrorResponse();
       },
     },
-    (request) => respond(handler, request, report),
+    entry
+      ? (request) => answerFast(handler, entry, request, report)
+      : (request) => respond(handler, request, report),
   );
   const info = listenInfo(hostname, server.addr.port, server.addr.hostname);
 
