@@ -241,21 +241,26 @@ describe('Redis restarted mid-run', () => {
   test('the sessions survive; a request during the gap is 503 Retry-After; a call running goes on; then everything works', async () => {
     const [a, b, c] = [at(0), at(1), at(2)];
     const { redis } = cluster;
-    const session = await openSession(a.mcpUrl, LEGACY);
+    const session = await within(openSession(a.mcpUrl, LEGACY), 'initialize', 10_000);
     expect((await call(a, session, 'tally', { add: 5 }))?.result.structuredContent).toEqual({
       sum: 5,
     });
-    const level = await fetch(b.mcpUrl, legacy('logging/setLevel', { level: 'error' }, session, V));
+    const level = await fetch(b.mcpUrl, {
+      ...legacy('logging/setLevel', { level: 'error' }, session, V),
+      signal: AbortSignal.timeout(10_000),
+    });
     expect(level.status).toBe(200);
     // A GET stream homed on A, with one list change stored and read.
-    const get = new SseReader(await fetch(a.mcpUrl, legacyGet(session, undefined, V)));
-    await get.next();
+    const get = new SseReader(
+      await within(fetch(a.mcpUrl, legacyGet(session, undefined, V)), 'the GET on A', 10_000),
+    );
+    await within(get.next(), 'the priming event', 10_000);
     await call(c, session, 'touch');
     const first = await within(get.message(), 'the first list change', 5_000);
     expect(first?.method).toBe('notifications/tools/list_changed');
     await call(c, session, 'touch');
     const second = await within(get.message(), 'the second list change', 5_000);
-    await get.cancel();
+    await within(get.cancel(), 'the GET dropped', 5_000);
     // A call running on B across the restart.
     const drip = fetch(
       b.mcpUrl,
@@ -266,46 +271,53 @@ describe('Redis restarted mid-run', () => {
         { ...V, id: 'across', signal: AbortSignal.timeout(20_000) },
       ),
     ).then((response) => new SseReader(response).rest());
-    await running(b.url, drip);
+    await within(running(b.url, drip), 'the call to run on B', 10_000);
 
     // Down: a graceful stop (SIGTERM: the append-only file is flushed), then a gap.
-    process.kill(redis.pid, 'SIGTERM');
-    await until(async () => !(await pingRedis(redis.port, 200)), 'Redis to stop');
-    const asked = Date.now();
-    const refused = await fetch(c.mcpUrl, {
-      ...legacy('tools/call', { name: 'echo', arguments: { text: 'x' } }, session, V),
-      signal: AbortSignal.timeout(5_000),
-    });
-    const refusedIn = Date.now() - asked;
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect((await refused.json()).error.code).toBe(-32000);
-    // Noticed at once (the connection is gone), at worst within socketTimeoutMs (1 s) + 1 s.
-    expect(refusedIn).toBeLessThan(2_000);
-    console.log(`a request while Redis was down: 503 in ${refusedIn} ms`);
-    const opened = await fetch(a.mcpUrl, {
-      ...legacy('initialize', {
-        protocolVersion: LEGACY,
-        capabilities: {},
-        clientInfo: { name: 'gap', version: '1' },
-      }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    expect(opened.status).toBe(503);
-
-    // Up again, on the same directory.
-    await until(
-      async () =>
-        redis.start().then(
-          () => true,
-          () => false,
-        ),
-      'Redis to start again',
-    );
+    // Started again whatever happens during the gap, so the tests after this one have a Redis.
+    const startAgain = () =>
+      until(
+        async () =>
+          redis.start().then(
+            () => true,
+            () => false,
+          ),
+        'Redis to start again',
+      );
+    try {
+      process.kill(redis.pid, 'SIGTERM');
+      await until(async () => !(await pingRedis(redis.port, 200)), 'Redis to stop');
+      const asked = Date.now();
+      const refused = await fetch(c.mcpUrl, {
+        ...legacy('tools/call', { name: 'echo', arguments: { text: 'x' } }, session, V),
+        signal: AbortSignal.timeout(5_000),
+      });
+      const refusedIn = Date.now() - asked;
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect((await refused.json()).error.code).toBe(-32000);
+      // Noticed at once (the connection is gone), at worst within socketTimeoutMs (1 s) + 1 s.
+      expect(refusedIn).toBeLessThan(2_000);
+      console.log(`a request while Redis was down: 503 in ${refusedIn} ms`);
+      const opened = await fetch(a.mcpUrl, {
+        ...legacy('initialize', {
+          protocolVersion: LEGACY,
+          capabilities: {},
+          clientInfo: { name: 'gap', version: '1' },
+        }),
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(opened.status).toBe(503);
+    } finally {
+      // Up again, on the same directory.
+      await startAgain();
+    }
     const back = Date.now();
     await until(
       async () =>
-        (await Promise.all([a, b, c].map((to) => to.cluster()))).every((s) => s.available),
+        (await within(Promise.all([a, b, c].map((to) => to.cluster())), '/__cluster', 5_000)).every(
+          (s) => s.available,
+        ),
       'every instance to reconnect',
     );
     console.log(`every instance reconnected ${Date.now() - back} ms after Redis restarted`);
@@ -340,7 +352,11 @@ describe('Redis restarted mid-run', () => {
     // The GET stream resumed on C from the first change: the second (stored before the restart)
     // is replayed, then a change raised after the restart arrives live.
     const resumed = new SseReader(
-      await fetch(c.mcpUrl, legacyGet(session, first?._eventId as string, V)),
+      await within(
+        fetch(c.mcpUrl, legacyGet(session, first?._eventId as string, V)),
+        'the resumed GET on C',
+        10_000,
+      ),
     );
     const replayed = await within(resumed.message(), 'the replayed change', 5_000);
     expect(replayed?._eventId).toBe(second?._eventId);
