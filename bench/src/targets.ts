@@ -179,7 +179,7 @@ export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
       {
         comparison: '>=',
         threshold: 0.8,
-        label: 'Node, Hono app with cors + bodyLimit + logger: modern vs a bare route',
+        label: 'Node in Hono (cors, bodyLimit, logger): modern vs a bare route',
       },
     ],
   },

@@ -48,7 +48,7 @@ function throughputRow(id: string, baseline: string | null, rps: number[]): Thro
 
 function startupRow(id: string, baseline: string | null, perRound: number[][]): StartupRow {
   const samples = perRound.flatMap((values, round) =>
-    values.map((ms) => ({ round, load1: 0.2, ms, attempts: 3 })),
+    values.map((ms) => ({ round, load1: 0.2, ms, attempts: 3, cpuMs: ms / 2 })),
   );
   return {
     id,
@@ -59,6 +59,7 @@ function startupRow(id: string, baseline: string | null, perRound: number[][]): 
     bundleBytes: 1000,
     samples,
     ms: spread(samples.map((s) => s.ms)),
+    cpuMs: spread(samples.map((s) => s.cpuMs)),
     roundMs: null,
     ratio: null,
     errors: [],

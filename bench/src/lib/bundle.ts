@@ -4,13 +4,10 @@
  * `node`) chosen, not minified. Node built-ins stay imports; CommonJS dependencies get a
  * `require` from `node:module` (all three runtimes have it).
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { BENCH_DIR } from './paths.ts';
-
-export const BUNDLE_DIR = join(tmpdir(), 'edge-mcp-bench-startup');
 
 const BANNER =
   "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);";
@@ -20,9 +17,13 @@ export interface Bundle {
   bytes: number;
 }
 
-export async function bundle(entry: string, runtime: 'node' | 'deno' | 'bun'): Promise<Bundle> {
-  mkdirSync(BUNDLE_DIR, { recursive: true });
-  const file = join(BUNDLE_DIR, `${runtime}-${entry.replace(/\.ts$/, '')}.mjs`);
+/** Bundles `entry` for `runtime` into `dir` (a directory of the run's own). */
+export async function bundle(
+  entry: string,
+  runtime: 'node' | 'deno' | 'bun',
+  dir: string,
+): Promise<Bundle> {
+  const file = join(dir, `${runtime}-${entry.replace(/\.ts$/, '')}.mjs`);
   await build({
     entryPoints: [join(BENCH_DIR, 'src', 'startup', entry)],
     outfile: file,

@@ -81,3 +81,28 @@ export function groupRssBytes(pgid: number): number | null {
   }
   return kib * 1024;
 }
+
+/**
+ * CPU time (ms, nanosecond precision) the threads of process group `pgid` have run so far
+ * (`/proc/<pid>/task/<tid>/schedstat`; threads that already exited are not counted). Null
+ * without /proc.
+ */
+export function groupCpuMs(pgid: number): number | null {
+  const stats = groupStats(pgid);
+  if (stats === null) return null;
+  let ns = 0;
+  for (const { pid } of stats) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {}
+    }
+  }
+  return ns / 1e6;
+}

@@ -10,16 +10,19 @@
  * round; ratios to the bare handler are taken per round.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { freePort } from '@edge-mcp/test-kit/node';
 import type { Config } from '../config.ts';
-import { BUNDLE_DIR, type Bundle, bundle } from '../lib/bundle.ts';
+import { type Bundle, bundle } from '../lib/bundle.ts';
 import { httpRequest, jsonRpcOf, sleep } from '../lib/http.ts';
 import { echoCall } from '../lib/mcp.ts';
 import { bunBinary, denoBinary } from '../lib/paths.ts';
 import { messageOf, rotation } from '../lib/rounds.ts';
 import { kill, NODE_BINARY } from '../lib/spawn.ts';
 import { median, pairedRatios, type Spread, spread } from '../lib/stats.ts';
-import { loadAverage } from '../lib/system.ts';
+import { groupCpuMs, loadAverage } from '../lib/system.ts';
 import type { Library, StartupTarget } from '../targets.ts';
 
 export interface StartupSample {
@@ -29,6 +32,11 @@ export interface StartupSample {
   ms: number;
   /** Attempts until one was answered (connection refused before the server listened). */
   attempts: number;
+  /**
+   * CPU time the process had used when its answer arrived (all its threads; Linux): it moves
+   * much less than the wall time when other work shares the machine.
+   */
+  cpuMs: number | null;
 }
 
 export interface StartupRow {
@@ -42,6 +50,7 @@ export interface StartupRow {
   samples: StartupSample[];
   /** Over every counted start. */
   ms: Spread | null;
+  cpuMs: Spread | null;
   /** The median start of each round. */
   roundMs: Spread | null;
   /** Round median / the baseline's round median. */
@@ -94,12 +103,12 @@ function answered(answer: { status: number; body: string; headers: Record<string
 export async function startOnce(
   runtime: StartupTarget['runtime'],
   file: string,
-): Promise<{ ms: number; attempts: number }> {
+): Promise<{ ms: number; attempts: number; cpuMs: number | null }> {
   const port = await freePort();
   const [binary, args] = command(runtime, file);
   const started = performance.now();
   const child = spawn(binary, args, {
-    cwd: BUNDLE_DIR,
+    cwd: dirname(file),
     env: { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
@@ -122,10 +131,11 @@ export async function startOnce(
           body: ECHO.body(1),
         });
         const ms = performance.now() - started;
+        const cpuMs = child.pid === undefined ? null : groupCpuMs(child.pid);
         if (!answered(answer)) {
           throw new Error(`wrong answer: ${answer.status} ${answer.body.slice(0, 300)}`);
         }
-        return { ms, attempts };
+        return { ms, attempts, cpuMs };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') throw error;
       }
@@ -144,6 +154,21 @@ export async function runStartup(
   config: Config,
   log: (line: string) => void,
 ): Promise<StartupRow[]> {
+  // The run's own directory: runs at the same time must not start each other's bundles.
+  const dir = mkdtempSync(join(tmpdir(), 'edge-mcp-bench-startup-'));
+  try {
+    return await measure(targets, config, log, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(
+  targets: readonly StartupTarget[],
+  config: Config,
+  log: (line: string) => void,
+  dir: string,
+): Promise<StartupRow[]> {
   const bundles = new Map<StartupTarget, Bundle>();
   const samples = new Map<StartupTarget, StartupSample[]>();
   const errors = new Map<StartupTarget, string[]>();
@@ -155,7 +180,7 @@ export async function runStartup(
     samples.set(target, []);
     errors.set(target, []);
     try {
-      const built = await bundle(target.spec.entry, target.runtime);
+      const built = await bundle(target.spec.entry, target.runtime, dir);
       bundles.set(target, built);
       // Uncounted: fills the OS cache and the runtime's own module cache.
       await startOnce(target.runtime, built.file);
@@ -205,6 +230,7 @@ export async function runStartup(
       bundleBytes: bundles.get(target)?.bytes ?? 0,
       samples: samples.get(target)!,
       ms: spread(samples.get(target)!.map((s) => s.ms)),
+      cpuMs: spread(samples.get(target)!.map((s) => s.cpuMs)),
       roundMs: spread([...mine.values()]),
       ratio: base ? spread(pairedRatios(mine, byRound(base))) : null,
       errors: errors.get(target)!,

@@ -10,7 +10,7 @@ import type { Goal } from './goals.ts';
 import { formatGoalValue, formatThreshold, n, verdict } from './table.ts';
 import type { Report } from './write.ts';
 
-const WIDTH = 1120;
+const WIDTH = 1200;
 const LABEL_W = 400;
 const BAR_W = 340;
 const ROW_H = 22;
@@ -37,11 +37,12 @@ function vline(
   label: string,
   dashed: boolean,
   below = false,
+  anchor: 'start' | 'middle' | 'end' = 'middle',
 ): string {
   const dash = dashed ? ' stroke-dasharray="4 3"' : '';
   return (
     `<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${y1}" y2="${y2}" stroke="#444"${dash}/>` +
-    text(x, below ? y2 + 12 : y1 - 4, label, 'text-anchor="middle" class="small"')
+    text(x, below ? y2 + 12 : y1 - 4, label, `text-anchor="${anchor}" class="small"`)
   );
 }
 
@@ -116,8 +117,8 @@ function throughputPanel(report: Report, top: number): Panel {
   });
   const bottom = y0 + rows.length * ROW_H;
   out.push(vline(LABEL_W + scale, y0 - 6, bottom, 'baseline = 1', false));
-  out.push(vline(LABEL_W + 0.9 * scale, y0 - 6, bottom, '0.9', true, true));
-  out.push(vline(LABEL_W + 0.8 * scale, y0 - 6, bottom, '0.8', true, true));
+  out.push(vline(LABEL_W + 0.9 * scale, y0 - 6, bottom, '0.9 ', true, true, 'start'));
+  out.push(vline(LABEL_W + 0.8 * scale, y0 - 6, bottom, ' 0.8', true, true, 'end'));
   return { svg: out.join('\n'), height: bottom - top + 24 };
 }
 

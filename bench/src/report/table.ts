@@ -128,9 +128,9 @@ export function renderTables(report: Report): string {
   }
   if (results.startup.length > 0) {
     parts.push(
-      '**Start-up to the first answered `tools/call`** (a bundle per runtime; spawn → answer, over every counted start; × = round medians against the bare handler of the runtime)',
+      '**Start-up to the first answered `tools/call`** (a bundle per runtime; spawn → answer, over every counted start; × = round medians against the bare handler of the runtime; CPU = the CPU time the process had used when its answer arrived)',
       table(
-        ['target', 'runtime', 'bundle KiB', 'starts', 'ms', '× bare'],
+        ['target', 'runtime', 'bundle KiB', 'starts', 'ms', '× bare', 'CPU ms'],
         results.startup.map((r) => [
           r.label,
           r.runtime,
@@ -138,8 +138,9 @@ export function renderTables(report: Report): string {
           String(r.samples.length),
           r.ms ? s(r.ms, 1) : errorsOf(r),
           r.ratio ? s(r.ratio, 2, '×') : '',
+          s(r.cpuMs, 1),
         ]),
-        [2, 3, 4, 5],
+        [2, 3, 4, 5, 6],
       ),
     );
   }
