@@ -5,7 +5,14 @@
  * runs; it exits non-zero when a target failed to start or to answer, never because of a figure.
  */
 import { config, selection } from './config.ts';
-import { formatLoad, loadAverage, NOISY_LOAD } from './lib/system.ts';
+import {
+  cpuSnapshot,
+  formatLoad,
+  loadAverage,
+  NOISY_LOAD,
+  NOISY_OTHERS,
+  othersCores,
+} from './lib/system.ts';
 import { type DisconnectRow, runDisconnectRounds } from './measures/disconnect.ts';
 import { runSessions, type SessionRow } from './measures/sessions.ts';
 import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
@@ -35,6 +42,7 @@ function warnIfNoisy(when: string, load: [number, number, number]): void {
 }
 
 const loadStart = loadAverage();
+const cpuStart = cpuSnapshot();
 const env = environment();
 log(
   `${env.machine.cpuModel} × ${env.machine.cpuCount}; ${config.rounds} round(s)${config.quick ? ' (quick)' : ''}; measures: ${config.measures.join(', ')}; load average ${formatLoad(loadStart)}`,
@@ -72,19 +80,25 @@ if (config.measures.includes('shutdown')) {
 }
 
 const loadEnd = loadAverage();
+const others = othersCores(cpuStart, cpuSnapshot());
 const results = { throughput, startup, sessions, disconnect, shutdown };
 const goals = judge(results);
 const { partial, out, ...knobs } = config;
-const noisy = Math.max(loadStart[0], loadEnd[0]) > NOISY_LOAD;
+// The load average at the end counts this run's own processes too; other work is judged by
+// the load before the run and by the CPU time others used during it.
+const noisy = loadStart[0] > NOISY_LOAD || (others ?? 0) > NOISY_OTHERS;
 const report = {
   ...env,
   config: { ...knobs, partial },
-  load: { start: loadStart, end: loadEnd, noisy },
+  load: { start: loadStart, end: loadEnd, othersCores: others, noisy },
   results,
   goals,
 };
 console.log(`\n${writeOutputs(report, out, log)}\n`);
-warnIfNoisy('at the end', loadEnd);
+warnIfNoisy('at the end (counting this run itself)', loadEnd);
+if (others !== null) {
+  log(`other work used ${others.toFixed(2)} cores on average during the run`);
+}
 if (noisy) log('this run is noisy: treat its figures as provisional');
 
 const failures = [

@@ -11,6 +11,9 @@ export type LoadAverage = [number, number, number];
 /** Above this 1-minute load average a run is called noisy (on any machine: other work ran). */
 export const NOISY_LOAD = 1.0;
 
+/** Above this many cores used by other work during a run (on average), it is called noisy. */
+export const NOISY_OTHERS = 0.25;
+
 export function loadAverage(): LoadAverage {
   try {
     const [one, five, fifteen] = readFileSync('/proc/loadavg', 'utf8').split(' ').map(Number);
@@ -105,4 +108,43 @@ export function groupCpuMs(pgid: number): number | null {
     }
   }
   return ns / 1e6;
+}
+
+/** CPU time of the whole machine and of this process with its reaped children, in clock ticks. */
+export interface CpuSnapshot {
+  at: number;
+  busyTicks: number;
+  ownTicks: number;
+}
+
+export function cpuSnapshot(): CpuSnapshot | null {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+    const self = readFileSync('/proc/self/stat', 'utf8');
+    const own = self.slice(self.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, cutime, cstime: fields 14-17.
+    const ownTicks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(own[i]), 0);
+    return {
+      at: performance.now(),
+      busyTicks: [user, nice, system, irq, softirq, steal].reduce<number>(
+        (a, b) => a + (b ?? 0),
+        0,
+      ),
+      ownTicks,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How many cores other work kept busy between two snapshots: the machine's busy time minus this
+ * process's and its reaped children's (every target is reaped by the end of a run; processes a
+ * target left behind, such as a workerd that outlived its wrangler, count as other work).
+ */
+export function othersCores(start: CpuSnapshot | null, end: CpuSnapshot | null): number | null {
+  if (!start || !end || end.at <= start.at) return null;
+  const others = end.busyTicks - start.busyTicks - (end.ownTicks - start.ownTicks);
+  return Math.max(0, others / TICKS_PER_SECOND / ((end.at - start.at) / 1000));
 }

@@ -5,7 +5,7 @@
  * by its worst round).
  */
 import type { Spread } from '../lib/stats.ts';
-import { formatLoad, NOISY_LOAD } from '../lib/system.ts';
+import { formatLoad } from '../lib/system.ts';
 import type { Goal } from './goals.ts';
 import { formatGoalValue, formatThreshold, n, verdict } from './table.ts';
 import type { Report } from './write.ts';
@@ -211,7 +211,7 @@ function goalsPanel(goals: Goal[], top: number): Panel {
 export function renderSvg(report: Report): string {
   const c = report.config as { rounds?: number };
   const load = report.load;
-  const noisy = load && Math.max(load.start[0], load.end[0]) > NOISY_LOAD;
+  const noisy = load?.noisy;
   const header =
     `edge-mcp bench · ${report.date.slice(0, 16).replace('T', ' ')} UTC · ${report.machine.cpuModel} × ${report.machine.cpuCount} · ` +
     `Node ${report.versions.node} · Deno ${report.versions.deno} · Bun ${report.versions.bun} · ${c.rounds ?? 1} round(s)` +

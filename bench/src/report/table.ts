@@ -1,6 +1,6 @@
 /** Markdown tables of a run: printed to stdout and written into bench/README.md. */
 import type { Spread } from '../lib/stats.ts';
-import { formatLoad, NOISY_LOAD } from '../lib/system.ts';
+import { formatLoad, NOISY_LOAD, NOISY_OTHERS } from '../lib/system.ts';
 import type { Goal, Results } from './goals.ts';
 import type { Report } from './write.ts';
 
@@ -69,7 +69,11 @@ export function runLine(report: Report): string {
     quick?: boolean;
   };
   const load = report.load;
-  const noisy = load && Math.max(load.start[0], load.end[0]) > NOISY_LOAD;
+  const noisy = load?.noisy;
+  const others =
+    load?.othersCores === undefined || load.othersCores === null
+      ? ''
+      : `; other work used ${n(load.othersCores, 2)} cores on average during the run`;
   return (
     `Run ${report.date} on ${report.machine.cpuModel} × ${report.machine.cpuCount}, ${report.machine.memoryGiB} GiB, ${report.machine.os}; ` +
     `Node ${v.node}, Deno ${v.deno}, Bun ${v.bun}${v.wrangler ? `, wrangler ${v.wrangler}` : ''}; edge-mcp ${v.git}${v.gitDirty ? ' (uncommitted changes)' : ''}. ` +
@@ -78,7 +82,7 @@ export function runLine(report: Report): string {
       ? `, ${c.warmup} s warm-up + ${c.duration} s per target and round`
       : '') +
     (load
-      ? `; load average (1/5/15 min) ${formatLoad(load.start)} at the start, ${formatLoad(load.end)} at the end${noisy ? ` — **above ${NOISY_LOAD}: other work shared the CPU, the figures are noisy**` : ''}.`
+      ? `; load average (1/5/15 min) ${formatLoad(load.start)} at the start, ${formatLoad(load.end)} at the end (counting the run itself)${others}${noisy ? ` — **other work shared the CPU (load above ${NOISY_LOAD} at the start, or other work above ${NOISY_OTHERS} cores): the figures are noisy, provisional**` : ''}.`
       : '.')
   );
 }

@@ -12,8 +12,12 @@ import { renderTables } from './table.ts';
 
 export interface Report extends Environment {
   config: Record<string, unknown> & { partial: boolean };
-  /** The machine's load average when the run started and when it ended. */
-  load?: { start: LoadAverage; end: LoadAverage; noisy: boolean };
+  /**
+   * The machine's load average when the run started and when it ended (the end counts the run's
+   * own processes), the cores other work used on average during the run (null without /proc),
+   * and whether that makes the run noisy.
+   */
+  load?: { start: LoadAverage; end: LoadAverage; othersCores?: number | null; noisy: boolean };
   results: Results;
   goals: Goal[];
 }
