@@ -64,6 +64,28 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
     expect(stderr()).not.toContain('[edge-mcp]');
   });
 
+  test("a 413 mid-upload reaches Node's fetch still sending its body (no EPIPE or reset first)", async () => {
+    const { url } = start();
+    const base = await url();
+    // 8 MiB, refused after 1 MiB: the answer comes while the client is still writing.
+    const body = new Uint8Array(8 * 1024 * 1024).fill(120);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      try {
+        const response = await within(
+          fetch(`${base}/limited`, { method: 'POST', body }),
+          `upload ${i} to be answered`,
+          30_000,
+        );
+        outcomes.push(`${response.status} ${await response.text()}`);
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string } }).cause;
+        outcomes.push(`failed: ${cause?.code ?? String(error)}`);
+      }
+    }
+    expect(outcomes).toEqual(Array(10).fill('413 {"error":"too large"}'));
+  });
+
   test('a handler that throws gets a JSON-RPC 500 and is reported', async () => {
     const { url, line } = start();
     const response = await within(fetch(`${await url()}/throw`), 'the error response');

@@ -8,9 +8,10 @@ import { HANDLE } from '@edge-mcp/core/adapter';
 import { LightResponse } from '../shared/light-response.ts';
 import { causedByDisconnect, safeReporter } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, PlainReply } from '../shared/types.ts';
+import { closeAfterAnswer, closesConnection } from './connection-close.ts';
 import { NodeIncoming } from './incoming.ts';
 import { LazyRequest } from './lazy-request.ts';
-import { closesConnection, sendError, sendResponse, toNodeHeaders } from './send.ts';
+import { sendError, sendResponse, toNodeHeaders } from './send.ts';
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
@@ -87,7 +88,7 @@ async function handle(
   try {
     const body = plain.body;
     const headers = withLength(plain.headers, body);
-    if (closesConnection(plain.status)) headers.connection = 'close';
+    if (closesConnection(plain.status)) closeAfterAnswer(res, headers);
     res.writeHead(plain.status, headers);
     res.end(body ?? undefined);
   } catch (error) {

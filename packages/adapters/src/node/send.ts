@@ -8,6 +8,7 @@ import { knownText } from '../shared/light-response.ts';
 import { INTERNAL_ERROR } from '../shared/serve.ts';
 import type { ErrorReporter } from '../shared/types.ts';
 import { clientDisconnected } from './abort.ts';
+import { closeAfterAnswer, closesConnection } from './connection-close.ts';
 
 /** JSON-RPC body for a request the adapter refuses itself (no request id is known here). */
 const BAD_REQUEST = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request"}}';
@@ -59,7 +60,7 @@ export async function sendResponse(
     if (bodied && text === undefined) reader = bodied.getReader();
     if (response.statusText !== '') res.statusMessage = response.statusText;
     headers = toNodeHeaders(response.headers);
-    if (closesConnection(response.status)) headers.connection = 'close';
+    if (closesConnection(response.status)) closeAfterAnswer(res, headers);
     if (text !== undefined) {
       headers['content-length'] = String(Buffer.byteLength(text));
       res.writeHead(response.status, headers);
@@ -208,18 +209,6 @@ function hasBody(res: ServerResponse, status: number): boolean {
   return res.req.method !== 'HEAD' && status !== 204 && status !== 304;
 }
 
-/**
- * Whether the connection must close once this answer is written: after a 413 the rest of the
- * refused body is still coming. Keeping the connection would make Node read all of it off the
- * wire into nothing, however large (a refused upload was drained to its 512th MiB); with
- * `Connection: close` Node ends the connection after the answer and reads no more. Other unread
- * bodies are still drained, so keep-alive goes on (they were not refused; `requestTimeout` bounds
- * how long that may take).
- */
-export function closesConnection(status: number): boolean {
-  return status === 413;
-}
-
 export function toNodeHeaders(headers: Headers): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of headers) {
@@ -247,7 +236,7 @@ export function sendError(res: ServerResponse, status: 400 | 500): void {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
   };
-  if (closesConnection(status)) headers.connection = 'close';
+  if (closesConnection(status)) closeAfterAnswer(res, headers);
   try {
     res
       .writeHead(status, status === 400 ? 'Bad Request' : 'Internal Server Error', headers)
