@@ -11,28 +11,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import * as z from 'zod';
 import { HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
+import { registerSdkV1Tools } from './sdk-v1-tools.ts';
 
 function build(): McpServer {
-  const server = new McpServer({ name: 'bench', version: '1.0.0' });
-  server.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
-  server.registerTool('add', { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
-    content: [{ type: 'text', text: String(a + b) }],
-  }));
-  server.registerTool('sleep', { inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, ms);
-      extra.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(extra.signal.reason);
-      });
-    });
-    return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
-  });
-  return server;
+  return registerSdkV1Tools(new McpServer({ name: 'bench', version: '1.0.0' }));
 }
 
 const sessions = new Map<string, StreamableHTTPServerTransport>();

@@ -21,6 +21,8 @@ export const NODE_BINARY = process.env.BENCH_NODE || process.execPath;
 export interface Service {
   /** Environment the target process gets (e.g. `REDIS_URL`). */
   env: Record<string, string>;
+  /** Headers the client sends with every request to the target (e.g. a bearer token). */
+  headers?: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,8 @@ export interface TargetSpec {
   runtime: Runtime;
   /** File in src/entries (for workerd: the Worker's main module). */
   entry: string;
+  /** workerd: the wrangler config in bench/ (its bindings must match the entry's exports). */
+  config?: string;
   env?: Record<string, string>;
   /**
    * Starts what the target needs before its process starts (once per process, so every round
@@ -42,6 +46,8 @@ export interface RunningTarget {
   mcpUrl: string;
   /** The side channel (Node, Deno and Bun targets; workerd has none). */
   sideUrl: string | undefined;
+  /** The service's client headers (none without a service). */
+  headers: Record<string, string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   output(): string;
   /** SIGTERM to the server's pid, SIGKILL to its group if it has not exited after 5 s. */
@@ -89,7 +95,7 @@ function command(
           'dev',
           entry,
           '--config',
-          'wrangler.jsonc',
+          spec.config ?? 'wrangler.jsonc',
           '--ip',
           '127.0.0.1',
           '--port',
@@ -185,6 +191,7 @@ async function startProcess(
     url,
     mcpUrl: `${url}/mcp`,
     sideUrl,
+    headers: service?.headers ?? {},
     exited,
     output: () => output,
     async stop() {
