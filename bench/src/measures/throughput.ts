@@ -6,6 +6,7 @@
  */
 import type { Config } from '../config.ts';
 import type { Memory } from '../entries/side-channel.ts';
+import { type DriverRun, perCallOf, readCounters } from '../lib/driver.ts';
 import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
@@ -34,6 +35,8 @@ export interface ThroughputSample {
   rssMiB: number | null;
   /** How the server answered the call: a JSON body or an SSE stream. */
   answer: string;
+  /** The target's figures per answered call (`perCall` of the registry), by name. */
+  perCall?: Record<string, number>;
 }
 
 export interface ThroughputRow {
@@ -53,6 +56,8 @@ export interface ThroughputRow {
   p99Ms: Spread | null;
   cpuUsPerRequest: Spread | null;
   rssMiB: Spread | null;
+  /** The target's figures per answered call, by name (targets that declare some). */
+  perCall?: Record<string, Spread | null>;
   /** Failed requests over every round. */
   failed: number;
   /** What went wrong, per failed round. */
@@ -70,15 +75,27 @@ async function measureOnce(
   const load1 = loadAverage()[0];
   const server = await startTarget(target.spec);
   try {
-    const sessionId = target.session ? await openSession(server.mcpUrl, target.version) : undefined;
-    if (target.session && !sessionId) throw new Error('no Mcp-Session-Id');
-    const shape = echoCall(target.era, target.version, sessionId);
-    const answer = await checkEcho(server.mcpUrl, shape);
-    const common = { url: server.mcpUrl, shape, connections: config.connections };
-    if (config.warmup > 0) await load({ ...common, duration: config.warmup });
+    const run = target.driver
+      ? await target.driver.start(server)
+      : await echoRun(target, server.mcpUrl, server.headers);
+    const answer = run.answer;
+    const figures = target.perCall ?? [];
+    if (config.warmup > 0)
+      await run.load({ duration: config.warmup, connections: config.connections });
+    const countersBefore = figures.length > 0 ? await readCounters(server) : {};
     const cpuBefore = groupCpuSeconds(server.pid);
-    const result = await load({ ...common, duration: config.duration });
+    const result = await run.load({ duration: config.duration, connections: config.connections });
     const cpuAfter = groupCpuSeconds(server.pid);
+    const perCall =
+      figures.length > 0
+        ? perCallOf(
+            figures,
+            countersBefore,
+            await readCounters(server, 200),
+            result.ok,
+            result.perCall,
+          )
+        : undefined;
     let rss = groupRssBytes(server.pid);
     if (rss === null && server.sideUrl)
       rss = (await getJson<Memory>(`${server.sideUrl}/memory`)).rss;
@@ -98,6 +115,7 @@ async function measureOnce(
           : null,
       rssMiB: rss === null ? null : rss / 2 ** 20,
       answer,
+      ...(perCall ? { perCall } : {}),
     };
   } finally {
     await server.stop();
@@ -154,6 +172,13 @@ export async function runThroughput(
       p99Ms: of((s) => s.p99Ms),
       cpuUsPerRequest: of((s) => s.cpuUsPerRequest),
       rssMiB: of((s) => s.rssMiB),
+      ...(target.perCall
+        ? {
+            perCall: Object.fromEntries(
+              target.perCall.map(({ name }) => [name, of((s) => s.perCall?.[name] ?? null)]),
+            ),
+          }
+        : {}),
       failed: samples.reduce((sum, s) => sum + s.failed, 0),
       errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
       ...(skipped.has(target.id) ? { skipped: skipped.get(target.id) } : {}),
@@ -164,6 +189,22 @@ export async function runThroughput(
     if (base) row.ratio = spread(pairedRatios(rpsByRound(row), rpsByRound(base)));
   }
   return rows;
+}
+
+/** autocannon's echo call (with the service's headers), after opening a session if it keeps one. */
+async function echoRun(
+  target: ThroughputTarget,
+  url: string,
+  headers: Record<string, string>,
+): Promise<DriverRun> {
+  const sessionId = target.session ? await openSession(url, target.version) : undefined;
+  if (target.session && !sessionId) throw new Error('no Mcp-Session-Id');
+  const echo = echoCall(target.era, target.version, sessionId);
+  const shape = { ...echo, headers: { ...echo.headers, ...headers } };
+  return {
+    answer: await checkEcho(url, shape),
+    load: (options) => load({ url, shape, ...options }),
+  };
 }
 
 /** A row's rps per round (rounds without failed requests only count when they answered). */

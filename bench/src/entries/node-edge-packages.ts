@@ -1,0 +1,43 @@
+/**
+ * Target: edge-mcp on the Node adapter as node-edge.ts, with one package feature on (MODE):
+ *
+ * - `auth`: the core's resource-server auth, `jwtVerifier` checking the bearer token of every
+ *   request against the key set at `JWKS_URL` (the bench's own authorization server on
+ *   127.0.0.1, fetched on the first request and cached), for the audience `MCP_RESOURCE`;
+ * - `tasks`: the task tool, tasks in the memory store (the default).
+ */
+import { serve } from '@edge-mcp/adapters/node';
+import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';
+import { jwtVerifier } from '@edge-mcp/core/jwt';
+import { createEdgeServer } from './edge-tools.ts';
+import { addTaskTool } from './edge-tools-tasks.ts';
+import { HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+let options: McpHandlerOptions = {};
+if (MODE === 'auth') {
+  const issuer = env('JWT_ISSUER');
+  const resource = env('MCP_RESOURCE');
+  options = {
+    auth: {
+      verify: jwtVerifier({ issuer, audience: resource, jwksUrl: env('JWKS_URL') }),
+      resource,
+      authorizationServers: [issuer],
+    },
+  };
+} else if (MODE !== 'tasks') {
+  throw new Error(`unknown MODE ${MODE}`);
+}
+
+let handler: McpHandler | undefined;
+const side = nodeSideChannel(() => handler?.stats());
+const server = createEdgeServer(side.abort);
+if (MODE === 'tasks') addTaskTool(server);
+handler = createMcpHandler(server, options);
+await serve(handler, { port: PORT, hostname: HOST });
+await serveSideChannel(side, handler.signal);

@@ -1,0 +1,159 @@
+/**
+ * The tasks load loop: 2025-11-25 tasks on one legacy session, as the official SDK's
+ * `client.experimental.tasks` drives them. One iteration = `tools/call task-echo` with
+ * `params.task` (answered at once with the task), `tasks/get` until the task is `completed`, then
+ * `tasks/result` (its echo checked). `connections` loops run at once on keep-alive connections,
+ * each with its own JSON-RPC ids; polls follow each other without a pause, so the figure is what
+ * the server can serve, not a client's poll interval. autocannon cannot branch on an answer, hence
+ * a loop of its own (node:http, like autocannon's one client thread).
+ */
+import { Agent, request } from 'node:http';
+import { legacyMessage } from '@edge-mcp/test-kit';
+import type { DriverResult, DriverRun, LoadDriver } from './driver.ts';
+import { jsonRpcOf } from './http.ts';
+import { legacyPostHeaders, openSession } from './mcp.ts';
+import type { RunningTarget } from './spawn.ts';
+
+/** The task tool of src/entries/edge-tools-tasks.ts (not imported: it loads the core and zod). */
+const TASK_TOOL = 'task-echo';
+
+interface Rpc {
+  result?: {
+    task?: { taskId: string; status: string };
+    status?: string;
+    content?: [{ text?: string }];
+  };
+  error?: unknown;
+}
+
+function post(agent: Agent, url: string, headers: Record<string, string>, body: string) {
+  return new Promise<{ status: number; body: string; sse: boolean }>((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      agent,
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: text,
+          sse: String(res.headers['content-type']).startsWith('text/event-stream'),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+export function tasksDriver(version: string): LoadDriver {
+  return { start: (server) => startTasks(server, version) };
+}
+
+async function startTasks(server: RunningTarget, version: string): Promise<DriverRun> {
+  const sessionId = await openSession(server.mcpUrl, version);
+  if (!sessionId) throw new Error('no Mcp-Session-Id');
+  const headers = { ...legacyPostHeaders(version, sessionId), ...server.headers };
+  let id = 0;
+  let sse = false;
+
+  /** One task, start to result; resolves with the polls it took, rejects on a wrong answer. */
+  async function iteration(agent: Agent): Promise<number> {
+    const rpc = async (method: string, params: Record<string, unknown>): Promise<Rpc> => {
+      const answer = await post(
+        agent,
+        server.mcpUrl,
+        headers,
+        JSON.stringify(legacyMessage(method, params, ++id)),
+      );
+      sse ||= answer.sse;
+      const message = jsonRpcOf({ status: answer.status, headers: {}, body: answer.body }) as Rpc;
+      if (answer.status !== 200 || !message?.result) {
+        throw new Error(`${method}: ${answer.status} ${answer.body.slice(0, 300)}`);
+      }
+      return message;
+    };
+    const created = await rpc('tools/call', {
+      name: TASK_TOOL,
+      arguments: { text: 'hello' },
+      task: { ttl: 60_000 },
+    });
+    const task = created.result?.task;
+    if (!task) throw new Error(`tools/call did not create a task: ${JSON.stringify(created)}`);
+    // Every iteration polls at least once, as a client that was told `working` does.
+    let polls = 0;
+    let status = task.status;
+    do {
+      status = (await rpc('tasks/get', { taskId: task.taskId })).result?.status ?? 'missing';
+      polls++;
+      if (status !== 'completed' && status !== 'working') {
+        throw new Error(`task ${task.taskId} ended ${status}`);
+      }
+    } while (status !== 'completed');
+    const result = await rpc('tasks/result', { taskId: task.taskId });
+    if (result.result?.content?.[0]?.text !== 'hello') {
+      throw new Error(`tasks/result: ${JSON.stringify(result).slice(0, 300)}`);
+    }
+    return polls;
+  }
+
+  const checkAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    await iteration(checkAgent);
+  } finally {
+    checkAgent.destroy();
+  }
+
+  return {
+    answer: sse ? 'sse' : 'json',
+    async load({ duration, connections }): Promise<DriverResult> {
+      const agent = new Agent({ keepAlive: true, maxSockets: connections });
+      const latencies: number[] = [];
+      let polls = 0;
+      let failed = 0;
+      const errors: Record<string, number> = {};
+      const started = performance.now();
+      const until = started + duration * 1000;
+      const loop = async () => {
+        while (performance.now() < until) {
+          const t0 = performance.now();
+          try {
+            // Awaited first: `polls += await …` would add to the value read before the await.
+            const taken = await iteration(agent);
+            polls += taken;
+            latencies.push(performance.now() - t0);
+          } catch (error) {
+            failed++;
+            const key = String(error instanceof Error ? error.message : error).slice(0, 60);
+            errors[key] = (errors[key] ?? 0) + 1;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: connections }, loop));
+      const seconds = (performance.now() - started) / 1000;
+      agent.destroy();
+      if (failed > 0) console.error(`tasks: ${failed} iterations failed`, errors);
+      const sorted = latencies.sort((a, b) => a - b);
+      return {
+        rps: sorted.length / seconds,
+        p50: Math.round(percentile(sorted, 0.5)),
+        p99: Math.round(percentile(sorted, 0.99)),
+        ok: sorted.length,
+        failed,
+        seconds,
+        statuses: { completed: sorted.length, ...errors },
+        perCall: { tasksGetPerTask: sorted.length > 0 ? polls / sorted.length : 0 },
+      };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The throughput targets of the packages beyond the core (issue 16 item 5, issue 15): Redis
+ * sessions against memory sessions (with Redis round trips per call), tasks per second, and
+ * JWT auth on against auth off. Spread into THROUGHPUT_TARGETS by src/targets.ts; type imports
+ * only from there (it imports this file).
+ */
+import { jwksService, redisService, unavailableRedis } from './lib/services.ts';
+import { tasksDriver } from './lib/task-load.ts';
+import type { ThroughputTarget } from './targets.ts';
+
+const LEGACY = '2025-11-25';
+const REDIS_ROUND_TRIPS = 'redisRoundTrips';
+
+export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
+  {
+    id: 'node/edge-mcp-redis/legacy-session',
+    label: 'edge-mcp legacy, one session, Redis sessions',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: { runtime: 'node', entry: 'node-edge-redis.ts', service: redisService },
+    era: 'legacy',
+    session: true,
+    version: LEGACY,
+    // The "×" column is the ratio to memory sessions; memory sessions come along with it.
+    baseline: 'node/edge-mcp/legacy-session',
+    goals: [
+      {
+        against: 'node/edge-mcp/legacy-session',
+        comparison: '>=',
+        threshold: 0.5,
+        label: 'Node: legacy tools/call, Redis sessions vs memory sessions',
+      },
+    ],
+    perCall: [
+      {
+        name: REDIS_ROUND_TRIPS,
+        label: 'Node: Redis round trips per legacy tools/call (state unchanged)',
+        max: 1,
+        per: 'requests',
+      },
+    ],
+    unavailable: unavailableRedis,
+  },
+  {
+    id: 'node/edge-mcp-auth/modern',
+    label: 'edge-mcp modern, JWT auth on (RS256, JWKS cached)',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: {
+      runtime: 'node',
+      entry: 'node-edge-packages.ts',
+      env: { MODE: 'auth' },
+      service: jwksService,
+    },
+    era: 'modern',
+    session: false,
+    version: LEGACY,
+    // Auth off is the same server without the `auth` option: node-edge.ts.
+    baseline: 'node/edge-mcp/modern',
+    goals: [
+      {
+        comparison: '>=',
+        threshold: 0.8,
+        label: 'Node: modern tools/call, JWT auth on vs off',
+      },
+    ],
+  },
+  {
+    id: 'node/edge-mcp-tasks/legacy-memory',
+    label: 'edge-mcp tasks (create + poll + result) per s, memory store',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: { runtime: 'node', entry: 'node-edge-packages.ts', env: { MODE: 'tasks' } },
+    era: 'legacy',
+    session: true,
+    version: LEGACY,
+    driver: tasksDriver(LEGACY),
+    perCall: [{ name: 'tasksGetPerTask', label: 'tasks/get per task' }],
+    // For context only (no goal): one task is at least three requests.
+    baseline: 'node/edge-mcp/modern',
+  },
+  {
+    id: 'node/edge-mcp-redis/tasks',
+    label: 'edge-mcp tasks (create + poll + result) per s, Redis store',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: {
+      runtime: 'node',
+      entry: 'node-edge-redis.ts',
+      env: { MODE: 'tasks' },
+      service: redisService,
+    },
+    era: 'legacy',
+    session: true,
+    version: LEGACY,
+    driver: tasksDriver(LEGACY),
+    perCall: [
+      { name: 'tasksGetPerTask', label: 'tasks/get per task' },
+      {
+        name: REDIS_ROUND_TRIPS,
+        label: 'Redis round trips per request (create, tasks/get, tasks/result)',
+        per: 'requests',
+      },
+    ],
+    baseline: 'node/edge-mcp/modern',
+    unavailable: unavailableRedis,
+  },
+];
