@@ -22,7 +22,14 @@ function list(name: string): string[] | undefined {
   return value ? value.split(',').map((item) => item.trim()) : undefined;
 }
 
-export const MEASURES = ['throughput', 'startup', 'sessions', 'disconnect', 'shutdown'] as const;
+export const MEASURES = [
+  'throughput',
+  'startup',
+  'sessions',
+  'disconnect',
+  'shutdown',
+  'cloudflare',
+] as const;
 export type Measure = (typeof MEASURES)[number];
 
 const measures = list('BENCH_MEASURES') as Measure[] | undefined;

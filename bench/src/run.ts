@@ -13,6 +13,7 @@ import {
   NOISY_OTHERS,
   othersCores,
 } from './lib/system.ts';
+import { type CloudflareResults, runCloudflare } from './measures/cloudflare.ts';
 import { type DisconnectRow, runDisconnectRounds } from './measures/disconnect.ts';
 import { runSessions, type SessionRow } from './measures/sessions.ts';
 import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
@@ -28,6 +29,7 @@ import {
   STARTUP_TARGETS,
   THROUGHPUT_TARGETS,
 } from './targets.ts';
+import { BUNDLE_TARGETS, STORAGE_TARGETS } from './targets-cloudflare.ts';
 
 const started = performance.now();
 const log = (line: string) =>
@@ -54,6 +56,7 @@ let startup: StartupRow[] = [];
 let sessions: SessionRow[] = [];
 let disconnect: DisconnectRow[] = [];
 let shutdown: ShutdownRow[] = [];
+let cloudflare: CloudflareResults | undefined;
 
 if (config.measures.includes('throughput')) {
   const targets = selection(THROUGHPUT_TARGETS);
@@ -78,10 +81,18 @@ if (config.measures.includes('disconnect')) {
 if (config.measures.includes('shutdown')) {
   shutdown = await runShutdownRounds(selection(SHUTDOWN_TARGETS), config, log);
 }
+if (config.measures.includes('cloudflare')) {
+  const storage = selection(STORAGE_TARGETS);
+  const bundles = selection(BUNDLE_TARGETS);
+  if (storage.length + bundles.length > 0) {
+    log(`cloudflare: ${storage.length} storage and ${bundles.length} bundle targets`);
+    cloudflare = await runCloudflare(storage, bundles, config, log);
+  }
+}
 
 const loadEnd = loadAverage();
 const others = othersCores(cpuStart, cpuSnapshot());
-const results = { throughput, startup, sessions, disconnect, shutdown };
+const results = { throughput, startup, sessions, disconnect, shutdown, cloudflare };
 const goals = judge(results);
 const { partial, out, ...knobs } = config;
 // The load average at the end counts this run's own processes too; other work is judged by
@@ -107,6 +118,9 @@ const failures = [
   ...sessions.flatMap((r) => r.errors.map((e) => `sessions ${r.id} ${e}`)),
   ...disconnect.flatMap((r) => r.errors.map((e) => `disconnect ${r.id} ${e}`)),
   ...shutdown.flatMap((r) => r.errors.map((e) => `shutdown ${r.id} ${e}`)),
+  ...[...(cloudflare?.storage ?? []), ...(cloudflare?.bundles ?? [])].flatMap((r) =>
+    r.errors.map((e) => `cloudflare ${r.id} ${e}`),
+  ),
 ];
 if (failures.length > 0) {
   log(`${failures.length} measurement(s) failed:\n  ${failures.join('\n  ')}`);

@@ -4,11 +4,14 @@
  * ratio to its baseline, and any goal it declares, show up in the tables, the chart and the
  * verdicts without further code. See README.md, "Adding a target".
  */
+import type { LoadDriver, PerCallFigure } from './lib/driver.ts';
 import type { Era } from './lib/mcp.ts';
 import { wranglerScript } from './lib/paths.ts';
 import type { Runtime, TargetSpec } from './lib/spawn.ts';
+import { CLOUDFLARE_THROUGHPUT_TARGETS } from './targets-cloudflare.ts';
+import { PACKAGE_THROUGHPUT_TARGETS } from './targets-packages.ts';
 
-export type Library = 'bare' | 'edge-mcp' | 'sdk-v2' | 'sdk-v1' | 'mcp-lite';
+export type Library = 'bare' | 'edge-mcp' | 'sdk-v2' | 'sdk-v1' | 'mcp-lite' | 'agents';
 
 export const LEGACY = '2025-11-25';
 const LITE = '2025-06-18';
@@ -51,6 +54,10 @@ export interface ThroughputTarget extends Entry {
   session: boolean;
   /** Protocol revision of legacy calls. */
   version: string;
+  /** Its own load loop instead of autocannon's echo call (src/lib/driver.ts). */
+  driver?: LoadDriver;
+  /** Figures per answered call (e.g. Redis round trips), with an optional at-most goal. */
+  perCall?: PerCallFigure[];
 }
 
 const node = (entry: string, mode?: string, env: Record<string, string> = {}): TargetSpec => ({
@@ -257,6 +264,7 @@ export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
     version: LITE,
     baseline: 'node/bare',
   },
+  ...PACKAGE_THROUGHPUT_TARGETS,
   ...runtimeTargets('deno'),
   ...runtimeTargets('bun'),
   {
@@ -285,6 +293,7 @@ export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
     ],
     unavailable: unavailableWrangler,
   },
+  ...CLOUDFLARE_THROUGHPUT_TARGETS,
 ];
 
 /** Legacy sessions on Node: idle memory per session and `initialize` per second. */

@@ -6,6 +6,7 @@
  */
 
 import { median, pairedRatios, type Spread, spread, worst } from '../lib/stats.ts';
+import type { CloudflareResults } from '../measures/cloudflare.ts';
 import type { DisconnectRow } from '../measures/disconnect.ts';
 import { initByRound, type SessionRow } from '../measures/sessions.ts';
 import type { ShutdownRow } from '../measures/shutdown.ts';
@@ -17,10 +18,11 @@ import {
   STARTUP_TARGETS,
   THROUGHPUT_TARGETS,
 } from '../targets.ts';
+import { cloudflareGoals } from './cloudflare.ts';
 
 export interface Goal {
   label: string;
-  unit: '×' | 'B' | 'ms';
+  unit: '×' | 'B' | 'ms' | 'per call' | 'per 1,000 calls';
   comparison: '>=' | '<=';
   threshold: number;
   /** The goal's value per round: median, min–max. Null when it was not measured. */
@@ -40,6 +42,8 @@ export interface Results {
   sessions: SessionRow[];
   disconnect: DisconnectRow[];
   shutdown: ShutdownRow[];
+  /** Storage operations and deployed bundles on Cloudflare (absent in runs from before them). */
+  cloudflare?: CloudflareResults;
 }
 
 const meets = (value: number, comparison: '>=' | '<=', threshold: number) =>
@@ -107,6 +111,22 @@ export function judge(results: Results): Goal[] {
   for (const target of THROUGHPUT_TARGETS) {
     for (const spec of target.goals ?? []) {
       push(ratioGoal(results.throughput, target.id, target.baseline, spec, rpsByRound, 'req/s'));
+    }
+    const row = results.throughput.find((r) => r.id === target.id);
+    for (const figure of target.perCall ?? []) {
+      if (!row || figure.max === undefined) continue;
+      const failure = row.errors.length > 0 ? `${row.errors.length} round(s) failed` : undefined;
+      push(
+        goal(
+          figure.label,
+          'per call',
+          '<=',
+          figure.max,
+          row.perCall?.[figure.name] ?? null,
+          `${target.id}, over the measured seconds (${figure.per ? `per request the server handled` : 'per call answered'})`,
+          failure,
+        ),
+      );
     }
   }
   for (const target of STARTUP_TARGETS) {
@@ -182,6 +202,7 @@ export function judge(results: Results): Goal[] {
       ),
     );
   }
+  goals.push(...cloudflareGoals(results.cloudflare));
   return goals;
 }
 

@@ -6,26 +6,28 @@
  */
 import type { Spread } from '../lib/stats.ts';
 import { formatLoad } from '../lib/system.ts';
+import { cloudflarePanel } from './cloudflare.ts';
 import type { Goal } from './goals.ts';
 import { formatGoalValue, formatThreshold, n, verdict } from './table.ts';
 import type { Report } from './write.ts';
 
 const WIDTH = 1200;
-const LABEL_W = 400;
-const BAR_W = 340;
-const ROW_H = 22;
-const COLORS: Record<string, string> = {
+export const LABEL_W = 400;
+export const BAR_W = 340;
+export const ROW_H = 22;
+export const COLORS: Record<string, string> = {
   bare: '#9e9e9e',
   'edge-mcp': '#1b7f5c',
   'sdk-v2': '#4f6fb0',
   'sdk-v1': '#8a63b8',
   'mcp-lite': '#c0843a',
+  agents: '#d35400',
 };
 
 const esc = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function text(x: number, y: number, content: string, attrs = ''): string {
+export function text(x: number, y: number, content: string, attrs = ''): string {
   return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attrs}>${esc(content)}</text>`;
 }
 
@@ -47,7 +49,7 @@ function vline(
 }
 
 /** A bar from `x0` to the median and a whisker over min–max (only with more than one round). */
-function rangeBar(
+export function rangeBar(
   x0: number,
   y: number,
   xMedian: number,
@@ -223,6 +225,7 @@ export function renderSvg(report: Report): string {
   for (const draw of [
     (t: number) => throughputPanel(report, t),
     (t: number) => startupPanel(report, t),
+    (t: number) => cloudflarePanel(report.results.cloudflare, t),
     (t: number) => goalsPanel(report.goals, t),
   ]) {
     const panel = draw(top);

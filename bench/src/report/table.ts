@@ -1,10 +1,12 @@
 /** Markdown tables of a run: printed to stdout and written into bench/README.md. */
 import type { Spread } from '../lib/stats.ts';
 import { formatLoad, NOISY_LOAD, NOISY_OTHERS } from '../lib/system.ts';
+import { THROUGHPUT_TARGETS } from '../targets.ts';
+import { cloudflareTables } from './cloudflare.ts';
 import type { Goal, Results } from './goals.ts';
 import type { Report } from './write.ts';
 
-function table(head: string[], rows: string[][], right: number[] = []): string {
+export function table(head: string[], rows: string[][], right: number[] = []): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const cell = (text: string, i: number) =>
     right.includes(i) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!);
@@ -129,6 +131,15 @@ export function renderTables(report: Report): string {
         [3, 4, 6, 7, 8, 9],
       ),
     );
+    const perCall = results.throughput.flatMap((r) => {
+      const figures = THROUGHPUT_TARGETS.find((t) => t.id === r.id)?.perCall ?? [];
+      return Object.entries(r.perCall ?? {}).map(
+        ([name, value]) =>
+          `${r.label}: ${figures.find((f) => f.name === name)?.label ?? name} ${s(value, 2)}`,
+      );
+    });
+    if (perCall.length > 0)
+      parts.push(`**Per call** (over the measured seconds): ${perCall.join('; ')}.`);
   }
   if (results.startup.length > 0) {
     parts.push(
@@ -205,6 +216,7 @@ export function renderTables(report: Report): string {
       `**Shutdown** (edge-mcp on Node, SIGTERM → exit): ${s(r.exitMs, 1, ' ms')} with ${n(r.sessions)} sessions and ${r.inFlight} calls in flight; exit codes ${r.exitCodes.join(', ') || 'n/a'}; the calls ended with ${outcomes || 'n/a'}${r.errors.length > 0 ? `; ${errorsOf(r)}` : ''}.`,
     );
   }
+  parts.push(...cloudflareTables(results.cloudflare));
   parts.push(
     '**Targets** (met = met in the worst round)',
     table(

@@ -1,0 +1,165 @@
+/**
+ * The Cloudflare part of the registry (issue 16, "the Cloudflare costs"): edge-mcp's legacy
+ * session through the Worker → Durable Object hop and Cloudflare's `agents` package on the same
+ * `wrangler dev`, the Durable Object storage operations per call, and the bundle a user deploys.
+ * Imported by src/targets.ts; it must not import values from there (they would not be defined
+ * yet when this module runs), only types.
+ */
+import { wranglerScript } from './lib/paths.ts';
+import type { TargetSpec } from './lib/spawn.ts';
+import type { Library, ThroughputTarget } from './targets.ts';
+
+const LEGACY = '2025-11-25';
+const EDGE_DO: TargetSpec & { config: string } = {
+  runtime: 'workerd',
+  entry: 'workerd-edge-do.ts',
+  config: 'wrangler-edge-do.jsonc',
+} as const;
+const agents = (mode: 'agent' | 'stateless') =>
+  ({
+    runtime: 'workerd',
+    entry: 'workerd-agents.ts',
+    config: 'wrangler-agents.jsonc',
+    env: { MODE: mode },
+  }) as const;
+
+export function unavailableWrangler(): string | undefined {
+  try {
+    wranglerScript();
+    return undefined;
+  } catch (error) {
+    return `wrangler not found (apps/worker's devDependency): ${error instanceof Error ? error.message : error}`;
+  }
+}
+
+/** Appended to THROUGHPUT_TARGETS, after workerd's bare Worker (their baseline). */
+export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
+  {
+    id: 'workerd/edge-mcp/legacy-session',
+    label: 'edge-mcp legacy, one session in a Durable Object (wrangler dev)',
+    runtime: 'workerd',
+    library: 'edge-mcp',
+    spec: EDGE_DO,
+    era: 'legacy',
+    session: true,
+    version: LEGACY,
+    baseline: 'workerd/bare',
+    goals: [
+      {
+        against: 'workerd/agents/legacy-session',
+        comparison: '>=',
+        threshold: 2,
+        label: 'workerd: legacy on a Durable Object session vs agents McpAgent',
+      },
+    ],
+    unavailable: unavailableWrangler,
+  },
+  {
+    id: 'workerd/agents/legacy-session',
+    label: 'agents McpAgent, one session in a Durable Object (wrangler dev)',
+    runtime: 'workerd',
+    library: 'agents',
+    spec: agents('agent'),
+    era: 'legacy',
+    session: true,
+    version: LEGACY,
+    baseline: 'workerd/bare',
+    unavailable: unavailableWrangler,
+  },
+  {
+    id: 'workerd/agents/stateless',
+    label: 'agents createMcpHandler modern, stateless (wrangler dev)',
+    runtime: 'workerd',
+    library: 'agents',
+    spec: agents('stateless'),
+    era: 'modern',
+    session: false,
+    version: LEGACY,
+    baseline: 'workerd/bare',
+    unavailable: unavailableWrangler,
+  },
+];
+
+/**
+ * Durable Object storage operations per 1,000 legacy `tools/call`s on one session in steady
+ * state, counted through the storage API by the entry (src/entries/storage-counter.ts).
+ */
+export interface StorageTarget {
+  id: string;
+  label: string;
+  runtime: 'workerd';
+  library: Library;
+  spec: TargetSpec;
+  version: string;
+  /** At most this many storage writes per 1,000 calls, judged on the worst round. */
+  maxWritesPer1k?: number;
+  goalLabel?: string;
+  unavailable?: () => string | undefined;
+}
+
+export const STORAGE_TARGETS: StorageTarget[] = [
+  {
+    id: 'workerd/edge-mcp/storage',
+    label: 'edge-mcp session object',
+    runtime: 'workerd',
+    library: 'edge-mcp',
+    spec: EDGE_DO,
+    version: LEGACY,
+    maxWritesPer1k: 10,
+    goalLabel: 'workerd: Durable Object storage writes per 1,000 legacy calls, steady state',
+    unavailable: unavailableWrangler,
+  },
+  {
+    id: 'workerd/agents/storage',
+    label: 'agents McpAgent object',
+    runtime: 'workerd',
+    library: 'agents',
+    spec: agents('agent'),
+    version: LEGACY,
+    unavailable: unavailableWrangler,
+  },
+];
+
+/**
+ * What `wrangler deploy --dry-run --outdir` writes for a Worker a user deploys (src/deploy): its
+ * modules without source maps, raw and gzipped.
+ */
+export interface BundleTarget {
+  id: string;
+  label: string;
+  runtime: 'workerd';
+  library: Library;
+  /** File in src/deploy. */
+  entry: string;
+  /** Its wrangler config in bench/ (the bindings its exports need). */
+  config: string;
+  /** A goal on the ratio of its gzipped size to another bundle's, per round. */
+  goal?: { against: string; max: number; label: string };
+  unavailable?: () => string | undefined;
+}
+
+export const BUNDLE_TARGETS: BundleTarget[] = [
+  {
+    id: 'workerd/edge-mcp/bundle',
+    label: 'edge-mcp session Worker + object, JSON Schema tools (no zod)',
+    runtime: 'workerd',
+    library: 'edge-mcp',
+    entry: 'edge-worker.ts',
+    config: EDGE_DO.config,
+    goal: {
+      against: 'workerd/agents/bundle',
+      max: 0.25,
+      label: 'workerd: deployed bundle (gzip) vs agents McpAgent',
+    },
+    unavailable: unavailableWrangler,
+  },
+  {
+    id: 'workerd/agents/bundle',
+    label: 'agents McpAgent Worker (SDK v1: zod comes with it)',
+    runtime: 'workerd',
+    library: 'agents',
+    entry: 'agents-worker.ts',
+    config: 'wrangler-agents.jsonc',
+    unavailable: unavailableWrangler,
+  },
+];
