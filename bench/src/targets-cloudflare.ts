@@ -35,6 +35,18 @@ export function unavailableWrangler(): string | undefined {
 /** Appended to THROUGHPUT_TARGETS, after workerd's bare Worker (their baseline). */
 export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
   {
+    id: 'workerd/bare-do',
+    label: 'bare Worker → bare Durable Object (wrangler dev)',
+    runtime: 'workerd',
+    library: 'bare',
+    spec: { ...EDGE_DO, entry: 'workerd-bare-do.ts' },
+    era: 'modern',
+    session: false,
+    version: LEGACY,
+    baseline: 'workerd/bare',
+    unavailable: unavailableWrangler,
+  },
+  {
     id: 'workerd/edge-mcp/legacy-session',
     label: 'edge-mcp legacy, one session in a Durable Object (wrangler dev)',
     runtime: 'workerd',
@@ -43,7 +55,7 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     era: 'legacy',
     session: true,
     version: LEGACY,
-    baseline: 'workerd/bare',
+    baseline: 'workerd/bare-do',
     goals: [
       {
         against: 'workerd/agents/legacy-session',
@@ -63,7 +75,7 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     era: 'legacy',
     session: true,
     version: LEGACY,
-    baseline: 'workerd/bare',
+    baseline: 'workerd/bare-do',
     unavailable: unavailableWrangler,
   },
   {
