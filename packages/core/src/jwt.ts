@@ -25,6 +25,15 @@ import {
   jwtVerify,
 } from 'jose';
 import type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
+import {
+  checkIssuer,
+  discoverJwksUrl,
+  JwtVerifierUnavailableError,
+} from './auth/issuer-metadata.ts';
+import { type VerifiedTokenCacheOptions, VerifiedTokens } from './auth/verified-tokens.ts';
+
+export { JwtVerifierUnavailableError } from './auth/issuer-metadata.ts';
+export type { VerifiedTokenCacheOptions } from './auth/verified-tokens.ts';
 
 /** How the verifier fetches and keeps the JSON Web Key Set. */
 export interface JwksOptions {
@@ -92,17 +101,13 @@ export interface JwtVerifierOptions {
   unavailable?: 'unauthorized' | 'throw';
   /** The fetch used for metadata and keys (tests, proxies). @default globalThis.fetch */
   fetch?: typeof fetch;
-}
-
-/**
- * The verifier could not decide: the issuer's metadata or key set could not be fetched (unless
- * `unavailable: 'unauthorized'`).
- */
-export class JwtVerifierUnavailableError extends Error {
-  override readonly name: string = 'JwtVerifierUnavailableError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
+  /**
+   * Tokens already accepted are accepted again without another signature check, while unexpired
+   * and for at most `maxAgeMs` after their check (a client sends the same token with every
+   * request; the check is most of what authentication costs). Tokens over 4,096 characters are
+   * never kept. `false` checks every request's token. @default { maxEntries: 1000, maxAgeMs: 60000 }
+   */
+  cache?: VerifiedTokenCacheOptions | false;
 }
 
 const DEFAULT_ALGORITHMS: readonly string[] = [
@@ -119,10 +124,10 @@ const DEFAULT_ALGORITHMS: readonly string[] = [
   'Ed25519',
 ];
 
-/** Tokens longer than this are refused unparsed. */
 /** The key of a token, from the key set. */
 type GetKey = (header: CompactJWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
 
+/** Tokens longer than this are refused unparsed. */
 const MAX_TOKEN_LENGTH = 16_384;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -152,6 +157,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const cacheMaxAgeMs = jwks.cacheMaxAgeMs ?? 600_000;
   const staleIfErrorMs = jwks.staleIfErrorMs ?? 3_600_000;
   const cooldownMs = jwks.cooldownMs ?? 30_000;
+  const verified = options.cache === false ? undefined : new VerifiedTokens(options.cache);
 
   let keys: GetKey | undefined;
   let discovery: Promise<URL> | undefined;
@@ -227,6 +233,8 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) {
       return undefined;
     }
+    const known = verified?.get(token);
+    if (known !== undefined) return known;
     try {
       const getKey = await getKeys();
       const { payload, protectedHeader } = await jwtVerify(token, getKey, {
@@ -242,31 +250,19 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       const scopes = scopesOf(payload);
       for (const scope of requiredScopes) if (!scopes.includes(scope)) return undefined;
       const clientId = stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp');
-      return {
+      const info: AuthInfo = {
         principal,
         scopes,
         expiresAt: payload.exp,
         clientId,
         claims: Object.freeze({ ...payload }),
       };
+      return verified ? verified.set(token, info) : info;
     } catch (error) {
       if (error instanceof JwtVerifierUnavailableError && throwWhenUnavailable) throw error;
       return undefined;
     }
   };
-}
-
-function checkIssuer(issuer: string): string {
-  let url: URL;
-  try {
-    url = new URL(issuer);
-  } catch {
-    throw new TypeError(`jwtVerifier: issuer must be a URL, got ${JSON.stringify(issuer)}`);
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) {
-    throw new TypeError('jwtVerifier: issuer must be an http(s) URL without query or fragment');
-  }
-  return issuer;
 }
 
 /** A failure to fetch or read the key set, as opposed to a token that no key verifies. */
@@ -277,66 +273,6 @@ function isFetchFailure(error: unknown): boolean {
     error instanceof errors.JWKSInvalid ||
     error.code === 'ERR_JOSE_GENERIC' // not 200, or not JSON
   );
-}
-
-/**
- * Where an issuer's metadata may be (RFC 8414 §3.1 inserts the well-known segment before the
- * issuer's path; OpenID Connect Discovery appends it), in the order the MCP spec's clients try.
- */
-function metadataUrls(issuer: string): string[] {
-  const url = new URL(issuer);
-  const path = url.pathname.replace(/\/+$/, '');
-  if (path === '') {
-    return [
-      `${url.origin}/.well-known/oauth-authorization-server`,
-      `${url.origin}/.well-known/openid-configuration`,
-    ];
-  }
-  return [
-    `${url.origin}/.well-known/oauth-authorization-server${path}`,
-    `${url.origin}/.well-known/openid-configuration${path}`,
-    `${url.origin}${path}/.well-known/openid-configuration`,
-  ];
-}
-
-/** The `jwks_uri` of the first metadata document that names this issuer. */
-async function discoverJwksUrl(
-  issuer: string,
-  fetchImpl: typeof fetch,
-  timeoutMs: number,
-): Promise<URL> {
-  let failure: unknown;
-  for (const candidate of metadataUrls(issuer)) {
-    try {
-      const response = await fetchImpl(candidate, {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (response.status !== 200) {
-        await response.body?.cancel();
-        failure ??= new Error(`${candidate} answered ${response.status}`);
-        continue;
-      }
-      const metadata: unknown = await response.json();
-      if (typeof metadata !== 'object' || metadata === null) continue;
-      const { issuer: named, jwks_uri: jwksUri } = metadata as Record<string, unknown>;
-      // RFC 8414 §3.3: a document for another issuer must not be used.
-      if (named !== issuer) {
-        failure = new Error(`${candidate} names issuer ${JSON.stringify(named)}`);
-        continue;
-      }
-      if (typeof jwksUri !== 'string') {
-        failure = new Error(`${candidate} has no jwks_uri`);
-        continue;
-      }
-      return new URL(jwksUri);
-    } catch (error) {
-      failure = error;
-    }
-  }
-  throw new JwtVerifierUnavailableError(`no JSON Web Key Set found for issuer ${issuer}`, {
-    cause: failure,
-  });
 }
 
 function onWorkers(): boolean {

@@ -129,11 +129,13 @@ function sign({ key = key1, header = {}, claims = {}, omit = [] }: Sign = {}): P
     .sign(key.privateKey);
 }
 
+/** Without the verified-token cache unless asked for: these tests watch the key set's use. */
 function verifier(options: Partial<JwtVerifierOptions> = {}) {
   const verify = jwtVerifier({
     issuer: as.issuer,
     audience: RESOURCE,
     jwksUrl: as.jwksUrl,
+    cache: false,
     ...options,
   });
   return (token: string) => verify(token, REQUEST);
@@ -411,6 +413,95 @@ describe('an unreachable authorization server', () => {
     await expect(strict(token)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
     as.down = false;
     expect((await strict(token))?.principal).toBe('alice');
+  });
+});
+
+describe('the verified-token cache (on by default)', () => {
+  /** A verifier whose key set is unusable once the server goes down (no stale keys). */
+  const cached = (cache: JwtVerifierOptions['cache'] = {}) =>
+    verifier({
+      jwks: { cacheMaxAgeMs: 30, staleIfErrorMs: 0, cooldownMs: 0 },
+      unavailable: 'throw',
+      clockToleranceSeconds: 0,
+      cache,
+    });
+  const keysGone = async (): Promise<void> => {
+    as.down = true;
+    const past = Date.now() + 40;
+    while (Date.now() < past) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  test('a token checked once is accepted again without the key set; an unchecked one needs it', async () => {
+    resetServer([key1]);
+    const verify = jwtVerifier({
+      issuer: as.issuer,
+      audience: RESOURCE,
+      jwksUrl: as.jwksUrl,
+      jwks: { cacheMaxAgeMs: 30, staleIfErrorMs: 0, cooldownMs: 0 },
+      unavailable: 'throw',
+    });
+    const seen = await sign();
+    const first = await verify(seen, REQUEST);
+    expect(first?.principal).toBe('alice');
+    await keysGone();
+    const again = await verify(seen, REQUEST);
+    expect(again).toBe(first);
+    // Shared by every request with the token, so nobody can change it for the others.
+    expect(Object.isFrozen(again)).toBe(true);
+    expect(Object.isFrozen(again?.scopes)).toBe(true);
+    await expect(verify(await sign(), REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+    expect(as.counts.jwks).toBe(1);
+  });
+
+  test('cache: false checks every time', async () => {
+    resetServer([key1]);
+    const verify = cached(false);
+    const token = await sign();
+    expect(await verify(token)).toBeDefined();
+    await keysGone();
+    await expect(verify(token)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+  });
+
+  test('an entry lasts at most maxAgeMs, then the token is checked again', async () => {
+    resetServer([key1]);
+    const verify = cached({ maxAgeMs: 200 });
+    const token = await sign();
+    const checkedAt = Date.now();
+    expect(await verify(token)).toBeDefined();
+    await keysGone();
+    expect((await verify(token))?.principal).toBe('alice');
+    while (Date.now() < checkedAt + 220) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(verify(token)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+  });
+
+  test('never past the token’s exp: an expired token is refused although it was accepted', async () => {
+    resetServer([key1]);
+    const verify = cached();
+    const exp = now() + 1;
+    const token = await sign({ claims: { exp } });
+    expect((await verify(token))?.principal).toBe('alice');
+    while (Date.now() < exp * 1000 + 20) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await verify(token)).toBeUndefined();
+  });
+
+  test('full: the oldest check goes; refused tokens never enter', async () => {
+    resetServer([key1]);
+    const verify = cached({ maxEntries: 2 });
+    const [t1, t2, t3] = await Promise.all([sign(), sign(), sign()]);
+    for (const token of [t1, t2, t3]) expect(await verify(token)).toBeDefined();
+    // Refused: must not push t2 or t3 out.
+    expect(await verify(await sign({ key: stranger }))).toBeUndefined();
+    await keysGone();
+    await expect(verify(t1)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+    expect((await verify(t2))?.principal).toBe('alice');
+    expect((await verify(t3))?.principal).toBe('alice');
+  });
+
+  test('a misconfigured cache throws at once', () => {
+    const make = (cache: JwtVerifierOptions['cache']) => () =>
+      jwtVerifier({ issuer: as.issuer, audience: RESOURCE, cache });
+    expect(make({ maxEntries: 0 })).toThrow(TypeError);
+    expect(make({ maxAgeMs: -1 })).toThrow(TypeError);
   });
 });
 
