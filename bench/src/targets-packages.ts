@@ -43,7 +43,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
   },
   {
     id: 'node/edge-mcp-auth/modern',
-    label: 'edge-mcp modern, JWT auth on (RS256, JWKS cached)',
+    label: 'edge-mcp modern, JWT auth on (RS256, JWKS cached, verified tokens cached)',
     runtime: 'node',
     library: 'edge-mcp',
     spec: {
@@ -64,6 +64,23 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
         label: 'Node: modern tools/call, JWT auth on vs off',
       },
     ],
+  },
+  {
+    // For context (no goal): what the verified-token cache saves.
+    id: 'node/edge-mcp-auth-nocache/modern',
+    label: 'edge-mcp modern, JWT auth on, every token verified (cache: false)',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: {
+      runtime: 'node',
+      entry: 'node-edge-packages.ts',
+      env: { MODE: 'auth-nocache' },
+      service: jwksService,
+    },
+    era: 'modern',
+    session: false,
+    version: LEGACY,
+    baseline: 'node/edge-mcp/modern',
   },
   {
     id: 'node/edge-mcp-tasks/legacy-memory',

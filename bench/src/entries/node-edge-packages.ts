@@ -1,9 +1,11 @@
 /**
  * Target: edge-mcp on the Node adapter as node-edge.ts, with one package feature on (MODE):
  *
- * - `auth`: the core's resource-server auth, `jwtVerifier` checking the bearer token of every
- *   request against the key set at `JWKS_URL` (the bench's own authorization server on
- *   127.0.0.1, fetched on the first request and cached), for the audience `MCP_RESOURCE`;
+ * - `auth`: the core's resource-server auth, `jwtVerifier` as a user gets it: a token it has
+ *   verified against the key set at `JWKS_URL` (the bench's own authorization server on
+ *   127.0.0.1, fetched on the first request and cached) is accepted again from its verified-token
+ *   cache, for the audience `MCP_RESOURCE`;
+ * - `auth-nocache`: the same with `cache: false`, the signature checked on every request;
  * - `tasks`: the task tool, tasks in the memory store (the default).
  */
 import { serve } from '@edge-mcp/adapters/node';
@@ -20,12 +22,17 @@ function env(name: string): string {
 }
 
 let options: McpHandlerOptions = {};
-if (MODE === 'auth') {
+if (MODE === 'auth' || MODE === 'auth-nocache') {
   const issuer = env('JWT_ISSUER');
   const resource = env('MCP_RESOURCE');
   options = {
     auth: {
-      verify: jwtVerifier({ issuer, audience: resource, jwksUrl: env('JWKS_URL') }),
+      verify: jwtVerifier({
+        issuer,
+        audience: resource,
+        jwksUrl: env('JWKS_URL'),
+        ...(MODE === 'auth-nocache' ? { cache: false } : {}),
+      }),
       resource,
       authorizationServers: [issuer],
     },
