@@ -74,6 +74,10 @@ export const DEFAULTS = {
     maxActivePerPrincipal: 100,
     /** Tasks a memory store keeps at most. */
     maxTasks: 10_000,
+    /** The largest result a task keeps (JSON characters); a larger one fails the task. */
+    maxResultBytes: 1024 * 1024,
+    /** Results and errors a memory store keeps in all (JSON characters). */
+    maxTaskBytes: 64 * 1024 * 1024,
   },
   limits: {
     maxClientInfoBytes: 4 * 1024,

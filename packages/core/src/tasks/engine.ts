@@ -5,6 +5,7 @@ import { Scope } from '../lifecycle/scope.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { InputRequest } from '../server/types.ts';
+import { completion } from './result-size.ts';
 import {
   isTerminal,
   MemoryTaskStore,
@@ -28,6 +29,12 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /** Unfinished tasks per principal (or session); over it a call runs without a task. @default 100 */
   maxActivePerPrincipal?: number;
+  /**
+   * The largest result a task keeps, in JSON characters: a result is held until the task's TTL,
+   * so a larger one fails the task (`-32603`, `data.reason: 'result-too-large'`) rather than let
+   * callers pile up memory. @default 1048576 (1 MiB)
+   */
+  maxResultBytes?: number;
 }
 
 /** A task this engine runs: its scope, and the handler's pending `input()` calls. */
@@ -63,6 +70,7 @@ export class TaskEngine implements TaskHost {
   readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
   readonly #maxActive: number;
+  readonly #maxResult: number;
   readonly #root: Scope;
   readonly #running = new Map<string, Running>();
   readonly #listeners = new Set<(record: TaskRecord) => void>();
@@ -76,6 +84,7 @@ export class TaskEngine implements TaskHost {
     this.maxTtlMs = Math.max(this.ttlMs, options.maxTtlMs ?? DEFAULTS.tasks.maxTtlMs);
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.tasks.pollIntervalMs;
     this.#maxActive = options.maxActivePerPrincipal ?? DEFAULTS.tasks.maxActivePerPrincipal;
+    this.#maxResult = options.maxResultBytes ?? DEFAULTS.tasks.maxResultBytes;
     this.store.bind(this);
   }
 
@@ -135,7 +144,7 @@ export class TaskEngine implements TaskHost {
     this.#forget(id);
     running?.scope.dispose();
     let patch: Partial<TaskRecord>;
-    if ('result' in outcome) patch = { status: 'completed', result: outcome.result };
+    if ('result' in outcome) patch = completion(outcome.result, this.#maxResult);
     else {
       const reason = running?.scope.reason;
       // Cancelled or expired: already recorded (or gone). Shut down: failed, saying why.

@@ -2,6 +2,7 @@ import { DEFAULTS } from '../defaults.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { InputRequest } from '../server/types.ts';
+import { storedSize } from './result-size.ts';
 
 /** Where a task is: `working` ⇄ `input_required`, then one of the three terminal states. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -117,6 +118,11 @@ export interface TaskStore {
 export interface MemoryTaskStoreOptions {
   /** Tasks kept at most; the oldest terminal ones go first, then new tasks are refused. @default 10000 */
   maxTasks?: number;
+  /**
+   * Results and errors kept in all, in JSON characters; past it the oldest finished tasks go
+   * first (a poll for one then gets "not found"). @default 67108864 (64 MiB)
+   */
+  maxTaskBytes?: number;
 }
 
 /** The store is full of tasks still running: no new one can be created. */
@@ -142,11 +148,21 @@ export class MemoryTaskStore implements TaskStore {
   /** Each binding's task ids, in creation order (for `list`). */
   readonly #byBinding = new Map<string, Set<string>>();
   readonly #max: number;
+  /** What each finished task's result or error weighs, and their sum. */
+  readonly #sizes = new Map<string, number>();
+  #bytes = 0;
+  readonly #maxBytes: number;
   #host: TaskHost | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.#max = options.maxTasks ?? DEFAULTS.tasks.maxTasks;
+    this.#maxBytes = options.maxTaskBytes ?? DEFAULTS.tasks.maxTaskBytes;
+  }
+
+  /** Results and errors held, in JSON characters. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   bind(host: TaskHost): void {
@@ -178,7 +194,10 @@ export class MemoryTaskStore implements TaskStore {
     if (!record) return undefined;
     if (!isTerminal(record.status)) {
       Object.assign(record, patch, { updatedAt: Date.now() });
-      if (isTerminal(record.status)) this.#countActive(record.binding, -1);
+      if (isTerminal(record.status)) {
+        this.#countActive(record.binding, -1);
+        this.#weigh(record);
+      }
     }
     return { ...record };
   }
@@ -210,9 +229,23 @@ export class MemoryTaskStore implements TaskStore {
     else this.#active.delete(binding);
   }
 
+  /** Counts a finished task's result or error; the oldest finished tasks go while over budget. */
+  #weigh(record: TaskRecord): void {
+    const size = storedSize(record);
+    if (size === 0) return;
+    this.#sizes.set(record.id, size);
+    this.#bytes += size;
+    while (this.#bytes > this.#maxBytes && this.#evictOne()) {}
+  }
+
   /** Forgets a task and its place in the indexes. */
   #remove(record: TaskRecord): void {
     this.#tasks.delete(record.id);
+    const size = this.#sizes.get(record.id);
+    if (size !== undefined) {
+      this.#sizes.delete(record.id);
+      this.#bytes -= size;
+    }
     const ids = this.#byBinding.get(record.binding);
     ids?.delete(record.id);
     if (ids?.size === 0) this.#byBinding.delete(record.binding);
