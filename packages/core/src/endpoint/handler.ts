@@ -267,36 +267,66 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     }
   }
 
-  async run<C extends ExecutionContext>(
+  /**
+   * A method that answered synchronously is accounted for and reported before this returns, with
+   * no promise made for it; one that waits for something is followed until it settles.
+   */
+  run<C extends ExecutionContext>(
     rules: EraRules<C>,
     ctx: C,
     spec: MethodSpec<C>,
     params: JsonObject,
     sessionId?: string,
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     const exchange = ctx.exchange;
     this.inFlight++;
     const observed = this.#instrumentation?.request(
       requestStart(exchange, ctx.protocolVersion, sessionId, ctx.meta),
     );
+    let pending: Promise<void> | undefined;
     try {
-      await (observed
+      pending = observed
         ? observed.run(() => execute(rules, ctx, spec, params))
-        : execute(rules, ctx, spec, params));
-      // An answer waiting for a durable change (a cluster manager) is part of the request.
+        : execute(rules, ctx, spec, params);
+    } catch {
+      failed(exchange);
+    }
+    // An answer waiting for a durable change (a cluster manager) is part of the request.
+    if (pending === undefined && exchange.replying === undefined) {
+      this.#settled(ctx, sessionId, observed);
+      return undefined;
+    }
+    return this.#runLater(ctx, sessionId, observed, pending);
+  }
+
+  async #runLater(
+    ctx: ExecutionContext,
+    sessionId: string | undefined,
+    observed: RequestObservation | undefined,
+    pending: Promise<void> | undefined,
+  ): Promise<void> {
+    const exchange = ctx.exchange;
+    try {
+      if (pending) await pending;
       if (exchange.replying) await exchange.replying;
     } catch {
-      exchange.errorCode = ErrorCode.InternalError;
-      exchange.reply(
-        errorMessage(exchange.id, { code: ErrorCode.InternalError, message: 'Internal error' }),
-      );
+      failed(exchange);
     } finally {
-      exchange.dispose();
-      this.inFlight--;
-      if (this.#options.onRequest || observed)
-        this.#report(requestEvent(exchange, ctx.protocolVersion, sessionId), observed);
-      if (this.inFlight === 0) this.#drained?.();
+      this.#settled(ctx, sessionId, observed);
     }
+  }
+
+  #settled(
+    ctx: ExecutionContext,
+    sessionId: string | undefined,
+    observed: RequestObservation | undefined,
+  ): void {
+    const exchange = ctx.exchange;
+    exchange.dispose();
+    this.inFlight--;
+    if (this.#options.onRequest || observed)
+      this.#report(requestEvent(exchange, ctx.protocolVersion, sessionId), observed);
+    if (this.inFlight === 0) this.#drained?.();
   }
 
   #report(event: RequestEvent, observed: RequestObservation | undefined): void {
@@ -387,6 +417,14 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
 }
 
 function ignore(): void {}
+
+/** Work that threw unexpectedly is answered -32603 rather than left hanging. */
+function failed(exchange: ExecutionContext['exchange']): void {
+  exchange.errorCode = ErrorCode.InternalError;
+  exchange.reply(
+    errorMessage(exchange.id, { code: ErrorCode.InternalError, message: 'Internal error' }),
+  );
+}
 
 function allowedOrigins(
   origins: readonly string[] | '*' | undefined,

@@ -49,14 +49,25 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
  * One HTTP request to the endpoint. With the `cors` option, a browser's preflight is answered
  * first and every answer to an allowed origin carries the CORS headers.
  */
-export async function route(
+export function route(
   core: RoutedEndpoint,
   request: IncomingRequest,
   routed: boolean,
   given: AuthInfo | undefined,
 ): Promise<Answer> {
   const cors = core.cors;
+  // Not async: an async function returning serve's promise would add two microtask hops.
   if (cors === undefined) return serve(core, request, routed, given);
+  return withCors(core, cors, request, routed, given);
+}
+
+async function withCors(
+  core: RoutedEndpoint,
+  cors: CorsPolicy,
+  request: IncomingRequest,
+  routed: boolean,
+  given: AuthInfo | undefined,
+): Promise<Answer> {
   const origin = request.headers.get('origin');
   if (request.method === 'OPTIONS' && !isMetadata(core, request)) return cors.preflight(request);
   const answer = await serve(core, request, routed, given);
@@ -173,11 +184,14 @@ async function serve(
     if (message.kind === 'notification') return accepted();
     // Legacy-only input (a `_meta` without the version, e.g. a progress token, counts as legacy).
     if (!modern) return modernOnly(core, request, message.message.id, message.message);
-    // `return await` settles in one microtask hop; returning the promise itself would take three.
-    return await handleModern(core, request, message.message, meta ?? {}, auth);
+    // A synchronous answer is returned as it is; `return await` settles a promise in one
+    // microtask hop, where returning the promise itself would take three.
+    const answer = handleModern(core, request, message.message, meta ?? {}, auth);
+    return answer instanceof Promise ? await answer : answer;
   }
   try {
-    return await handleLegacy(core, request, message, auth);
+    const answer = handleLegacy(core, request, message, auth);
+    return answer instanceof Promise ? await answer : answer;
   } catch (error) {
     return unavailable(error, message.kind === 'request' ? message.message.id : undefined);
   }

@@ -24,13 +24,15 @@ export abstract class ExchangeBase extends Scope {
   name: string | undefined;
   /** JSON-RPC error code the request was answered with, if any (for the request log). */
   errorCode: number | undefined;
-  readonly response: Promise<Answer>;
   /**
    * The final message waiting for durable writes to settle (`writes`), set by `reply()`; the
    * handler's `run()` waits for it. Undefined almost always.
    */
   replying: Promise<void> | undefined;
-  #resolve!: (response: Answer) => void;
+  /** The answer once there; the promise of it is made only for a reader that must wait. */
+  #answer: Answer | undefined;
+  #response: Promise<Answer> | undefined;
+  #resolve: ((answer: Answer) => void) | undefined;
   #finished = false;
   #early: ReturnType<typeof setTimeout> | undefined;
 
@@ -38,9 +40,28 @@ export abstract class ExchangeBase extends Scope {
     super(parent);
     this.id = id;
     this.method = method;
-    this.response = new Promise<Answer>((resolve) => {
-      this.#resolve = resolve;
-    });
+  }
+
+  /** The answer: JSON, or the Response that carries the stream. */
+  get response(): Promise<Answer> {
+    if (this.#response === undefined) {
+      const answer = this.#answer;
+      this.#response =
+        answer === undefined
+          ? new Promise<Answer>((resolve) => {
+              this.#resolve = resolve;
+            })
+          : Promise.resolve(answer);
+    }
+    return this.#response;
+  }
+
+  /**
+   * The answer itself when it is already there (a method that answered synchronously), so the
+   * endpoint returns it with no promise and no microtask hop; else the promise of it.
+   */
+  get ready(): Answer | Promise<Answer> {
+    return this.#answer ?? this.response;
   }
 
   /** Ends a subclass constructor: answers a request born aborted, or arms `streamAfterMs`. */
@@ -67,7 +88,13 @@ export abstract class ExchangeBase extends Scope {
 
   /** The answer is ready: JSON, or the Response that carries the stream. */
   protected resolve(answer: Answer): void {
-    this.#resolve(answer);
+    // The first answer wins, as with a promise resolved twice.
+    if (this.#answer !== undefined) return;
+    this.#answer = answer;
+    const resolve = this.#resolve;
+    if (resolve === undefined) return;
+    this.#resolve = undefined;
+    resolve(answer);
   }
 
   /** `streamAfterMs` elapsed with the handler still running. */
@@ -106,7 +133,7 @@ export abstract class ExchangeBase extends Scope {
   #send(json: string, status: number, headers: Readonly<Record<string, string>> | undefined): void {
     if (this.streaming) this.finishStream(json);
     else
-      this.#resolve(
+      this.resolve(
         new Reply(status, json, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS),
       );
   }
@@ -131,6 +158,6 @@ export abstract class ExchangeBase extends Scope {
   #settleAborted(type: AbortReasonType): void {
     this.#finished = true;
     if (this.streaming) this.endStream(type);
-    else this.#resolve(this.abortedAnswer(type));
+    else this.resolve(this.abortedAnswer(type));
   }
 }

@@ -140,7 +140,7 @@ function dispatch(
   const spec = METHODS[rpc.method];
   const known = spec !== undefined && advertises(endpoint.registry, rpc.method);
   void endpoint.run(LEGACY, ctx, known ? spec : NOT_FOUND, params, session?.id);
-  return exchange.response;
+  return exchange.ready;
 }
 
 /** The wire shape of the legacy revisions around the shared methods: plain JSON-RPC. */

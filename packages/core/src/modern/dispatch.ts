@@ -59,7 +59,7 @@ export function handleModern(
   if (typeof target === 'string') exchange.name = target;
   const ctx = new ModernContext(endpoint, exchange, meta, auth);
   void endpoint.run(MODERN, ctx, spec, params);
-  return exchange.response;
+  return exchange.ready;
 }
 
 /** The wire shape of 2026-07-28 around the shared methods. */

@@ -21,7 +21,7 @@ export interface EraRules<C extends ExecutionContext> {
    */
   readonly errorStatus: boolean;
   /** Before the method runs (2026-07-28: verify the answers of earlier input rounds). */
-  prepare?(ctx: C, params: JsonObject): void | Promise<void>;
+  prepare?(ctx: C, params: JsonObject): undefined | Promise<void>;
   /** The serialized result message of a method that completed. */
   finish(ctx: C, result: JsonObject, spec: MethodSpec<C>): string;
   /**
@@ -36,7 +36,7 @@ export interface Runner {
   /**
    * Runs `execute(rules, ctx, spec, params)` and accounts for its exchange until it settles, then
    * reports it (request log, instrumentation); work that throws unexpectedly is answered -32603
-   * rather than left hanging.
+   * rather than left hanging. `undefined` when it settled synchronously.
    */
   run<C extends ExecutionContext>(
     rules: EraRules<C>,
@@ -44,57 +44,102 @@ export interface Runner {
     spec: MethodSpec<C>,
     params: JsonObject,
     sessionId?: string,
-  ): Promise<void>;
+  ): Promise<void> | undefined;
 }
 
 /**
  * Runs one method and replies through the exchange: a result (the era's finish), a recovered
- * result, or a JSON-RPC error.
+ * result, or a JSON-RPC error. A method that answers synchronously (a synchronous tool) replies
+ * before this returns, with no promise made: the promise, and its microtask hops, only come with
+ * something to wait for (a prepare step, an async handler, a recovery).
  */
-export async function execute<C extends ExecutionContext>(
+export function execute<C extends ExecutionContext>(
   rules: EraRules<C>,
   ctx: C,
   spec: MethodSpec<C>,
   params: JsonObject,
-): Promise<void> {
-  const exchange = ctx.exchange;
+): Promise<void> | undefined {
   // Already over (the client left, or shutdown or the session's end came, while the body was
   // read): its answer is settled and nobody would see the work; a listen would wait for ever.
-  if (exchange.aborted) return;
+  if (ctx.exchange.aborted) return undefined;
   try {
     checkProgressToken(ctx);
-    await rules.prepare?.(ctx, params);
-    const result = await spec.run(ctx, params);
-    if (result !== undefined) exchange.reply(rules.finish(ctx, result, spec));
+    const prepared = rules.prepare?.(ctx, params);
+    if (prepared !== undefined) return executeLater(rules, ctx, spec, params, prepared);
+    const result = spec.run(ctx, params);
+    if (result instanceof Promise) return finishLater(rules, ctx, spec, params, result);
+    if (result !== undefined) ctx.exchange.reply(rules.finish(ctx, result, spec));
+    return undefined;
   } catch (error) {
-    // A cancelled request gets nothing more; its handler's rejection is the expected way out.
-    if (exchange.aborted) return;
-    const recovered = rules.recover?.(ctx, params, error);
-    if (recovered !== undefined) {
-      exchange.reply(await recovered);
-      return;
-    }
-    if (error instanceof StoreUnavailableError) {
-      // Storage a method needs (a task store) cannot be reached: 503 with Retry-After.
-      const reply = storageUnavailable(error.retryAfterSeconds, exchange.id);
-      exchange.errorCode = ErrorCode.ServerError;
-      exchange.reply(reply.body as string, reply.status, reply.headers);
-      return;
-    }
-    const body = rpcError(error, rules.resourceNotFound);
-    exchange.errorCode = body.code;
-    if (error instanceof InsufficientScopeError) {
-      // An HTTP answer in both eras: the client steps up its authorization on the 403.
-      exchange.reply(
-        errorMessage(exchange.id, body),
-        403,
-        insufficientScope(ctx.endpoint.resourceServer, error.scopes),
-      );
-      return;
-    }
-    const status = rules.errorStatus && error instanceof McpError ? error.status : 200;
-    exchange.reply(errorMessage(exchange.id, body), status);
+    return fail(rules, ctx, params, error);
   }
+}
+
+async function executeLater<C extends ExecutionContext>(
+  rules: EraRules<C>,
+  ctx: C,
+  spec: MethodSpec<C>,
+  params: JsonObject,
+  prepared: Promise<void>,
+): Promise<void> {
+  let result: JsonObject | undefined;
+  try {
+    await prepared;
+    result = await spec.run(ctx, params);
+    if (result !== undefined) ctx.exchange.reply(rules.finish(ctx, result, spec));
+  } catch (error) {
+    await fail(rules, ctx, params, error);
+  }
+}
+
+async function finishLater<C extends ExecutionContext>(
+  rules: EraRules<C>,
+  ctx: C,
+  spec: MethodSpec<C>,
+  params: JsonObject,
+  pending: Promise<JsonObject | undefined>,
+): Promise<void> {
+  try {
+    const result = await pending;
+    if (result !== undefined) ctx.exchange.reply(rules.finish(ctx, result, spec));
+  } catch (error) {
+    await fail(rules, ctx, params, error);
+  }
+}
+
+/** The answer to a method that threw: recovered by the era, or a JSON-RPC error. */
+function fail<C extends ExecutionContext>(
+  rules: EraRules<C>,
+  ctx: C,
+  params: JsonObject,
+  error: unknown,
+): Promise<void> | undefined {
+  const exchange = ctx.exchange;
+  // A cancelled request gets nothing more; its handler's rejection is the expected way out.
+  if (exchange.aborted) return undefined;
+  const recovered = rules.recover?.(ctx, params, error);
+  if (recovered !== undefined) return recovered.then((json) => exchange.reply(json));
+  if (error instanceof StoreUnavailableError) {
+    // Storage a method needs (a task store) cannot be reached: 503 with Retry-After.
+    const reply = storageUnavailable(error.retryAfterSeconds, exchange.id);
+    exchange.errorCode = ErrorCode.ServerError;
+    exchange.reply(reply.body as string, reply.status, reply.headers);
+    return undefined;
+  }
+  const body = rpcError(error, rules.resourceNotFound);
+  exchange.errorCode = body.code;
+  if (error instanceof InsufficientScopeError) {
+    // An HTTP answer in both eras: the client steps up its authorization on the 403.
+    exchange.reply(
+      errorMessage(exchange.id, body),
+      403,
+      insufficientScope(ctx.endpoint.resourceServer, error.scopes),
+    );
+    return undefined;
+  }
+  const status = rules.errorStatus && error instanceof McpError ? error.status : 200;
+  exchange.reply(errorMessage(exchange.id, body), status);
+  return undefined;
 }
 
 /**

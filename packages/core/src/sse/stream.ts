@@ -192,6 +192,13 @@ export class SseStream {
       if (coalescing === 'progress') this.#held = encodeEvent(json, id);
       return true;
     }
+    const held = this.#held;
+    if (held !== undefined) {
+      // A held progress is older than what is sent now: it goes first (or is superseded).
+      this.#held = undefined;
+      if (coalescing === 'progress') this.dropped++;
+      else this.write(held);
+    }
     return this.write(encodeEvent(json, id));
   }
 
