@@ -101,13 +101,21 @@ async function handle(
  * The reply's headers plus a Content-Length (the whole body is known, so no chunked encoding), in
  * one object: `writeHead()` takes it as it is, while a `setHeader()` before it would make Node
  * merge the two header sets one `setHeader()` call at a time.
+ *
+ * Copied key by key: on Node 20 an object spread (`{ ...headers }`) of these small objects cost
+ * ~1 µs and made Node's `for…in` over the copy in `writeHead()` slow too (~2.5 µs per answer in
+ * the bench's profile, against ~0.1 µs for this loop).
  */
 function withLength(
   headers: Headers | Readonly<Record<string, string>>,
   body: string | null,
 ): Record<string, string | string[] | number> {
-  const all: Record<string, string | string[] | number> =
-    headers instanceof Headers ? toNodeHeaders(headers) : { ...headers };
+  let all: Record<string, string | string[] | number>;
+  if (headers instanceof Headers) all = toNodeHeaders(headers);
+  else {
+    all = {};
+    for (const name in headers) all[name] = headers[name] as string;
+  }
   all['content-length'] = body === null ? 0 : Buffer.byteLength(body);
   return all;
 }
