@@ -24,7 +24,7 @@ import { type AbortReasonType, RequestAbortedError } from './abort-reason.ts';
  *    stream that took over watching listens on it too;
  * 3. the SSE body cancelled by the runtime (`SseOwner.disconnected`; on workerd the only one).
  *
- * Aborting a scope aborts its whole subtree with the same reason. Children are held in a Set and
+ * Aborting a scope aborts its whole subtree with the same reason. Children are held in a list and
  * walked directly instead of each child listening on its parent's signal, so a long-lived root
  * never accumulates one listener per request. The AbortController is created only when someone
  * reads `signal`: an idle session or a handler that never looks at its signal costs none, and on
@@ -36,8 +36,16 @@ export class Scope {
   #controller: AbortController | undefined;
   #error: RequestAbortedError | undefined;
   readonly #parent: Scope | undefined;
-  /** Created on the first child: a request scope (a leaf) never allocates one. */
-  #children: Set<Scope> | undefined;
+  /**
+   * Children as an intrusive list in creation order: linking and unlinking a request costs a few
+   * writes and no hashing (a Set took an identity hash per request and rehashed its table as
+   * requests came and went, on every request's path).
+   */
+  #first: Scope | undefined;
+  #last: Scope | undefined;
+  #prev: Scope | undefined;
+  #next: Scope | undefined;
+  #linked = false;
   #external: AbortSignal | undefined;
   #watched: { watch?(listener: Scope | undefined): void } | undefined;
 
@@ -51,8 +59,12 @@ export class Scope {
     if (parent) {
       if (parent.#error) this.#error = parent.#error;
       else if (tracked) {
-        parent.#children ??= new Set();
-        parent.#children.add(this);
+        const last = parent.#last;
+        this.#prev = last;
+        if (last === undefined) parent.#first = this;
+        else last.#next = this;
+        parent.#last = this;
+        this.#linked = true;
       }
     }
   }
@@ -86,9 +98,19 @@ export class Scope {
     this.#error = error;
     this.#controller?.abort(error);
     this.#detachExternal();
-    const children = this.#children;
-    this.#children = undefined;
-    for (const child of children ?? []) child.abort(type, error);
+    // Unlinked first, so nothing a child's abort runs (a dispose) walks a list being changed.
+    const children: Scope[] = [];
+    for (let child = this.#first; child !== undefined; ) {
+      const next = child.#next;
+      child.#prev = undefined;
+      child.#next = undefined;
+      child.#linked = false;
+      children.push(child);
+      child = next;
+    }
+    this.#first = undefined;
+    this.#last = undefined;
+    for (const child of children) child.abort(type, error);
   }
 
   /**
@@ -127,7 +149,17 @@ export class Scope {
   /** Leaves the tree: the parent forgets this scope and outside listeners are removed. */
   dispose(): void {
     const parent = this.#parent;
-    if (parent !== undefined && parent.#children !== undefined) parent.#children.delete(this);
+    if (this.#linked && parent !== undefined) {
+      const prev = this.#prev;
+      const next = this.#next;
+      if (prev === undefined) parent.#first = next;
+      else prev.#next = next;
+      if (next === undefined) parent.#last = prev;
+      else next.#prev = prev;
+      this.#prev = undefined;
+      this.#next = undefined;
+      this.#linked = false;
+    }
     this.#detachExternal();
   }
 

@@ -112,7 +112,8 @@ function headerValue(headers: HeaderReader, name: string): string | undefined {
   const raw = headers.get(name);
   if (raw === null) return undefined;
   const value = raw.trim();
-  const encoded = SENTINEL.exec(value);
+  // Only a value that starts with "=?" can be the sentinel: the others skip its pattern.
+  const encoded = value.charCodeAt(0) === 61 ? SENTINEL.exec(value) : null;
   if (encoded) {
     try {
       const binary = atob(encoded[1] ?? '');
