@@ -296,6 +296,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
       this.#settled(ctx, sessionId, observed);
       return undefined;
     }
+    exchange.waiting();
     return this.#runLater(ctx, sessionId, observed, pending);
   }
 

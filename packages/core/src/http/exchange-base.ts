@@ -35,6 +35,7 @@ export abstract class ExchangeBase extends Scope {
   #resolve: ((answer: Answer) => void) | undefined;
   #finished = false;
   #early: ReturnType<typeof setTimeout> | undefined;
+  #streamAfterMs: number | undefined;
 
   constructor(parent: Scope, id: RequestId, method: string) {
     super(parent);
@@ -64,11 +65,23 @@ export abstract class ExchangeBase extends Scope {
     return this.#answer ?? this.response;
   }
 
-  /** Ends a subclass constructor: answers a request born aborted, or arms `streamAfterMs`. */
+  /**
+   * Ends a subclass constructor: answers a request born aborted, or keeps `streamAfterMs` for
+   * {@link waiting}.
+   */
   protected begin(streamAfterMs: number | undefined): void {
     if (this.aborted) this.#settleAborted(this.reason ?? 'shutdown');
-    else if (streamAfterMs !== undefined)
-      this.#early = setTimeout(streamEarly, streamAfterMs, this);
+    else this.#streamAfterMs = streamAfterMs;
+  }
+
+  /**
+   * The method goes on after its synchronous part (it returned a promise): `streamAfterMs` starts
+   * counting now. A method that answered at once never needs the timer, so none is made for it.
+   */
+  waiting(): void {
+    const ms = this.#streamAfterMs;
+    if (ms === undefined || this.#early !== undefined || this.finished) return;
+    this.#early = setTimeout(streamEarly, ms, this);
   }
 
   /** True once the result (or error) went out, or the exchange was aborted. */
