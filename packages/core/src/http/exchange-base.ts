@@ -76,9 +76,11 @@ export abstract class ExchangeBase extends Scope {
 
   /**
    * The method goes on after its synchronous part (it returned a promise): `streamAfterMs` starts
-   * counting now. A method that answered at once never needs the timer, so none is made for it.
+   * counting now, and a request followed by its signal is watched from now on. A method that answered at once never needs the timer, so none is made for it.
    */
   waiting(): void {
+    // A Web request's signal is followed from now on, too (see `followRequest`).
+    this.followPending();
     const ms = this.#streamAfterMs;
     if (ms === undefined || this.#early !== undefined || this.finished) return;
     this.#early = setTimeout(streamEarly, ms, this);
