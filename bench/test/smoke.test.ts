@@ -38,6 +38,7 @@ test('the quick mode runs every measure and writes its outputs', () => {
       'node/edge-mcp/legacy-session',
       'node/edge-mcp-redis/legacy-session',
       'node/edge-mcp-auth/modern',
+      'node/edge-mcp-auth-nocache/modern',
       'node/edge-mcp-tasks/legacy-memory',
       'node/edge-mcp-redis/tasks',
     ]);
