@@ -25,8 +25,13 @@ let handler: McpHandler | undefined;
 let requests = 0;
 const side = nodeSideChannel(() => ({
   handler: handler?.stats(),
-  counters: { redisRoundTrips: cluster.stats().roundTrips, requests },
+  // Heartbeats are the instance's, not the requests': one round trip each, every few seconds.
+  counters: { redisRoundTrips: redisRequestRoundTrips(), requests },
 }));
+function redisRequestRoundTrips(): number {
+  const { roundTrips, heartbeats } = cluster.stats();
+  return roundTrips - heartbeats;
+}
 const server = createEdgeServer(side.abort);
 if (MODE === 'tasks') addTaskTool(server);
 const mcp = createMcpHandler(server, cluster.handlerOptions());

@@ -25,6 +25,8 @@ export interface RedisContext {
 export interface RedisClusterStats {
   /** Awaited Redis operations (a command, a script or a pipeline each count 1). */
   roundTrips: number;
+  /** Of those, the heartbeats (one round trip each, whatever the traffic). */
+  heartbeats: number;
   commands: number;
   published: number;
   received: number;
@@ -145,7 +147,15 @@ function makeCluster(context: RedisContext): RedisCluster {
     stats() {
       const { roundTrips, commands, reconnects } = connection.stats();
       const { published, received } = bus.stats();
-      return { roundTrips, commands, published, received, reconnects, replicas: sessions.size };
+      return {
+        roundTrips,
+        heartbeats: instance.beats,
+        commands,
+        published,
+        received,
+        reconnects,
+        replicas: sessions.size,
+      };
     },
     async clusterStats() {
       const count = (await connection.command(['ZCARD', keys.sessions])) as number;

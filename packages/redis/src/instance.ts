@@ -126,8 +126,12 @@ export class Instance {
     return () => this.#parts.delete(contribute);
   }
 
+  /** Beats sent so far (each one round trip), so that per-request figures can leave them out. */
+  beats = 0;
+
   /** One beat now: the liveness key and every part's operations, in one pipeline. */
   async beat(): Promise<void> {
+    this.beats++;
     const parts: BeatPart[] = [];
     for (const contribute of this.#parts) {
       try {

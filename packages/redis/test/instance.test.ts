@@ -44,9 +44,12 @@ describe('the instance: liveness key and heartbeat (design §4.2)', () => {
     const remove = instance.onBeat(() => ({ ops: [['ECHO', 'b']], done: (r) => seen.push(r) }));
     instance.onBeat(() => undefined);
     const before = connection.stats();
+    const beats = instance.beats;
     await instance.beat();
     const after = connection.stats();
     expect(after.roundTrips - before.roundTrips).toBe(1);
+    // Counted, so per-request figures can leave heartbeats out.
+    expect(instance.beats - beats).toBe(1);
     // The liveness SET, the bus's inbox LPOP, and the three above.
     expect(after.commands - before.commands).toBe(5);
     expect(seen[0]).toHaveLength(2);
