@@ -415,6 +415,15 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       ],
     },
     {
+      // For context (no goal): the same server with JSON Schema tools, so without zod.
+      id: `${runtime}/edge-mcp-plain`,
+      label: 'edge-mcp, JSON Schema tools (no zod)',
+      runtime,
+      library: 'edge-mcp',
+      spec: { runtime, entry: 'edge-plain.ts' },
+      baseline,
+    },
+    {
       id: `${runtime}/sdk-v2`,
       label: 'SDK v2',
       runtime,
