@@ -6,7 +6,7 @@
  * protocol's header names and error codes.
  */
 export { DEFAULTS } from './defaults.ts';
-export type { FastEntry } from './endpoint/handler.ts';
+export type { FastEntry } from './endpoint/mcp-handler.ts';
 export { BodyTooLargeError, readBody } from './http/body.ts';
 export { HANDLE } from './http/fast-path.ts';
 export type { DisconnectListener, IncomingRequest } from './http/incoming.ts';

@@ -7,12 +7,12 @@
  */
 export type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
 export { DEFAULTS, type Limits } from './defaults.ts';
-export { createMcpHandler, type McpHandler } from './endpoint/handler.ts';
 export type {
   Instrumentation,
   RequestObservation,
   RequestStart,
 } from './endpoint/instrumentation.ts';
+export { createMcpHandler, type McpHandler } from './endpoint/mcp-handler.ts';
 export type {
   HandlerStats,
   McpHandlerOptions,

@@ -1,10 +1,7 @@
-import type { AuthInfo } from '../auth/auth-info.ts';
 import { DEFAULTS, type Limits } from '../defaults.ts';
 import { CorsPolicy } from '../http/cors.ts';
-import { HANDLE } from '../http/fast-path.ts';
 import { type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, toResponse } from '../http/responses.ts';
 import type { HandlerCounters, StreamSettings } from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut, taskStatusFanOut } from '../legacy/fan-out.ts';
@@ -12,9 +9,9 @@ import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
-import { ErrorCode, LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
-import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
-import { type EraRules, type ExecutionContext, execute } from '../server/execute.ts';
+import { LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { EraRules, ExecutionContext } from '../server/execute.ts';
 import type { MethodSpec } from '../server/methods.ts';
 import type { Registry } from '../server/registry.ts';
 import { ResourceServer } from '../server/resource-server.ts';
@@ -29,43 +26,11 @@ import {
 } from '../sessions/session-manager.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
-import type { Instrumentation, RequestObservation } from './instrumentation.ts';
-import type { HandlerStats, McpHandlerOptions, RequestEvent, SessionEvent } from './options.ts';
-import { requestEvent, requestStart, sessionEventOf } from './request-event.ts';
-import { type RoutedEndpoint, route } from './route.ts';
-
-/** A handler with the fast entry adapters use (see `HANDLE`). */
-export interface FastEntry {
-  [HANDLE](request: IncomingRequest, routed?: boolean, auth?: AuthInfo): Promise<Answer>;
-}
-
-/**
- * The MCP endpoint `createMcpHandler()` builds: one `fetch` for every HTTP exchange, and one
- * `close()` that ends everything it started.
- */
-export interface McpHandler extends FastEntry {
-  /** The endpoint: `request.signal` is the cancellation token of the HTTP exchange. */
-  fetch(request: Request): Promise<Response>;
-  /**
-   * Shutdown: ends every session (their `onClose` hooks run), aborts every in-flight handler with
-   * reason `shutdown`, ends every open stream (listen streams get their completing result first)
-   * and resolves once every handler settled, or after `shutdownTimeoutMs`. Later requests get 503.
-   * With a session manager that spans instances (`SessionManager.shutdown`), only this instance
-   * stops: its requests and streams end (`shutdown`), the sessions go on on the others.
-   */
-  close(): Promise<void>;
-  /**
-   * Aborts (reason `shutdown`) when the handler closes. Created on first read; on workerd read
-   * `closed` instead (a signal made while serving one request cannot be used by another).
-   */
-  readonly signal: AbortSignal;
-  /** True once `close()` was called (or the `signal` option aborted). */
-  readonly closed: boolean;
-  /** In-flight requests (open listen streams included). */
-  readonly inFlight: number;
-  /** Live counters: sessions, open streams, reaped and resumed so far. */
-  stats(): HandlerStats;
-}
+import type { Instrumentation } from './instrumentation.ts';
+import type { HandlerStats, McpHandlerOptions, SessionEvent } from './options.ts';
+import { RequestAccounting } from './request-accounting.ts';
+import { sessionEventOf } from './request-event.ts';
+import type { RoutedEndpoint } from './route.ts';
 
 /**
  * Shared state of one handler, built once; every request reads it, none copies it. It is the
@@ -107,9 +72,8 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
   readonly #options: McpHandlerOptions;
   readonly #instrumentation: Instrumentation | undefined;
   readonly #eventStore: EventStore | undefined;
-  inFlight = 0;
+  readonly requests: RequestAccounting;
   opened = 0;
-  #drained: (() => void) | undefined;
   #closing: Promise<void> | undefined;
   /** Undoes what the constructor attached outside the handler (server listeners, the signal). */
   #detach: Array<() => void> = [];
@@ -118,6 +82,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     this.registry = registryOf(server);
     this.#options = options;
     this.#instrumentation = options.instrumentation;
+    this.requests = new RequestAccounting(options);
     this.signer = new RequestStateSigner(
       options.requestState?.secret,
       options.requestState?.ttlMs ?? DEFAULTS.requestStateTtlMs,
@@ -185,6 +150,22 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
       signal.addEventListener('abort', onAbort, { once: true });
       this.#detach.push(() => signal.removeEventListener('abort', onAbort));
     }
+  }
+
+  /** In-flight requests (open listen streams included). */
+  get inFlight(): number {
+    return this.requests.inFlight;
+  }
+
+  /** Runs a method of a request (see `RequestAccounting.run`). */
+  run<C extends ExecutionContext>(
+    rules: EraRules<C>,
+    ctx: C,
+    spec: MethodSpec<C>,
+    params: JsonObject,
+    sessionId?: string,
+  ): Promise<void> | undefined {
+    return this.requests.run(rules, ctx, spec, params, sessionId);
   }
 
   stats(): HandlerStats {
@@ -267,82 +248,6 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     }
   }
 
-  /**
-   * A method that answered synchronously is accounted for and reported before this returns, with
-   * no promise made for it; one that waits for something is followed until it settles.
-   */
-  run<C extends ExecutionContext>(
-    rules: EraRules<C>,
-    ctx: C,
-    spec: MethodSpec<C>,
-    params: JsonObject,
-    sessionId?: string,
-  ): Promise<void> | undefined {
-    const exchange = ctx.exchange;
-    this.inFlight++;
-    const observed = this.#instrumentation?.request(
-      requestStart(exchange, ctx.protocolVersion, sessionId, ctx.meta),
-    );
-    let pending: Promise<void> | undefined;
-    try {
-      pending = observed
-        ? observed.run(() => execute(rules, ctx, spec, params))
-        : execute(rules, ctx, spec, params);
-    } catch {
-      failed(exchange);
-    }
-    // An answer waiting for a durable change (a cluster manager) is part of the request.
-    if (pending === undefined && exchange.replying === undefined) {
-      this.#settled(ctx, sessionId, observed);
-      return undefined;
-    }
-    exchange.waiting();
-    return this.#runLater(ctx, sessionId, observed, pending);
-  }
-
-  async #runLater(
-    ctx: ExecutionContext,
-    sessionId: string | undefined,
-    observed: RequestObservation | undefined,
-    pending: Promise<void> | undefined,
-  ): Promise<void> {
-    const exchange = ctx.exchange;
-    try {
-      if (pending) await pending;
-      if (exchange.replying) await exchange.replying;
-    } catch {
-      failed(exchange);
-    } finally {
-      this.#settled(ctx, sessionId, observed);
-    }
-  }
-
-  #settled(
-    ctx: ExecutionContext,
-    sessionId: string | undefined,
-    observed: RequestObservation | undefined,
-  ): void {
-    const exchange = ctx.exchange;
-    exchange.dispose();
-    this.inFlight--;
-    if (this.#options.onRequest || observed)
-      this.#report(requestEvent(exchange, ctx.protocolVersion, sessionId), observed);
-    if (this.inFlight === 0) this.#drained?.();
-  }
-
-  #report(event: RequestEvent, observed: RequestObservation | undefined): void {
-    try {
-      observed?.end(event);
-    } catch {
-      // A broken instrumentation must not break the server.
-    }
-    try {
-      this.#options.onRequest?.(event);
-    } catch {
-      // A broken log hook must not break the server.
-    }
-  }
-
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
     for (const undo of this.#detach) undo();
@@ -367,7 +272,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
         clearTimeout(timer);
         resolve();
       };
-      this.#drained = check;
+      this.requests.drained = check;
       this.tasks?.onIdle(check);
       recorded?.then(() => {
         written = true;
@@ -383,49 +288,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
   }
 }
 
-/**
- * Builds the MCP endpoint for `server` once; call `fetch` per request. The server is an
- * instance (as in Cloudflare's `agents`), not a factory per request (as in SDK v2's function of
- * the same name): registrations are compiled once and shared by every request.
- *
- * @example
- * ```ts
- * const handler = createMcpHandler(server, { allowedHosts: ['mcp.example.com'] });
- * Deno.serve((request) => handler.fetch(request));
- * ```
- * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
- */
-export function createMcpHandler(server: McpServer, options: McpHandlerOptions = {}): McpHandler {
-  const core = new HandlerCore(server, options);
-  return {
-    async fetch(request) {
-      return toResponse(await route(core, request, false, undefined));
-    },
-    [HANDLE]: (request: IncomingRequest, routed = false, auth?: AuthInfo): Promise<Answer> =>
-      route(core, request, routed, auth),
-    close: () => core.close(),
-    get signal() {
-      return core.root.signal;
-    },
-    get closed() {
-      return core.root.aborted;
-    },
-    get inFlight() {
-      return core.inFlight;
-    },
-    stats: () => core.stats(),
-  };
-}
-
 function ignore(): void {}
-
-/** Work that threw unexpectedly is answered -32603 rather than left hanging. */
-function failed(exchange: ExecutionContext['exchange']): void {
-  exchange.errorCode = ErrorCode.InternalError;
-  exchange.reply(
-    errorMessage(exchange.id, { code: ErrorCode.InternalError, message: 'Internal error' }),
-  );
-}
 
 function allowedOrigins(
   origins: readonly string[] | '*' | undefined,

@@ -1,0 +1,80 @@
+/**
+ * The handler users get: `createMcpHandler(server, options)` and its type.
+ *
+ * @module
+ */
+import type { AuthInfo } from '../auth/auth-info.ts';
+import { HANDLE } from '../http/fast-path.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import { type Answer, toResponse } from '../http/responses.ts';
+import type { McpServer } from '../server/server.ts';
+import { HandlerCore } from './handler.ts';
+import type { HandlerStats, McpHandlerOptions } from './options.ts';
+import { route } from './route.ts';
+
+/** A handler with the fast entry adapters use (see `HANDLE`). */
+export interface FastEntry {
+  [HANDLE](request: IncomingRequest, routed?: boolean, auth?: AuthInfo): Promise<Answer>;
+}
+
+/**
+ * The MCP endpoint `createMcpHandler()` builds: one `fetch` for every HTTP exchange, and one
+ * `close()` that ends everything it started.
+ */
+export interface McpHandler extends FastEntry {
+  /** The endpoint: `request.signal` is the cancellation token of the HTTP exchange. */
+  fetch(request: Request): Promise<Response>;
+  /**
+   * Shutdown: ends every session (their `onClose` hooks run), aborts every in-flight handler with
+   * reason `shutdown`, ends every open stream (listen streams get their completing result first)
+   * and resolves once every handler settled, or after `shutdownTimeoutMs`. Later requests get 503.
+   * With a session manager that spans instances (`SessionManager.shutdown`), only this instance
+   * stops: its requests and streams end (`shutdown`), the sessions go on on the others.
+   */
+  close(): Promise<void>;
+  /**
+   * Aborts (reason `shutdown`) when the handler closes. Created on first read; on workerd read
+   * `closed` instead (a signal made while serving one request cannot be used by another).
+   */
+  readonly signal: AbortSignal;
+  /** True once `close()` was called (or the `signal` option aborted). */
+  readonly closed: boolean;
+  /** In-flight requests (open listen streams included). */
+  readonly inFlight: number;
+  /** Live counters: sessions, open streams, reaped and resumed so far. */
+  stats(): HandlerStats;
+}
+
+/**
+ * Builds the MCP endpoint for `server` once; call `fetch` per request. The server is an
+ * instance (as in Cloudflare's `agents`), not a factory per request (as in SDK v2's function of
+ * the same name): registrations are compiled once and shared by every request.
+ *
+ * @example
+ * ```ts
+ * const handler = createMcpHandler(server, { allowedHosts: ['mcp.example.com'] });
+ * Deno.serve((request) => handler.fetch(request));
+ * ```
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
+ */
+export function createMcpHandler(server: McpServer, options: McpHandlerOptions = {}): McpHandler {
+  const core = new HandlerCore(server, options);
+  return {
+    async fetch(request) {
+      return toResponse(await route(core, request, false, undefined));
+    },
+    [HANDLE]: (request: IncomingRequest, routed = false, auth?: AuthInfo): Promise<Answer> =>
+      route(core, request, routed, auth),
+    close: () => core.close(),
+    get signal() {
+      return core.root.signal;
+    },
+    get closed() {
+      return core.root.aborted;
+    },
+    get inFlight() {
+      return core.inFlight;
+    },
+    stats: () => core.stats(),
+  };
+}
