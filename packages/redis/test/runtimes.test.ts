@@ -3,70 +3,16 @@
  * fixtures/bus-child.ts, which joins the same Redis as this Node process, and the two talk on
  * the bus both ways. A killed child is seen at once (0 receivers) while its liveness key lives.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { ClusterEvent } from '@edge-mcp/core/sessions';
-import { bunBinary, denoBinary } from '@edge-mcp/test-kit/node';
-import { afterEach, describe, expect, test } from 'vitest';
+import { denoBinary } from '@edge-mcp/test-kit/node';
+import { describe, expect, test } from 'vitest';
 import type { BusEnvelope } from '../src/bus-messages.ts';
 import { context, namespace, until, useRedis } from './helpers.ts';
+import { PACKAGE_DIR, RUNTIMES, startChild as start } from './support/child.ts';
 
-const PACKAGE_DIR = join(import.meta.dirname, '..');
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'bus-child.ts');
 const redis = useRedis();
-
-/** Deno's least-privilege flags: loopback only, and the env names the package needs. */
-const DENO_ENV = 'REDIS_URL,REDIS_NAMESPACE,REDIS_DEBUG_MAINTENANCE,REDIS_EMIT_DIAGNOSTICS';
-const RUNTIMES: ReadonlyArray<[string, () => [string, string[]]]> = [
-  [
-    'deno',
-    () => [
-      denoBinary(PACKAGE_DIR),
-      ['run', '--allow-net=127.0.0.1', `--allow-env=${DENO_ENV}`, FIXTURE],
-    ],
-  ],
-  ['bun', () => [bunBinary(PACKAGE_DIR), ['run', FIXTURE]]],
-];
-
-interface Child {
-  process: ChildProcess;
-  exited: Promise<number | null>;
-  line(prefix: string): Promise<string>;
-  stderr(): string;
-}
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-function start(command: string, args: string[], env: Record<string, string>): Child {
-  const child = spawn(command, args, {
-    cwd: PACKAGE_DIR,
-    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  const line = (prefix: string) =>
-    until(
-      () => stdout.split('\n').find((l) => l.startsWith(prefix)),
-      `"${prefix}" from ${command}; stderr:\n${stderr}`,
-      15_000,
-    );
-  return { process: child, exited, line, stderr: () => stderr };
-}
 
 describe.each(RUNTIMES)('connection and bus on %s', (runtime, command) => {
   test('joins the cluster; messages flow both ways; a clean close deletes its liveness key', async () => {
@@ -76,7 +22,7 @@ describe.each(RUNTIMES)('connection and bus on %s', (runtime, command) => {
     node.bus.bind({ deliver: (event) => events.push(event) });
     const answers: BusEnvelope[] = [];
     node.bus.on('resp', (message) => answers.push(message));
-    const [binary, args] = command();
+    const [binary, args] = command(FIXTURE);
     const child = start(binary, args, { REDIS_URL: redis().url, REDIS_NAMESPACE: ns });
     const [, tag, reported] = (await child.line('ready ')).split(' ');
     expect(reported).toBe(runtime);
@@ -107,7 +53,7 @@ describe.each(RUNTIMES)('connection and bus on %s', (runtime, command) => {
   test('SIGKILLed: 0 receivers at once, while its liveness key still says alive', async () => {
     const ns = namespace();
     const node = await context(redis().url, { namespace: ns });
-    const [binary, args] = command();
+    const [binary, args] = command(FIXTURE);
     const child = start(binary, args, { REDIS_URL: redis().url, REDIS_NAMESPACE: ns });
     const tag = (await child.line('ready ')).split(' ')[1] as string;
     child.process.kill('SIGKILL');
