@@ -10,17 +10,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '@edge-mcp/test-kit/node';
-import {
-  type OAuthClientProvider,
-  UnauthorizedError,
-} from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
@@ -37,83 +29,11 @@ import {
   startAuthorizationServer,
   startCallbackServer,
 } from '../src/index.ts';
+import { ChromiumOAuthProvider } from './sdk-provider.ts';
 
 const APP = join(import.meta.dirname, '..', '..', '..', 'apps', 'node');
 /** The browser origin MCP_CORS_ORIGINS lets in (nothing needs to listen there for a preflight). */
 const CORS_ORIGIN = 'http://localhost:5173';
-
-/** An SDK OAuth client provider whose "browser redirect" is a real Chromium signing in. */
-class ChromiumOAuthProvider implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier: string | undefined;
-  code: string | undefined;
-  readonly authorizationUrls: URL[] = [];
-  #state = '';
-
-  readonly browser: Browser;
-  readonly redirectUri: string;
-  readonly username: string;
-
-  constructor(browser: Browser, redirectUri: string, username: string) {
-    this.browser = browser;
-    this.redirectUri = redirectUri;
-    this.username = username;
-  }
-
-  get redirectUrl(): string {
-    return this.redirectUri;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'edge-mcp example e2e',
-      redirect_uris: [this.redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  state(): string {
-    this.#state = crypto.randomUUID();
-    return this.#state;
-  }
-
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
-  async redirectToAuthorization(url: URL): Promise<void> {
-    this.authorizationUrls.push(url);
-    const redirect = await signIn(this.browser, url, {
-      redirectUri: this.redirectUri,
-      username: this.username,
-    });
-    this.code = codeOf(redirect, this.#state);
-  }
-
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-
-  codeVerifier(): string {
-    if (this.verifier === undefined) throw new Error('no code verifier saved');
-    return this.verifier;
-  }
-}
 
 /** The example app as a user starts it, in its own process group; its output kept. */
 interface App {
@@ -243,7 +163,9 @@ test('no token: 401 naming the metadata, which names the issuer and the scopes',
 });
 
 test('the SDK client signs in as alice, calls whoami; the session it opened is hers', async () => {
-  const provider = new ChromiumOAuthProvider(browser, callback.redirectUri, 'alice');
+  const provider = new ChromiumOAuthProvider('edge-mcp example e2e', callback.redirectUri, (url) =>
+    signIn(browser, url, { redirectUri: callback.redirectUri, username: 'alice' }),
+  );
   const first = new StreamableHTTPClientTransport(new URL(app.resource), {
     authProvider: provider,
   });

@@ -16,11 +16,6 @@ import {
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
@@ -37,80 +32,7 @@ import {
   startAuthorizationServer,
   startCallbackServer,
 } from '../src/index.ts';
-
-/** An SDK OAuth client provider whose "browser redirect" is a real Chromium signing in. */
-class ChromiumOAuthProvider implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier: string | undefined;
-  /** The code the last sign-in brought back. */
-  code: string | undefined;
-  readonly authorizationUrls: URL[] = [];
-  #state = '';
-
-  readonly browser: Browser;
-  readonly redirectUri: string;
-  readonly username: string;
-
-  constructor(browser: Browser, redirectUri: string, username: string) {
-    this.browser = browser;
-    this.redirectUri = redirectUri;
-    this.username = username;
-  }
-
-  get redirectUrl(): string {
-    return this.redirectUri;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'edge-mcp SDK e2e',
-      redirect_uris: [this.redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  state(): string {
-    this.#state = crypto.randomUUID();
-    return this.#state;
-  }
-
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
-  async redirectToAuthorization(url: URL): Promise<void> {
-    this.authorizationUrls.push(url);
-    const redirect = await signIn(this.browser, url, {
-      redirectUri: this.redirectUri,
-      username: this.username,
-    });
-    this.code = codeOf(redirect, this.#state);
-  }
-
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-
-  codeVerifier(): string {
-    if (this.verifier === undefined) throw new Error('no code verifier saved');
-    return this.verifier;
-  }
-}
+import { ChromiumOAuthProvider } from './sdk-provider.ts';
 
 let as: AuthorizationServer;
 let callback: CallbackServer;
@@ -172,7 +94,9 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
 }
 
 test('401 → metadata → registration → code + PKCE in Chromium → token → tools/call as alice', async () => {
-  const provider = new ChromiumOAuthProvider(browser, callback.redirectUri, 'alice');
+  const provider = new ChromiumOAuthProvider('edge-mcp SDK e2e', callback.redirectUri, (url) =>
+    signIn(browser, url, { redirectUri: callback.redirectUri, username: 'alice' }),
+  );
   const first = transport(provider);
   const client = new Client({ name: 'sdk-oauth-e2e', version: '1.0.0' });
   await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);

@@ -26,17 +26,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { legacy, legacyDelete, legacyGet, modern, readAnswer } from '@edge-mcp/test-kit';
 import { freePort } from '@edge-mcp/test-kit/node';
-import {
-  type OAuthClientProvider,
-  UnauthorizedError,
-} from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
@@ -51,6 +43,7 @@ import {
   startCallbackServer,
   type TokenResponse,
 } from '../src/index.ts';
+import { ChromiumOAuthProvider } from './sdk-provider.ts';
 
 const APP = join(import.meta.dirname, '..', '..', '..', 'apps', 'worker');
 /** The app's own wrangler, as `pnpm start:oauth` runs it. */
@@ -180,79 +173,6 @@ async function consent(
   }
 }
 
-/** An SDK OAuth client provider whose "browser redirect" is Chromium on the demo consent page. */
-class ChromiumOAuthProvider implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier: string | undefined;
-  code: string | undefined;
-  readonly authorizationUrls: URL[] = [];
-  #state = '';
-
-  readonly browser: Browser;
-  readonly redirectUri: string;
-  readonly user: string;
-
-  constructor(browser: Browser, redirectUri: string, user: string) {
-    this.browser = browser;
-    this.redirectUri = redirectUri;
-    this.user = user;
-  }
-
-  get redirectUrl(): string {
-    return this.redirectUri;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: `edge-mcp worker e2e (${this.user})`,
-      redirect_uris: [this.redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  state(): string {
-    this.#state = crypto.randomUUID();
-    return this.#state;
-  }
-
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.information;
-  }
-
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
-  async redirectToAuthorization(url: URL): Promise<void> {
-    this.authorizationUrls.push(url);
-    const redirect = await consent(this.browser, url, {
-      redirectUri: this.redirectUri,
-      user: this.user,
-    });
-    this.code = codeOf(redirect, this.#state);
-  }
-
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-
-  codeVerifier(): string {
-    if (this.verifier === undefined) throw new Error('no code verifier saved');
-    return this.verifier;
-  }
-}
-
 let worker: Worker;
 let callback: CallbackServer;
 let browser: Browser;
@@ -280,7 +200,11 @@ afterAll(async () => {
 
 /** Signs `user` in with the SDK's OAuth flow; the tokens are in the returned provider. */
 async function signInWithSdk(user: string): Promise<ChromiumOAuthProvider> {
-  const provider = new ChromiumOAuthProvider(browser, callback.redirectUri, user);
+  const provider = new ChromiumOAuthProvider(
+    `edge-mcp worker e2e (${user})`,
+    callback.redirectUri,
+    (url) => consent(browser, url, { redirectUri: callback.redirectUri, user }),
+  );
   const first = new StreamableHTTPClientTransport(new URL(worker.resource), {
     authProvider: provider,
     fetch: logged,
