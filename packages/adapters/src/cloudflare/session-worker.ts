@@ -113,13 +113,8 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
         // The body is read here, not streamed on: an object that answers before reading it
         // (401, 406, …) left workerd piping into a finished subrequest, which broke the Worker's
         // next request ("Can't read from request stream after response has been sent").
-        let body: string;
-        try {
-          body = await readBody(request, limit);
-        } catch (error) {
-          if (!(error instanceof BodyTooLargeError)) throw error;
-          return failure(413, ErrorCode.InvalidRequest, error.message);
-        }
+        const body = await bodyText(request, limit);
+        if (body instanceof Response) return body;
         return namespace.get(objectId).fetch(new Request(request, { body }));
       }
       if (modern && tasks && request.method === 'POST')
@@ -129,13 +124,8 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
         });
       if (modern || request.method !== 'POST') return serve(handler, request, auth);
       // A legacy POST without a session: an initialize opens a session in a new object.
-      let text: string;
-      try {
-        text = await readBody(request, limit);
-      } catch (error) {
-        if (!(error instanceof BodyTooLargeError)) throw error;
-        return failure(413, ErrorCode.InvalidRequest, error.message);
-      }
+      const text = await bodyText(request, limit);
+      if (text instanceof Response) return text;
       const forwarded = new Request(request, { body: text });
       if (!isLegacyInitialize(request, text)) return serve(handler, forwarded, auth);
       const namespace = options.sessions(env);
@@ -160,13 +150,8 @@ async function routeTasks(
   let route: TaskRoute | undefined = taskRoute(server, request.headers);
   let forwarded = request;
   if (route?.kind === 'read-body') {
-    let text: string;
-    try {
-      text = await readBody(request, limit);
-    } catch (error) {
-      if (!(error instanceof BodyTooLargeError)) throw error;
-      return failure(413, ErrorCode.InvalidRequest, error.message);
-    }
+    const text = await bodyText(request, limit);
+    if (text instanceof Response) return text;
     forwarded = new Request(request, { body: text });
     route = taskRoute(server, request.headers, parse(text));
   }
@@ -176,6 +161,16 @@ async function routeTasks(
     if (objectId !== undefined) return objects.get(objectId).fetch(forwarded);
   }
   return serve(handler, forwarded, auth);
+}
+
+/** The body as text, or the 413 answer to one larger than `limit`. */
+async function bodyText(request: Request, limit: number): Promise<string | Response> {
+  try {
+    return await readBody(request, limit);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    return failure(413, ErrorCode.InvalidRequest, error.message);
+  }
 }
 
 /** The parsed body; `null` when it is not JSON (no task route then: the handler answers it). */
@@ -207,12 +202,7 @@ function failure(status: number, code: number, message: string): Response {
 }
 
 function isLegacyInitialize(request: Request, text: string): boolean {
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    return false;
-  }
+  const message = parse(text);
   // An initialize carrying modern _meta is a modern request (answered 404 by the handler).
   return (
     (message as { method?: unknown } | null)?.method === 'initialize' &&
