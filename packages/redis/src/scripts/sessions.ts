@@ -4,6 +4,7 @@
  * eviction, the heartbeat's refresh) are built in Lua from the namespace: one primary holds
  * everything (design §4.3).
  */
+import { TOMBSTONE_TTL_MS } from '../keys.ts';
 import { defineScript } from '../scripts.ts';
 
 /**
@@ -22,7 +23,7 @@ local function end_session(ns, id, reason, tag, quiet)
   redis.call('DEL', s, ns .. ':{' .. id .. '}:e')
   redis.call('ZREM', ns .. ':sessions', id)
   if not ident[1] then return nil end
-  redis.call('SET', ns .. ':{' .. id .. '}:gone', reason, 'PX', 600000)
+  redis.call('SET', ns .. ':{' .. id .. '}:gone', reason, 'PX', ${TOMBSTONE_TTL_MS})
   if not quiet then
     redis.call('PUBLISH', ns .. ':all',
       cjson.encode({ v = 1, o = tag, k = 'closed', s = id, reason = reason }))
