@@ -54,6 +54,8 @@ export const TASK_FIELDS = {
 export const TOMBSTONE_TTL_MS = 600_000;
 /** How long an instance's inbox outlives its last push. */
 export const INBOX_TTL_MS = 60_000;
+/** Messages an instance's inbox keeps at most (the oldest go first). */
+export const INBOX_MAX = 10_000;
 /** The liveness key's TTL, in heartbeats. */
 export const LIVENESS_HEARTBEATS = 3;
 
