@@ -9,6 +9,7 @@ import {
   versionAtLeast,
 } from './client-config.ts';
 import type { ConnectionOptions, RedisConnection } from './connection.ts';
+import { REDIS_DEFAULTS } from './options.ts';
 import { RedisUnavailableError } from './redis-types.ts';
 
 export type Client = ReturnType<typeof createClient>;
@@ -25,8 +26,8 @@ export async function openConnection(
   checkDenoPermissions();
   const url = maskUrl(options.url);
   const timeouts = {
-    connectTimeoutMs: options.connectTimeoutMs ?? 5000,
-    socketTimeoutMs: options.socketTimeoutMs ?? 5000,
+    connectTimeoutMs: options.connectTimeoutMs ?? REDIS_DEFAULTS.connectTimeoutMs,
+    socketTimeoutMs: options.socketTimeoutMs ?? REDIS_DEFAULTS.socketTimeoutMs,
   };
   let established = false;
   const config = clientConfig(options.url, timeouts, () => established, ARRAYS, options.name);

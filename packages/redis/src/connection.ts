@@ -5,6 +5,7 @@
  */
 import { ErrorReply } from '@redis/client';
 import { type Client, openConnection } from './connect.ts';
+import { REDIS_DEFAULTS } from './options.ts';
 import {
   type RedisArg,
   type RedisOp,
@@ -82,8 +83,8 @@ export class RedisConnection {
     options: Pick<ConnectionOptions, 'socketTimeoutMs' | 'onError' | 'retryAfterSeconds'>,
   ) {
     this.url = url;
-    this.#socketTimeoutMs = options.socketTimeoutMs ?? 5000;
-    this.#retryAfterSeconds = options.retryAfterSeconds ?? 1;
+    this.#socketTimeoutMs = options.socketTimeoutMs ?? REDIS_DEFAULTS.socketTimeoutMs;
+    this.#retryAfterSeconds = options.retryAfterSeconds ?? REDIS_DEFAULTS.retryAfterSeconds;
     this.#commands = commands;
     this.#subscriber = subscriber;
     this.#onError = options.onError;

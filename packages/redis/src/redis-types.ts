@@ -17,7 +17,7 @@ export type RedisOp =
  */
 export class RedisUnavailableError extends StoreUnavailableError {
   constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
-    super(message, options?.retryAfterSeconds ?? 1, { cause: options?.cause });
+    super(message, options?.retryAfterSeconds, { cause: options?.cause });
     // The core's class names itself; this one keeps its own name in logs and stack traces.
     Object.defineProperty(this, 'name', { value: 'RedisUnavailableError', configurable: true });
   }
