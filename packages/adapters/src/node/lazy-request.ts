@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { IncomingRequest } from '@edge-mcp/core/adapter';
-import { standIn } from '../shared/stand-in.ts';
+import { standInOnFirstUse } from '../shared/stand-in.ts';
 import { LIGHT_INCOMING } from '../shared/types.ts';
 import type { NodeIncoming } from './incoming.ts';
 import { toHeaders } from './request.ts';
@@ -45,64 +45,73 @@ class DeferredBody implements UnderlyingDefaultSource<Uint8Array> {
  * high-water mark of 0), and that builds the real `Request` around itself the moment anybody
  * starts using it (a reader, a pipe, a tee, iteration), while it is still untouched, so that the
  * real one carries it whatever happens to it next.
+ *
+ * The class is defined on first use, not when the module loads: extending the global
+ * `ReadableStream` loads Node 20's Web Streams (~4 ms of a cold start), which a server answering
+ * through the core's fast entry never needs.
  */
-class DeferredStream extends ReadableStream<Uint8Array> {
-  readonly #use: () => void;
+function defineDeferredStream() {
+  /** ReadableStream's own iteration methods. */
+  const iterate = ReadableStream.prototype as unknown as {
+    values(this: ReadableStream, ...args: unknown[]): AsyncIterableIterator<Uint8Array>;
+    [Symbol.asyncIterator](
+      this: ReadableStream,
+      ...args: unknown[]
+    ): AsyncIterableIterator<Uint8Array>;
+  };
 
-  constructor(incoming: NodeIncoming, use: () => void) {
-    super(new DeferredBody(incoming), { highWaterMark: 0 });
-    this.#use = use;
-  }
+  return class DeferredStream extends ReadableStream<Uint8Array> {
+    readonly #use: () => void;
 
-  override getReader(options: { mode: 'byob' }): ReadableStreamBYOBReader;
-  override getReader(): ReadableStreamDefaultReader<Uint8Array>;
-  override getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamReader<Uint8Array>;
-  override getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamReader<Uint8Array> {
-    this.#use();
-    return super.getReader(options);
-  }
+    constructor(incoming: NodeIncoming, use: () => void) {
+      super(new DeferredBody(incoming), { highWaterMark: 0 });
+      this.#use = use;
+    }
 
-  override tee(): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
-    this.#use();
-    return super.tee();
-  }
+    override getReader(options: { mode: 'byob' }): ReadableStreamBYOBReader;
+    override getReader(): ReadableStreamDefaultReader<Uint8Array>;
+    override getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamReader<Uint8Array>;
+    override getReader(options?: ReadableStreamGetReaderOptions): ReadableStreamReader<Uint8Array> {
+      this.#use();
+      return super.getReader(options);
+    }
 
-  override pipeTo(
-    destination: WritableStream<Uint8Array>,
-    options?: StreamPipeOptions,
-  ): Promise<void> {
-    this.#use();
-    return super.pipeTo(destination, options);
-  }
+    override tee(): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
+      this.#use();
+      return super.tee();
+    }
 
-  override pipeThrough<T>(
-    transform: ReadableWritablePair<T, Uint8Array>,
-    options?: StreamPipeOptions,
-  ): ReadableStream<T> {
-    this.#use();
-    return super.pipeThrough(transform, options);
-  }
+    override pipeTo(
+      destination: WritableStream<Uint8Array>,
+      options?: StreamPipeOptions,
+    ): Promise<void> {
+      this.#use();
+      return super.pipeTo(destination, options);
+    }
 
-  // Iteration (for await…of, values()): not in every lib's typings, so reached through the base.
-  override values(...args: unknown[]): AsyncIterableIterator<Uint8Array> {
-    this.#use();
-    return iterate.values.apply(this, args);
-  }
+    override pipeThrough<T>(
+      transform: ReadableWritablePair<T, Uint8Array>,
+      options?: StreamPipeOptions,
+    ): ReadableStream<T> {
+      this.#use();
+      return super.pipeThrough(transform, options);
+    }
 
-  override [Symbol.asyncIterator](...args: unknown[]): AsyncIterableIterator<Uint8Array> {
-    this.#use();
-    return iterate[Symbol.asyncIterator].apply(this, args);
-  }
+    // Iteration (for await…of, values()): not in every lib's typings, so reached through the base.
+    override values(...args: unknown[]): AsyncIterableIterator<Uint8Array> {
+      this.#use();
+      return iterate.values.apply(this, args);
+    }
+
+    override [Symbol.asyncIterator](...args: unknown[]): AsyncIterableIterator<Uint8Array> {
+      this.#use();
+      return iterate[Symbol.asyncIterator].apply(this, args);
+    }
+  };
 }
 
-/** ReadableStream's own iteration methods. */
-const iterate = ReadableStream.prototype as unknown as {
-  values(this: ReadableStream, ...args: unknown[]): AsyncIterableIterator<Uint8Array>;
-  [Symbol.asyncIterator](
-    this: ReadableStream,
-    ...args: unknown[]
-  ): AsyncIterableIterator<Uint8Array>;
-};
+type DeferredStream = ReadableStream<Uint8Array>;
+let DeferredStreamClass: ReturnType<typeof defineDeferredStream> | undefined;
 
 export class LazyRequest {
   readonly #incoming: NodeIncoming;
@@ -114,6 +123,7 @@ export class LazyRequest {
   #building = false;
 
   constructor(incoming: NodeIncoming, req: IncomingMessage) {
+    link();
     this.#incoming = incoming;
     this.#req = req;
   }
@@ -135,7 +145,8 @@ export class LazyRequest {
   #deferred(): DeferredStream | null {
     const method = this.#incoming.method;
     if (method === 'GET' || method === 'HEAD') return null;
-    this.#body ??= new DeferredStream(this.#incoming, () => {
+    DeferredStreamClass ??= defineDeferredStream();
+    this.#body ??= new DeferredStreamClass(this.#incoming, () => {
       if (!this.#building) LazyRequest.real(this);
     });
     return this.#body;
@@ -187,4 +198,9 @@ export class LazyRequest {
 
 // The rest of Request's interface, and the internal slots Node's own code reads (so that
 // `new Request(lazy, init)` copies it), are answered by the real Request; `instanceof` holds.
-standIn(LazyRequest, Request, LazyRequest.real, new Request('http://localhost/'));
+const link = standInOnFirstUse(
+  LazyRequest,
+  () => Request,
+  LazyRequest.real,
+  () => new Request('http://localhost/'),
+);

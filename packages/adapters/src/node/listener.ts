@@ -7,7 +7,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HANDLE } from '@edge-mcp/core/adapter';
 import { LightResponse } from '../shared/light-response.ts';
 import { causedByDisconnect, safeReporter } from '../shared/serve.ts';
-import type { ErrorReporter, FetchHandler, PlainReply } from '../shared/types.ts';
+import {
+  type ErrorReporter,
+  type FetchHandler,
+  isHeaders,
+  isResponse,
+  type PlainReply,
+} from '../shared/types.ts';
 import { closeAfterAnswer, closesConnection } from './connection-close.ts';
 import { NodeIncoming } from './incoming.ts';
 import { LazyRequest } from './lazy-request.ts';
@@ -79,7 +85,7 @@ async function handle(
     sendError(res, 500);
     return;
   }
-  const plain = answer instanceof Response ? LightResponse.plain(answer) : answer;
+  const plain = isResponse(answer) ? LightResponse.plain(answer) : answer;
   if (plain === undefined) {
     await sendResponse(res, answer as Response, report);
     return;
@@ -111,7 +117,7 @@ function withLength(
   body: string | null,
 ): Record<string, string | string[] | number> {
   let all: Record<string, string | string[] | number>;
-  if (headers instanceof Headers) all = toNodeHeaders(headers);
+  if (isHeaders(headers)) all = toNodeHeaders(headers);
   else {
     all = {};
     for (const name in headers) all[name] = headers[name] as string;

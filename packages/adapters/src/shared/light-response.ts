@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { standIn } from './stand-in.ts';
-import type { PlainReply } from './types.ts';
+import { standInOnFirstUse } from './stand-in.ts';
+import { isResponse, type PlainReply } from './types.ts';
 
 /**
  * Where a body stream made from a whole text keeps that text: the real `Response` of a light one
@@ -37,6 +37,7 @@ export class LightResponse {
   #response: Response | undefined;
 
   constructor(reply: PlainReply) {
+    link();
     this.#reply = reply;
   }
 
@@ -109,16 +110,16 @@ export class LightResponse {
 }
 
 // The rest of Response's interface is answered by the real Response; `instanceof Response` holds.
-standIn(LightResponse, Response, LightResponse.real);
+const link = standInOnFirstUse(LightResponse, () => Response, LightResponse.real);
 
 /** A `Response` for `answer`: a plain reply becomes a {@link LightResponse}. */
 export function lightResponse(answer: Response | PlainReply): Response {
-  return answer instanceof Response ? answer : (new LightResponse(answer) as unknown as Response);
+  return isResponse(answer) ? answer : (new LightResponse(answer) as unknown as Response);
 }
 
 /** A real `Response` for `answer` (runtimes that need one: Deno, Bun, workerd). */
 export function toWebResponse(answer: Response | PlainReply): Response {
-  return answer instanceof Response
+  return isResponse(answer)
     ? answer
     : new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

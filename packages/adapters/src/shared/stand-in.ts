@@ -50,3 +50,24 @@ export function standIn(
     }
   }
 }
+
+/**
+ * `standIn()` deferred to the first stand-in: call the returned function from the stand-in's
+ * constructor. Reading the Web class is what costs: on Node 20 the first read of the global
+ * `Request` or `Response` loads undici (~35 ms, most of a cold start), and a server answering
+ * through the core's fast entry never makes a stand-in. No instance exists before the link, so
+ * nobody sees the prototype unlinked.
+ */
+export function standInOnFirstUse(
+  standInClass: { prototype: object },
+  base: () => { prototype: object },
+  real: (instance: never) => object,
+  probe?: () => object,
+): () => void {
+  let linked = false;
+  return () => {
+    if (linked) return;
+    linked = true;
+    standIn(standInClass, base(), real, probe?.());
+  };
+}

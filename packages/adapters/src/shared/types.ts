@@ -44,6 +44,21 @@ export interface PlainReply {
 }
 
 /**
+ * Whether a handler's answer is a `Response` (a real one or a stand-in) rather than plain data,
+ * told apart by shape: on Node 20 the first read of the global `Response` loads undici (~35 ms of
+ * a cold start), which a server answering with plain data never needs.
+ */
+export function isResponse(answer: Response | PlainReply): answer is Response {
+  // `?.`: a broken handler may give anything, and the caller turns that into a 500.
+  return typeof (answer as Partial<Response> | null)?.clone === 'function';
+}
+
+/** Whether `headers` is a `Headers` rather than a plain record, told apart by shape (as above). */
+export function isHeaders(headers: Headers | Readonly<Record<string, string>>): headers is Headers {
+  return typeof (headers as Partial<Headers>).forEach === 'function';
+}
+
+/**
  * Handler options (`createMcpHandler(server, { ...RUNTIME_HANDLER_OPTIONS, … })`) a runtime needs
  * for its lifecycle guarantees to hold. Every adapter with `serve()` exports its own under the
  * same name, so code importing `@edge-mcp/adapters` stays the same on every runtime.

@@ -12,26 +12,27 @@ import type { JsonObject } from '../protocol/jsonrpc.ts';
  * rejected, and so are answers to questions the state does not record as asked.
  */
 export class RequestStateSigner {
-  readonly #raw: Uint8Array<ArrayBuffer>;
+  /** Without a secret, a random key made on first use (not at start-up: see `#cryptoKey`). */
+  #raw: Uint8Array<ArrayBuffer> | undefined;
   #key: CryptoKey | undefined;
   readonly #ttlMs: number;
 
   constructor(secret: string | Uint8Array | undefined, ttlMs: number) {
-    const raw =
-      secret === undefined
-        ? crypto.getRandomValues(new Uint8Array(32))
-        : typeof secret === 'string'
-          ? encoder.encode(secret)
-          : secret;
-    this.#raw = raw as Uint8Array<ArrayBuffer>;
+    this.#raw = (typeof secret === 'string' ? encoder.encode(secret) : secret) as
+      | Uint8Array<ArrayBuffer>
+      | undefined;
     this.#ttlMs = ttlMs;
   }
 
   /**
-   * The key is imported on first use and kept as a CryptoKey, never as a pending promise: on
-   * workerd a promise started while serving one request cannot be awaited by another.
+   * The key is made or imported on first use and kept as a CryptoKey, never as a pending promise:
+   * on workerd a promise started while serving one request cannot be awaited by another. Not in
+   * the constructor: the first read of the global `crypto` loads Node 20's Web Crypto (~4 ms of a
+   * cold start), and workerd refuses random values at a script's top level.
    */
   async #cryptoKey(): Promise<CryptoKey> {
+    // Made synchronously: two first calls racing to import must import the same bytes.
+    this.#raw ??= crypto.getRandomValues(new Uint8Array(32));
     this.#key ??= await crypto.subtle.importKey(
       'raw',
       this.#raw,

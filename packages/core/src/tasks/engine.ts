@@ -63,8 +63,7 @@ const RESTART_ERROR = {
  * their state in a `TaskStore`. Both protocol eras serve it.
  */
 export class TaskEngine implements TaskHost {
-  /** This engine instance (a task's `runner`): the store's `runner`, else a fresh id. */
-  readonly id: string;
+  #id: string | undefined;
   readonly store: TaskStore;
   readonly ttlMs: number;
   readonly maxTtlMs: number;
@@ -79,13 +78,21 @@ export class TaskEngine implements TaskHost {
   constructor(root: Scope, options: TaskOptions) {
     this.#root = root;
     this.store = options.store ?? new MemoryTaskStore();
-    this.id = this.store.runner ?? newTaskId();
     this.ttlMs = options.ttlMs ?? DEFAULTS.tasks.ttlMs;
     this.maxTtlMs = Math.max(this.ttlMs, options.maxTtlMs ?? DEFAULTS.tasks.maxTtlMs);
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.tasks.pollIntervalMs;
     this.#maxActive = options.maxActivePerPrincipal ?? DEFAULTS.tasks.maxActivePerPrincipal;
     this.#maxResult = options.maxResultBytes ?? DEFAULTS.tasks.maxResultBytes;
     this.store.bind(this);
+  }
+  /**
+   * This engine instance (a task's `runner`): the store's `runner`, else a fresh id, made on first
+   * use: random values at start-up cost a cold start (Node 20 loads Web Crypto on the first read
+   * of `crypto`) and are refused at a Worker script's top level.
+   */
+  get id(): string {
+    this.#id ??= this.store.runner ?? newTaskId();
+    return this.#id;
   }
 
   /** Who a request's tasks belong to: its principal, else its legacy session, else nobody. */
