@@ -415,6 +415,16 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       ],
     },
     {
+      // For context (no goal): the bare handler plus zod (load, schemas, JSON Schema export,
+      // validation), the floor of any server whose tools are described with zod.
+      id: `${runtime}/bare-zod`,
+      label: `bare ${bare} + zod (a zod server's floor)`,
+      runtime,
+      library: 'bare',
+      spec: { runtime, entry: runtime === 'node' ? 'bare-zod-node.ts' : 'bare-zod-web.ts' },
+      baseline,
+    },
+    {
       // For context (no goal): the same server with JSON Schema tools, so without zod.
       id: `${runtime}/edge-mcp-plain`,
       label: 'edge-mcp, JSON Schema tools (no zod)',
