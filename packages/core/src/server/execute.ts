@@ -65,9 +65,9 @@ export function execute<C extends ExecutionContext>(
   try {
     checkProgressToken(ctx);
     const prepared = rules.prepare?.(ctx, params);
-    if (prepared !== undefined) return executeLater(rules, ctx, spec, params, prepared);
+    if (prepared !== undefined) return finishLater(rules, ctx, spec, params, prepared);
     const result = spec.run(ctx, params);
-    if (result instanceof Promise) return finishLater(rules, ctx, spec, params, result);
+    if (result instanceof Promise) return finishLater(rules, ctx, spec, params, undefined, result);
     if (result !== undefined) ctx.exchange.reply(rules.finish(ctx, result, spec));
     return undefined;
   } catch (error) {
@@ -75,32 +75,21 @@ export function execute<C extends ExecutionContext>(
   }
 }
 
-async function executeLater<C extends ExecutionContext>(
-  rules: EraRules<C>,
-  ctx: C,
-  spec: MethodSpec<C>,
-  params: JsonObject,
-  prepared: Promise<void>,
-): Promise<void> {
-  let result: JsonObject | undefined;
-  try {
-    await prepared;
-    result = await spec.run(ctx, params);
-    if (result !== undefined) ctx.exchange.reply(rules.finish(ctx, result, spec));
-  } catch (error) {
-    await fail(rules, ctx, params, error);
-  }
-}
-
+/**
+ * The rest of a method that waits: for its prepare step (then it runs), or for the handler's
+ * `pending` result.
+ */
 async function finishLater<C extends ExecutionContext>(
   rules: EraRules<C>,
   ctx: C,
   spec: MethodSpec<C>,
   params: JsonObject,
-  pending: Promise<JsonObject | undefined>,
+  prepared: Promise<void> | undefined,
+  pending?: Promise<JsonObject | undefined>,
 ): Promise<void> {
   try {
-    const result = await pending;
+    if (prepared !== undefined) await prepared;
+    const result = await (pending ?? spec.run(ctx, params));
     if (result !== undefined) ctx.exchange.reply(rules.finish(ctx, result, spec));
   } catch (error) {
     await fail(rules, ctx, params, error);
