@@ -1,8 +1,8 @@
 /**
  * The bundle a user deploys with edge-mcp on Cloudflare (measured by `wrangler deploy --dry-run`,
  * src/measures/cloudflare.ts): the session Worker with each legacy session in a Durable Object,
- * as apps/worker deploys it, and the bench's three tools with plain JSON Schemas, so no schema
- * library is bundled. Nothing here is run by the bench.
+ * as apps/worker deploys it, and the bench's three tools with plain JSON Schemas
+ * (src/entries/plain-tools.ts), so no schema library is bundled. Nothing here is run by the bench.
  */
 import {
   createSessionWorker,
@@ -10,40 +10,11 @@ import {
   defineSessionObject,
   WORKERD_HANDLER_OPTIONS,
 } from '@edge-mcp/adapters/cloudflare';
-import { createMcpHandler, McpServer } from '@edge-mcp/core';
+import { createMcpHandler } from '@edge-mcp/core';
+import { createPlainServer as createServer } from '../entries/plain-tools.ts';
 
 interface Env {
   MCP_SESSIONS: DurableObjectNamespace;
-}
-
-const object = (properties: Record<string, { type: string }>) => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties),
-});
-
-function createServer(): McpServer {
-  const server = new McpServer({ name: 'bench', version: '1.0.0' });
-  server.tool('echo', { inputSchema: object({ text: { type: 'string' } }) }, (args) =>
-    String(args.text),
-  );
-  server.tool(
-    'add',
-    { inputSchema: object({ a: { type: 'number' }, b: { type: 'number' } }) },
-    (args) => String(Number(args.a) + Number(args.b)),
-  );
-  server.tool('sleep', { inputSchema: object({ ms: { type: 'number' } }) }, async (args, ctx) => {
-    const ms = Number(args.ms);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, ms);
-      ctx.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(ctx.signal.reason);
-      });
-    });
-    return `slept ${ms} ms`;
-  });
-  return server;
 }
 
 export const McpSession = defineSessionObject(() => ({ server: createServer() }));

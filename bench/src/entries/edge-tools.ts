@@ -4,8 +4,7 @@
  */
 import { McpServer } from '@edge-mcp/core';
 import * as z from 'zod';
-
-export const SERVER_INFO = { name: 'bench', version: '1.0.0' };
+import { SERVER_INFO } from './plain-tools.ts';
 
 /** `onAbort(requestId)` runs when a `sleep` handler sees its signal abort. */
 export function createEdgeServer(onAbort: (requestId: string) => void): McpServer {
