@@ -76,7 +76,8 @@ export abstract class ExchangeBase extends Scope {
 
   /**
    * The method goes on after its synchronous part (it returned a promise): `streamAfterMs` starts
-   * counting now, and a request followed by its signal is watched from now on. A method that answered at once never needs the timer, so none is made for it.
+   * counting now, and a request followed by its signal is watched from now on. A method that
+   * answered at once never needs the timer, so none is made for it.
    */
   waiting(): void {
     // A Web request's signal is followed from now on, too (see `followRequest`).
