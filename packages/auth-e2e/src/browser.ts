@@ -28,7 +28,7 @@ const ARGS = [
 export function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      `no Chromium at ${CHROMIUM_PATH}: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`,
+      `no Chromium at ${CHROMIUM_PATH}: apt-get install chromium ('pnpm test' does, with scripts/system-deps.mjs), or set CHROMIUM_PATH`,
     );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });

@@ -1,6 +1,7 @@
 /**
- * What a user does, once for every test: the packages built and packed as they would be
- * published (`pnpm pack`: publishConfig applied, `workspace:^` turned into a version range), then
+ * What a user does, once for every test: the packages packed as they would be published from a
+ * fresh clone (`pnpm pack`: the prepack script builds dist/, publishConfig is applied,
+ * `workspace:^` is turned into a version range), then
  * an empty project outside the workspace that installs the tarballs with npm, next to the
  * README's runnable files.
  */
@@ -30,7 +31,8 @@ export default function setup(project: TestProject): () => void {
   const tarballs: Record<string, string> = {};
   for (const name of PUBLISHED) {
     const dir = join(WORKSPACE, 'packages', name);
-    runOk(process.execPath, [join(WORKSPACE, 'scripts', 'build-package.mjs')], dir);
+    // No build step here: `pnpm pack` must build dist/ itself (prepack), as a publish does.
+    rmSync(join(dir, 'dist'), { recursive: true, force: true });
     const before = new Set(readdirSync(packs));
     runOk('pnpm', ['pack', '--pack-destination', packs], dir);
     const made = readdirSync(packs).find((file) => !before.has(file) && file.endsWith('.tgz'));

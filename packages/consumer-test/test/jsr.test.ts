@@ -3,7 +3,7 @@
  * (every export has an explicit type). The packages are copied out of the pnpm workspace into a
  * Deno workspace of their own, as a publish from a clean checkout would see them.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { denoBinary } from '@edge-mcp/test-kit/node';
@@ -29,8 +29,36 @@ test.each(PUBLISHED)(
     const ran = run(denoBinary(PACKAGE_DIR), ['publish', '--dry-run'], join(root, name), {
       DENO_NO_UPDATE_CHECK: '1',
       NO_COLOR: '1',
+      // Deno trusts only its bundled roots unless told; a machine whose registry traffic passes
+      // a TLS proxy with its own CA (in the system store) is then refused at the first download.
+      DENO_TLS_CA_STORE: 'mozilla,system',
     });
     expect(ran.status, `${ran.stdout}\n${ran.stderr}`).toBe(0);
     expect(ran.stderr).toContain('Success Dry run complete');
+  },
+);
+
+const manifest = (name: string, file: string) =>
+  JSON.parse(readFileSync(join(WORKSPACE, 'packages', name, file), 'utf8'));
+
+test.each(PUBLISHED)(
+  '@edge-mcp/%s: jsr.json has the npm version, its exports and the caret range of its siblings',
+  (name) => {
+    const npm = manifest(name, 'package.json');
+    const jsr = manifest(name, 'jsr.json');
+    expect(jsr.name).toBe(npm.name);
+    expect(jsr.version).toBe(npm.version);
+    // JSR serves the source, npm the build: the same subpaths either way, except an entry npm
+    // picks by runtime condition (the adapters' "."), which JSR cannot express.
+    const npmPaths = Object.entries(npm.exports)
+      .filter(([, target]) => typeof target === 'string')
+      .map(([path]) => path);
+    expect(Object.keys(jsr.exports).sort()).toEqual(npmPaths.sort());
+    for (const [key, target] of Object.entries<string>(jsr.imports ?? {})) {
+      const sibling = /^jsr:(@edge-mcp\/[a-z-]+)@([^/]+)/.exec(target);
+      if (!sibling) continue;
+      const dir = (sibling[1] as string).slice('@edge-mcp/'.length);
+      expect(sibling[2], key).toBe(`^${manifest(dir, 'package.json').version}`);
+    }
   },
 );

@@ -10,7 +10,32 @@ import { PACKAGE_DIR, PUBLISHED } from '../src/paths.ts';
 
 const bin = (name: string) => join(PACKAGE_DIR, 'node_modules', '.bin', name);
 
+/** Every file path an `exports` map names (conditions and subpaths, depth-first). */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.values(exports).flatMap(exportTargets);
+}
+
 describe.each(PUBLISHED)('the @edge-mcp/%s tarball', (name) => {
+  test('ships dist/: every file its exports name is in the tarball', () => {
+    const tarball = inject('tarballs')[name] as string;
+    const files = new Set(
+      run('tar', ['tzf', tarball], PACKAGE_DIR)
+        .stdout.split('\n')
+        .map((line) => line.replace(/^package\//, '')),
+    );
+    const manifest = JSON.parse(
+      run('tar', ['xzOf', tarball, 'package/package.json'], PACKAGE_DIR).stdout,
+    );
+    const targets = exportTargets(manifest.exports);
+    expect(targets.length).toBeGreaterThan(0);
+    for (const target of targets) {
+      expect(target, 'exports point into dist/').toMatch(/^\.\/dist\//);
+      expect(files.has(target.slice(2)), `${target} is in the tarball`).toBe(true);
+    }
+  });
+
   test('publint: no errors or warnings', () => {
     const ran = run(
       bin('publint'),

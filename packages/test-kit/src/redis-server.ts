@@ -56,7 +56,7 @@ function binaryOf(options: RedisServerOptions): string {
     accessSync(binary, constants.X_OK);
   } catch {
     throw new Error(
-      `${binary} is missing: install redis-server (Debian's package; \`.ci/run\` installs it)`,
+      `${binary} is missing: install redis-server (Debian's package; \`pnpm test\` installs it with scripts/system-deps.mjs), or set REDIS_SERVER`,
     );
   }
   return binary;

@@ -71,6 +71,19 @@ export async function workerdTarget(
   fixture: FixtureKind = 'suite',
   options: WorkerdOptions = {},
 ): Promise<Target> {
+  // wrangler binds the ports it is given and some of its own choosing some time after it starts;
+  // another process (another target, a Redis) can take one in between. That start is retried on
+  // fresh ports; any other failure is not.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWorkerd(fixture, options);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function startWorkerd(fixture: FixtureKind, options: WorkerdOptions): Promise<Target> {
   const port = await freePort();
   const inspector = await freePort();
   // Without a directory to reuse, a fresh one per target, removed when it stops: a later run on
