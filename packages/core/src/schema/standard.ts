@@ -33,7 +33,8 @@ export interface CompiledSchema {
   readonly validate: ((value: unknown) => unknown) | undefined;
 }
 
-function isStandard(value: unknown): value is StandardSchemaV1 {
+/** Whether `value` is a Standard Schema (zod 4, valibot, …): an object with a `~standard` property. */
+export function isStandard(value: unknown): value is StandardSchemaV1 {
   return typeof value === 'object' && value !== null && '~standard' in value;
 }
 
@@ -61,6 +62,31 @@ export function compileSchema(
       `${what}: the schema mixes schemas and plain values; pass z.object({ ... }) or a JSON Schema`,
     );
   return compileShape(schema as SchemaShape, io, what);
+}
+
+/**
+ * `compileSchema` for a schema that must describe a JSON object: MCP requires `type: "object"` of
+ * a tool's `inputSchema` and `outputSchema` (arguments and structured content are objects), and a
+ * prompt's arguments are the properties of one. Anything else (`z.string()`, a union exported as
+ * `anyOf`, a JSON Schema without `type`) is refused here, naming `option` and what was given.
+ */
+export function compileObjectSchema(
+  schema: Schema | SchemaShape | JsonSchema | undefined,
+  io: 'input' | 'output',
+  what: string,
+  option: string,
+): CompiledSchema {
+  const compiled = compileSchema(schema, io, what);
+  const { type } = compiled.json;
+  if (type === 'object') return compiled;
+  const keys = Object.keys(compiled.json);
+  const got =
+    type !== undefined
+      ? `type ${JSON.stringify(type)}`
+      : keys.length === 0
+        ? 'an empty schema'
+        : `a schema without "type" (${keys.join(', ')})`;
+  throw new TypeError(`${what}: ${option} must be an object schema (type "object"), got ${got}`);
 }
 
 function compileStandard(

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts';
+import { optionKeys } from '../schema/option-keys.ts';
 import type { Infer, JsonSchema, Schema, SchemaShape } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import type { CompleteFn, Implementation, PromptResult, ToolResult } from './types.ts';
@@ -44,6 +45,19 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
   _meta?: JsonObject;
 }
 
+/** The names `tool()` accepts in its options; anything else is refused (see `checkOptionKeys`). */
+export const TOOL_OPTION_KEYS = optionKeys<ToolOptions<SchemaOption, SchemaOption>>()([
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'taskSupport',
+  'taskStart',
+  'annotations',
+  'scopes',
+  '_meta',
+]);
+
 /** A tool's handler: validated arguments and the request's context. */
 export type ToolHandler<I> = (
   args: Infer<I>,
@@ -65,6 +79,28 @@ export interface ResourceOptions {
   _meta?: JsonObject;
 }
 
+/** The names `resource()` accepts in its options. */
+export const RESOURCE_OPTION_KEYS = optionKeys<ResourceOptions>()([
+  'title',
+  'description',
+  'mimeType',
+  'size',
+  'annotations',
+  'scopes',
+  '_meta',
+]);
+
+/** The options of `resourceTemplate()`: a resource's, and completions per template variable. */
+export interface ResourceTemplateOptions extends ResourceOptions {
+  complete?: Record<string, CompleteFn>;
+}
+
+/** The names `resourceTemplate()` accepts in its options. */
+export const TEMPLATE_OPTION_KEYS = optionKeys<ResourceTemplateOptions>()([
+  ...RESOURCE_OPTION_KEYS,
+  'complete',
+]);
+
 export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
   title?: string;
   description?: string;
@@ -79,6 +115,16 @@ export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
   scopes?: readonly string[];
   _meta?: JsonObject;
 }
+
+/** The names `prompt()` accepts in its options. */
+export const PROMPT_OPTION_KEYS = optionKeys<PromptOptions<undefined>>()([
+  'title',
+  'description',
+  'argsSchema',
+  'complete',
+  'scopes',
+  '_meta',
+]);
 
 /** A prompt's handler: validated arguments and the request's context. */
 export type PromptHandler<A> = (

@@ -1,21 +1,33 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import {
-  compileSchema,
+  compileObjectSchema,
   type JsonSchema,
   type Schema,
   type SchemaShape,
 } from '../schema/standard.ts';
-import type {
-  PromptHandler,
-  PromptOptions,
-  Registration,
-  ResourceOptions,
-  SchemaOption,
-  ServerInfo,
-  ToolHandler,
-  ToolOptions,
+import {
+  PROMPT_OPTION_KEYS,
+  type PromptHandler,
+  type PromptOptions,
+  RESOURCE_OPTION_KEYS,
+  type Registration,
+  type ResourceOptions,
+  type ResourceTemplateOptions,
+  type SchemaOption,
+  type ServerInfo,
+  TEMPLATE_OPTION_KEYS,
+  TOOL_OPTION_KEYS,
+  type ToolHandler,
+  type ToolOptions,
 } from './options.ts';
 import { paramHeadersOf } from './param-headers.ts';
+import {
+  checkHandler,
+  checkOptions,
+  checkToolName,
+  RENAMED_PROMPT_OPTIONS,
+  RENAMED_TOOL_OPTIONS,
+} from './registration-checks.ts';
 import {
   type ListKind,
   type PromptEntry,
@@ -24,8 +36,8 @@ import {
   type TemplateHandler,
   type ToolEntry,
 } from './registry.ts';
+import { promptForm, toolForm } from './sdk-v1-forms.ts';
 import { strip } from './strip.ts';
-import type { CompleteFn } from './types.ts';
 import { compileTemplate } from './uri-template.ts';
 
 let registry: (server: McpServer) => Registry;
@@ -63,9 +75,16 @@ export class McpServer {
 
   /**
    * Registers a tool. `inputSchema` validates the arguments before `handler` runs (-32602 when
-   * they do not match); `outputSchema` checks the handler's `structuredContent`. The handler
-   * returns a string (one text block) or a result object, and gets `ctx` with the request's
-   * `signal`, progress, logging and client input.
+   * they do not match); `outputSchema` checks the handler's `structuredContent`. Both must be
+   * object schemas (`type: "object"`, as MCP requires). The handler returns a string (one text
+   * block) or a result object, and gets `ctx` with the request's `signal`, progress, logging and
+   * client input. Unknown option names throw a `TypeError` naming the nearest known one.
+   *
+   * The MCP SDK v1 positional forms work too, validated the same way:
+   * `tool(name, shape, handler)`, `tool(name, description, shape, handler)`, each also with
+   * `annotations` after the shape. Its forms without a schema (`tool(name, handler)`,
+   * `tool(name, description, handler)`) throw: their handler got `(extra)` alone, ours gets
+   * `(args, ctx)`; write `tool(name, { description }, (args, ctx) => …)`.
    *
    * @example
    * ```ts
@@ -73,6 +92,8 @@ export class McpServer {
    *   await setTimeout(ms, undefined, { signal: ctx.signal });
    *   return `slept ${ms} ms`;
    * });
+   * server.tool('add', 'Adds two numbers', { a: z.number(), b: z.number() }, ({ a, b }) =>
+   *   String(a + b));
    * ```
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools
    */
@@ -80,46 +101,51 @@ export class McpServer {
     name: string,
     options: ToolOptions<I, O>,
     handler: ToolHandler<I>,
-  ): Registration {
-    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name))
-      throw new TypeError(`Invalid tool name "${name}": use 1-128 of [A-Za-z0-9_.-]`);
-    checkOptions(options, `tool ${name}`, RENAMED_TOOL_OPTIONS);
-    checkHandler(handler, `tool ${name}`);
-    const input = compileSchema(options.inputSchema, 'input', `tool ${name}`);
-    const output =
-      options.outputSchema === undefined
-        ? undefined
-        : compileSchema(options.outputSchema, 'output', `tool ${name}`);
-    const definition: JsonObject = strip({
+  ): Registration;
+  /** SDK v1: `tool(name, { a: z.number() }, handler)`, the shape as `inputSchema`. */
+  tool<S extends SchemaShape>(name: string, shape: S, handler: ToolHandler<S>): Registration;
+  /** SDK v1: `tool(name, description, shape, handler)`. */
+  tool<S extends SchemaShape>(
+    name: string,
+    description: string,
+    shape: S,
+    handler: ToolHandler<S>,
+  ): Registration;
+  /** SDK v1: `tool(name, shape, annotations, handler)`. */
+  tool<S extends SchemaShape>(
+    name: string,
+    shape: S,
+    annotations: JsonObject,
+    handler: ToolHandler<S>,
+  ): Registration;
+  /** SDK v1: `tool(name, description, shape, annotations, handler)`. */
+  tool<S extends SchemaShape>(
+    name: string,
+    description: string,
+    shape: S,
+    annotations: JsonObject,
+    handler: ToolHandler<S>,
+  ): Registration;
+  tool(name: string, ...rest: unknown[]): Registration {
+    checkToolName(name);
+    const [options, handler] = toolForm(name, rest);
+    return this.registerTool(
       name,
-      title: options.title,
-      description: options.description,
-      inputSchema: input.json,
-      outputSchema: output?.json,
-      annotations: options.annotations,
-      _meta: options._meta,
-    });
-    const entry: ToolEntry = {
-      scopes: options.scopes,
-      taskSupport: options.taskSupport === 'forbidden' ? undefined : options.taskSupport,
-      taskStart: options.taskStart ?? 'immediate',
-      name,
-      definition,
-      input,
-      output,
-      paramHeaders: paramHeadersOf(input.json, name),
-      handler: handler as ToolEntry['handler'],
-    };
-    return this.#add(this.#registry.tools, name, entry, 'tools');
+      options as ToolOptions<SchemaOption, SchemaOption>,
+      handler as never,
+    );
   }
 
-  /** `tool()` under the MCP SDKs' name (same arguments), for code moving over from them. */
+  /**
+   * `tool()` under the MCP SDKs' name, in its SDK v2 form only: `(name, options, handler)`, for
+   * code moving over from them.
+   */
   registerTool<I extends SchemaOption = undefined, O extends SchemaOption = undefined>(
     name: string,
     options: ToolOptions<I, O>,
     handler: ToolHandler<I>,
   ): Registration {
-    return this.tool(name, options, handler);
+    return this.#add(this.#registry.tools, name, toolEntry(name, options, handler), 'tools');
   }
 
   /**
@@ -138,6 +164,7 @@ export class McpServer {
     options: ResourceOptions,
     handler: ResourceHandler,
   ): Registration {
+    checkOptions(options, `resource ${name}`, RESOURCE_OPTION_KEYS);
     checkHandler(handler, `resource ${name}`);
     const { scopes, ...rest } = options;
     const definition = strip({ uri, name, ...rest });
@@ -162,9 +189,10 @@ export class McpServer {
   resourceTemplate(
     name: string,
     uriTemplate: string,
-    options: ResourceOptions & { complete?: Record<string, CompleteFn> },
+    options: ResourceTemplateOptions,
     handler: TemplateHandler,
   ): Registration {
+    checkOptions(options, `resource template ${name}`, TEMPLATE_OPTION_KEYS);
     checkHandler(handler, `resource template ${name}`);
     const { complete, scopes, ...rest } = options;
     const definition = strip({ uriTemplate, name, ...rest });
@@ -185,9 +213,11 @@ export class McpServer {
   }
 
   /**
-   * Registers a prompt. `argsSchema` (an object of string properties) is advertised as the
-   * prompt's `arguments` list and validated on `prompts/get`; the handler returns a string (one
-   * user message) or `{ messages }`.
+   * Registers a prompt. `argsSchema` (an object schema, or shape, of string properties) is
+   * advertised as the prompt's `arguments` list and validated on `prompts/get`; the handler
+   * returns a string (one user message) or `{ messages }`. The MCP SDK v1 forms
+   * `prompt(name, argsShape, handler)` and `prompt(name, description, argsShape, handler)` work
+   * too; its forms without arguments throw (their handler got `(extra)` alone).
    *
    * @example
    * ```ts
@@ -200,35 +230,35 @@ export class McpServer {
     name: string,
     options: PromptOptions<A>,
     handler: PromptHandler<A>,
-  ): Registration {
-    checkOptions(options, `prompt ${name}`, RENAMED_PROMPT_OPTIONS);
-    checkHandler(handler, `prompt ${name}`);
-    const args = compileSchema(options.argsSchema, 'input', `prompt ${name}`);
-    const definition = strip({
-      name,
-      title: options.title,
-      description: options.description,
-      arguments: promptArguments(args.json),
-      _meta: options._meta,
-    });
-    const entry: PromptEntry = {
-      scopes: options.scopes,
-      name,
-      definition,
-      args,
-      complete: options.complete ?? {},
-      handler: handler as PromptEntry['handler'],
-    };
-    return this.#add(this.#registry.prompts, name, entry, 'prompts');
+  ): Registration;
+  /** SDK v1: `prompt(name, { language: z.string() }, handler)`, the shape as `argsSchema`. */
+  prompt<S extends SchemaShape>(
+    name: string,
+    argsShape: S,
+    handler: PromptHandler<S>,
+  ): Registration;
+  /** SDK v1: `prompt(name, description, argsShape, handler)`. */
+  prompt<S extends SchemaShape>(
+    name: string,
+    description: string,
+    argsShape: S,
+    handler: PromptHandler<S>,
+  ): Registration;
+  prompt(name: string, ...rest: unknown[]): Registration {
+    const [options, handler] = promptForm(name, rest);
+    return this.registerPrompt(name, options as PromptOptions<undefined>, handler as never);
   }
 
-  /** `prompt()` under the MCP SDKs' name (same arguments), for code moving over from them. */
+  /**
+   * `prompt()` under the MCP SDKs' name, in its SDK v2 form only: `(name, options, handler)`, for
+   * code moving over from them.
+   */
   registerPrompt<A extends Schema | SchemaShape | undefined = undefined>(
     name: string,
     options: PromptOptions<A>,
     handler: PromptHandler<A>,
   ): Registration {
-    return this.prompt(name, options, handler);
+    return this.#add(this.#registry.prompts, name, promptEntry(name, options, handler), 'prompts');
   }
 
   /**
@@ -252,43 +282,4 @@ export class McpServer {
   #add<E>(map: Map<string, E>, key: string, entry: E, kind: ListKind): Registration {
     return { remove: this.#registry.add(map, key, entry, kind) };
   }
-}
-
-/** A prompt's `arguments` list from an object JSON Schema. */
-function promptArguments(json: JsonSchema): JsonObject[] | undefined {
-  const properties = json.properties as Record<string, JsonObject> | undefined;
-  if (!properties) return undefined;
-  const required = new Set((json.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, property]) =>
-    strip({ name, description: property.description, required: required.has(name) }),
-  );
-}
-
-/** Option names of earlier edge-mcp releases, refused with the name to use instead. */
-const RENAMED_TOOL_OPTIONS: Readonly<Record<string, string>> = {
-  input: 'inputSchema',
-  output: 'outputSchema',
-};
-const RENAMED_PROMPT_OPTIONS: Readonly<Record<string, string>> = { arguments: 'argsSchema' };
-
-/**
- * A plain-JavaScript caller has no compiler to catch a misspelt option: an option under its old
- * name would be ignored silently (a tool without validation), so it is refused here.
- */
-function checkOptions(
-  options: object,
-  what: string,
-  renamed: Readonly<Record<string, string>>,
-): void {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`${what}: options must be an object`);
-  for (const [old, name] of Object.entries(renamed))
-    if (old in options)
-      throw new TypeError(
-        `${what}: the option is named ${name}, not ${old} (as in the MCP SDKs and on the wire)`,
-      );
-}
-
-function checkHandler(handler: unknown, what: string): void {
-  if (typeof handler !== 'function') throw new TypeError(`${what}: the handler must be a function`);
 }
