@@ -115,10 +115,11 @@ function taskServer(p: Probe): McpServer {
 function objectHandler(
   state: DurableObjectState,
   p: Probe,
-  options: McpHandlerOptions & { heartbeatMs?: number } = {},
+  { heartbeatMs, ...options }: McpHandlerOptions & { heartbeatMs?: number } = {},
 ) {
   const alarm = new ObjectAlarm(state);
-  const store = new DurableObjectTaskStore(state, { alarm, heartbeatMs: options.heartbeatMs });
+  // heartbeatMs is the store's, not the handler's (which refuses options it does not know).
+  const store = new DurableObjectTaskStore(state, { alarm, heartbeatMs });
   const manager = new DurableObjectSessionManager(state, { alarm, idleTimeoutMs: 60_000 });
   const handler = createMcpHandler(taskServer(p), {
     ...options,

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { HANDLE } from '@edge-mcp/core/adapter';
+import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
 import {
   closeHandler,
@@ -95,6 +95,17 @@ export interface ServeOptions {
   onError?: ErrorReporter;
 }
 
+/** The names {@link serve} accepts; another is refused with the nearest of them. */
+const SERVE_OPTION_KEYS = optionKeys<ServeOptions>()([
+  'port',
+  'hostname',
+  'signal',
+  'shutdownSignals',
+  'onListen',
+  'onWarning',
+  'onError',
+]);
+
 /** A listening server, as resolved by {@link serve}. */
 export interface BunServer extends ListenInfo {
   /** The underlying `Bun.Server`. */
@@ -129,6 +140,8 @@ export interface BunServer extends ListenInfo {
  * ```
  */
 export async function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<BunServer> {
+  // Before the runtime: a misspelt option (`prot`) is the caller's mistake wherever it runs.
+  checkOptionKeys(options, SERVE_OPTION_KEYS, 'serve()');
   const bun = bunRuntime();
   const { signal } = options;
   signal?.throwIfAborted();

@@ -6,7 +6,7 @@ import {
   type McpServer,
   type TaskOptions,
 } from '@edge-mcp/core';
-import { HANDLE } from '@edge-mcp/core/adapter';
+import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 import { DurableObjectSessionManager } from './do-session-manager.ts';
@@ -43,6 +43,16 @@ export interface SessionObjectConfig {
   /** The `SessionRegistry` namespace, to record live sessions so they can all be ended. */
   registry?: DurableObjectNamespace;
 }
+
+/** The names a `defineSessionObject` config takes (its `options` are the handler's, checked there). */
+const CONFIG_KEYS = optionKeys<SessionObjectConfig>()([
+  'server',
+  'options',
+  'tasks',
+  'idleTimeoutMs',
+  'events',
+  'registry',
+]);
 
 /** The class a Worker exports and binds as a Durable Object namespace. */
 export interface SessionObjectClass<Env> {
@@ -104,6 +114,7 @@ export function defineSessionObject<Env>(
 
     constructor(state: DurableObjectState, env: Env) {
       const config = build(env);
+      checkOptionKeys(config, CONFIG_KEYS, 'defineSessionObject()');
       const registry = config.registry;
       const options = config.options ?? {};
       const { heartbeatMs, ...taskOptions } = config.tasks || {};

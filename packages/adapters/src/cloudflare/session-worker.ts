@@ -1,12 +1,14 @@
 import type { AuthInfo, McpServer, TaskOptions } from '@edge-mcp/core';
 import {
   BodyTooLargeError,
+  checkOptionKeys,
   classifyEra,
   DEFAULTS,
   ErrorCode,
   errorMessage,
   HANDLE,
   HEADER,
+  optionKeys,
   pathOf,
   readBody,
   type TaskRoute,
@@ -74,6 +76,15 @@ export interface SessionWorkerOptions<Env> {
   auth?: WorkerAuth<Env>;
 }
 
+const SESSION_WORKER_OPTION_KEYS = optionKeys<SessionWorkerOptions<unknown>>()([
+  'sessions',
+  'build',
+  'tasks',
+  'maxBodyBytes',
+  'path',
+  'auth',
+]);
+
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /**
@@ -85,6 +96,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  * without a session, from the body.
  */
 export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): WorkerEntry<Env> {
+  checkOptionKeys(options, SESSION_WORKER_OPTION_KEYS, 'createSessionWorker()');
   let handler: FetchHandler | undefined;
   let tasks: WorkerTasks | undefined;
   const limit = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { HANDLE } from '@edge-mcp/core/adapter';
+import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
 import { type WorkerAuth, withPrincipal } from './principal.ts';
@@ -35,6 +35,14 @@ export const WORKERD_HANDLER_OPTIONS = {
   tasks: false,
 } as const;
 
+/** The options of {@link createWorker}. */
+export interface WorkerOptions<Env> {
+  /** The principal of a request, when the Worker sits behind an authenticating layer. */
+  auth?: WorkerAuth<Env>;
+}
+
+const WORKER_OPTION_KEYS = optionKeys<WorkerOptions<unknown>>()(['auth']);
+
 /**
  * A module Worker serving `build(env)`'s handler. `build` runs once per isolate, on the first
  * request (bindings and secrets are only known then), not per request.
@@ -48,8 +56,9 @@ export const WORKERD_HANDLER_OPTIONS = {
  */
 export function createWorker<Env>(
   build: (env: Env) => FetchHandler,
-  options: { auth?: WorkerAuth<Env> } = {},
+  options: WorkerOptions<Env> = {},
 ): WorkerEntry<Env> {
+  checkOptionKeys(options, WORKER_OPTION_KEYS, 'createWorker()');
   let handler: FetchHandler | undefined;
   const principal = options.auth;
   return {

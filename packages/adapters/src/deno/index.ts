@@ -28,7 +28,7 @@
  *
  * @module
  */
-import { HANDLE } from '@edge-mcp/core/adapter';
+import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import {
   closeHandler,
   DEFAULT_HOSTNAME,
@@ -125,6 +125,17 @@ export interface ServeOptions {
   onError?: ErrorReporter;
 }
 
+/** The names {@link serve} accepts; another is refused with the nearest of them. */
+const SERVE_OPTION_KEYS = optionKeys<ServeOptions>()([
+  'port',
+  'hostname',
+  'signal',
+  'shutdownSignals',
+  'onListen',
+  'onWarning',
+  'onError',
+]);
+
 /** A listening server, as resolved by {@link serve}. */
 export interface DenoServer extends ListenInfo {
   /** The underlying `Deno.HttpServer`. */
@@ -158,6 +169,8 @@ export async function serve(
   handler: FetchHandler,
   options: ServeOptions = {},
 ): Promise<DenoServer> {
+  // Before the runtime: a misspelt option (`prot`) is the caller's mistake wherever it runs.
+  checkOptionKeys(options, SERVE_OPTION_KEYS, 'serve()');
   const deno = denoRuntime();
   const { signal } = options;
   signal?.throwIfAborted();

@@ -4,7 +4,7 @@
  * @module
  */
 import type { AuthInfo } from '@edge-mcp/core';
-import { HANDLE } from '@edge-mcp/core/adapter';
+import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import type { Context, Handler } from 'hono';
 import { lightResponse, toWebResponse } from '../shared/light-response.ts';
 import { type FetchHandler, lightIncomingOf } from '../shared/types.ts';
@@ -24,6 +24,8 @@ export interface McpOptions {
   auth?: (c: Context) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
 }
 
+const MCP_OPTION_KEYS = optionKeys<McpOptions>()(['auth']);
+
 /**
  * Returns a Hono handler that passes the raw `Request` to `handler`, so MCP sees the original
  * method, headers, body and `signal`. Mount it with `app.all()` on any path (Hono has routed the
@@ -39,6 +41,7 @@ export interface McpOptions {
  * ```
  */
 export function mcp(handler: FetchHandler, options: McpOptions = {}): Handler {
+  checkOptionKeys(options, MCP_OPTION_KEYS, 'mcp()');
   const entry = handler[HANDLE]?.bind(handler);
   const principal = options.auth;
   if (!entry) {

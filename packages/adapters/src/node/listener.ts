@@ -4,7 +4,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HANDLE } from '@edge-mcp/core/adapter';
+import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import { LightResponse } from '../shared/light-response.ts';
 import { causedByDisconnect, safeReporter } from '../shared/serve.ts';
 import {
@@ -31,6 +31,8 @@ export interface NodeListenerOptions {
   onError?: ErrorReporter;
 }
 
+const LISTENER_OPTION_KEYS = optionKeys<NodeListenerOptions>()(['onError']);
+
 /** A `node:http` `'request'` listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -51,6 +53,7 @@ export function toNodeListener(
   handler: FetchHandler,
   options: NodeListenerOptions = {},
 ): NodeListener {
+  checkOptionKeys(options, LISTENER_OPTION_KEYS, 'toNodeListener()');
   const report = safeReporter(options.onError);
   return (req, res) => {
     void handle(handler, req, res, report);

@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkOptionKeys, optionKeys } from '@edge-mcp/core/adapter';
 import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
 import {
   closeHandler,
@@ -92,6 +93,20 @@ export interface ServeOptions extends NodeListenerOptions {
   maxConnections?: number;
 }
 
+/** The names {@link serve} accepts; another is refused with the nearest of them. */
+const SERVE_OPTION_KEYS = optionKeys<ServeOptions>()([
+  'port',
+  'hostname',
+  'signal',
+  'shutdownSignals',
+  'onListen',
+  'onWarning',
+  'onError',
+  'headersTimeout',
+  'requestTimeout',
+  'maxConnections',
+]);
+
 /** A listening server, as resolved by {@link serve}. */
 export interface NodeServer extends ListenInfo {
   /** The underlying `node:http` server. */
@@ -151,6 +166,8 @@ export async function serve(
   handler: FetchHandler,
   options: ServeOptions = {},
 ): Promise<NodeServer> {
+  // A misspelt option (`prot`) would be ignored: the server on the default port, silently.
+  checkOptionKeys(options, SERVE_OPTION_KEYS, 'serve()');
   const { signal } = options;
   signal?.throwIfAborted();
   const report = safeReporter(options.onError);

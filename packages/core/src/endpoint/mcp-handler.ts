@@ -7,9 +7,15 @@ import type { AuthInfo } from '../auth/auth-info.ts';
 import { HANDLE } from '../http/fast-path.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, toResponse } from '../http/responses.ts';
+import { checkOptionKeys } from '../schema/option-keys.ts';
 import type { McpServer } from '../server/server.ts';
 import { HandlerCore } from './handler.ts';
-import type { HandlerStats, McpHandlerOptions } from './options.ts';
+import {
+  HANDLER_OPTION_KEYS,
+  type HandlerStats,
+  type McpHandlerOptions,
+  NESTED_OPTION_KEYS,
+} from './options.ts';
 import { route } from './route.ts';
 
 /** A handler with the fast entry adapters use (see `HANDLE`). */
@@ -58,6 +64,7 @@ export interface McpHandler extends FastEntry {
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
  */
 export function createMcpHandler(server: McpServer, options: McpHandlerOptions = {}): McpHandler {
+  checkHandlerOptions(options);
   const core = new HandlerCore(server, options);
   return {
     async fetch(request) {
@@ -77,4 +84,19 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
     },
     stats: () => core.stats(),
   };
+}
+
+/**
+ * Refuses an unknown option name, at the top level and in the nested objects of ours, with the
+ * nearest known one (`allowedHost`: did you mean `allowedHosts`?): ignored, such an option would
+ * leave the handler on its default silently (a `paht` serves `/mcp`). Once, at construction.
+ */
+function checkHandlerOptions(options: McpHandlerOptions): void {
+  const what = 'createMcpHandler()';
+  checkOptionKeys(options, HANDLER_OPTION_KEYS, what);
+  for (const [name, known] of Object.entries(NESTED_OPTION_KEYS)) {
+    const nested = options[name as keyof typeof NESTED_OPTION_KEYS];
+    // `tasks: false` turns tasks off; an unset option is its default.
+    if (nested !== undefined && nested !== false) checkOptionKeys(nested, known, what, `${name}.`);
+  }
 }

@@ -1,5 +1,6 @@
-import type { Limits } from '../defaults.ts';
+import { DEFAULTS, type Limits } from '../defaults.ts';
 import type { CorsOptions } from '../http/cors.ts';
+import { optionKeys } from '../schema/option-keys.ts';
 import type { AuthOptions } from '../server/resource-server.ts';
 import type { RequestEvent, SessionEvent } from './events.ts';
 import type { Instrumentation } from './instrumentation.ts';
@@ -135,3 +136,61 @@ export interface McpHandlerOptions {
    */
   instrumentation?: Instrumentation;
 }
+
+/** The names `createMcpHandler()` accepts; anything else is refused (see `checkOptionKeys`). */
+export const HANDLER_OPTION_KEYS = optionKeys<McpHandlerOptions>()([
+  'signal',
+  'path',
+  'allowedHosts',
+  'allowedOrigins',
+  'auth',
+  'cors',
+  'maxBodyBytes',
+  'limits',
+  'keepAliveMs',
+  'streamAfterMs',
+  'shutdownTimeoutMs',
+  'requestState',
+  'cache',
+  'pageSize',
+  'legacy',
+  'sessions',
+  'eventStore',
+  'cluster',
+  'tasks',
+  'disconnectGraceMs',
+  'retryMs',
+  'onSessionOpen',
+  'onSessionClose',
+  'onRequest',
+  'instrumentation',
+]);
+
+/**
+ * The names of the handler's nested options that are plain objects of ours, checked the same
+ * way. Stores, managers, buses and instrumentation are the caller's objects (class instances,
+ * often with members of their own), so their keys are not checked.
+ */
+export const NESTED_OPTION_KEYS = {
+  // DEFAULTS.limits satisfies Limits, so it names every limit and nothing else.
+  limits: Object.keys(DEFAULTS.limits) as (keyof Limits)[],
+  requestState: optionKeys<NonNullable<McpHandlerOptions['requestState']>>()(['secret', 'ttlMs']),
+  cache: optionKeys<NonNullable<McpHandlerOptions['cache']>>()(['ttlMs', 'cacheScope']),
+  tasks: optionKeys<TaskOptions>()([
+    'store',
+    'ttlMs',
+    'maxTtlMs',
+    'pollIntervalMs',
+    'maxActivePerPrincipal',
+    'maxResultBytes',
+  ]),
+  cors: optionKeys<CorsOptions>()(['origins', 'maxAgeSeconds']),
+  auth: optionKeys<AuthOptions>()([
+    'verify',
+    'resource',
+    'authorizationServers',
+    'scopesSupported',
+    'resourceName',
+    'hideUnauthorized',
+  ]),
+} as const satisfies { [K in keyof McpHandlerOptions]?: readonly string[] };

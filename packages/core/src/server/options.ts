@@ -17,12 +17,16 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
   description?: string;
   /**
    * Arguments schema: zod 4, valibot wrapped with `toStandardJsonSchema()`, a shape of them
-   * (`{ text: z.string() }`), or a plain JSON Schema (advertised, not validated). Validated before
-   * the handler runs; invalid arguments are answered -32602.
+   * (`{ text: z.string() }`), or a plain JSON Schema (advertised, not validated). It must describe
+   * an object (`type: "object"`, as MCP requires); anything else is refused at registration.
+   * Validated before the handler runs; invalid arguments are answered -32602.
    * @default { type: 'object' } (any arguments)
    */
   inputSchema?: I;
-  /** Structured-result schema; the handler's `structuredContent` is validated against it. */
+  /**
+   * Structured-result schema, an object schema as `inputSchema` is; the handler's
+   * `structuredContent` is validated against it.
+   */
   outputSchema?: O;
   /**
    * Whether calls may run as tasks that outlive their request (the tasks extension): `optional`

@@ -1,12 +1,7 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { Schema, SchemaShape } from '../schema/standard.ts';
+import { promptEntry, toolEntry } from './entries.ts';
 import {
-  compileObjectSchema,
-  type JsonSchema,
-  type Schema,
-  type SchemaShape,
-} from '../schema/standard.ts';
-import {
-  PROMPT_OPTION_KEYS,
   type PromptHandler,
   type PromptOptions,
   RESOURCE_OPTION_KEYS,
@@ -16,26 +11,11 @@ import {
   type SchemaOption,
   type ServerInfo,
   TEMPLATE_OPTION_KEYS,
-  TOOL_OPTION_KEYS,
   type ToolHandler,
   type ToolOptions,
 } from './options.ts';
-import { paramHeadersOf } from './param-headers.ts';
-import {
-  checkHandler,
-  checkOptions,
-  checkToolName,
-  RENAMED_PROMPT_OPTIONS,
-  RENAMED_TOOL_OPTIONS,
-} from './registration-checks.ts';
-import {
-  type ListKind,
-  type PromptEntry,
-  Registry,
-  type ResourceHandler,
-  type TemplateHandler,
-  type ToolEntry,
-} from './registry.ts';
+import { checkHandler, checkOptions, checkToolName } from './registration-checks.ts';
+import { type ListKind, Registry, type ResourceHandler, type TemplateHandler } from './registry.ts';
 import { promptForm, toolForm } from './sdk-v1-forms.ts';
 import { strip } from './strip.ts';
 import { compileTemplate } from './uri-template.ts';
@@ -132,7 +112,7 @@ export class McpServer {
     return this.registerTool(
       name,
       options as ToolOptions<SchemaOption, SchemaOption>,
-      handler as never,
+      handler as ToolHandler<SchemaOption>,
     );
   }
 
@@ -246,7 +226,11 @@ export class McpServer {
   ): Registration;
   prompt(name: string, ...rest: unknown[]): Registration {
     const [options, handler] = promptForm(name, rest);
-    return this.registerPrompt(name, options as PromptOptions<undefined>, handler as never);
+    return this.registerPrompt(
+      name,
+      options as PromptOptions<undefined>,
+      handler as PromptHandler<undefined>,
+    );
   }
 
   /**
