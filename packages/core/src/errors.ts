@@ -61,6 +61,38 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** Which check a bearer token failed, as a token verifier tells it. */
+export type TokenRejection =
+  /** Not a token this server can read (not a JWT, a bad encoding, too long). */
+  | 'malformed'
+  /** Its expiry has passed. */
+  | 'expired'
+  /** Its not-before or issued-at time lies in the future. */
+  | 'not-yet-valid'
+  /** Issued for another resource. */
+  | 'audience'
+  /** Issued by an authorization server this server does not trust. */
+  | 'issuer'
+  /** No trusted key verifies its signature (or it is signed with an algorithm not allowed). */
+  | 'signature'
+  /** Its claims are not what this server needs (token type, principal, required scopes). */
+  | 'claims';
+
+/**
+ * Thrown by a token verifier for a token that is not valid here, naming the check it failed: the
+ * 401's `error_description` says which (RFC 6750 §3 allows it; the token is never echoed), and
+ * the request log's `reason` is `token-<rejection>`. A verifier may also return `undefined`
+ * (refused, no reason given); anything else it throws means it could not decide (a 503).
+ */
+export class InvalidTokenError extends Error {
+  override readonly name = 'InvalidTokenError';
+  readonly rejection: TokenRejection;
+  constructor(rejection: TokenRejection, options?: { cause?: unknown }) {
+    super(`The access token was refused: ${rejection}`, options);
+    this.rejection = rejection;
+  }
+}
+
 /** -32603 with `message`: the server itself got something wrong (a handler's broken result). */
 export function internalError(message: string): McpError {
   return new McpError(ErrorCode.InternalError, message);

@@ -16,10 +16,18 @@ export { createMcpHandler, type McpHandler } from './endpoint/mcp-handler.ts';
 export type {
   HandlerStats,
   McpHandlerOptions,
+  RefusalReason,
   RequestEvent,
   SessionEvent,
 } from './endpoint/options.ts';
-export { invalidParams, McpError, methodNotFound, ResourceNotFoundError } from './errors.ts';
+export {
+  InvalidTokenError,
+  invalidParams,
+  McpError,
+  methodNotFound,
+  ResourceNotFoundError,
+  type TokenRejection,
+} from './errors.ts';
 export type { CorsOptions } from './http/cors.ts';
 export { ClientCapabilityError } from './legacy/context.ts';
 export {

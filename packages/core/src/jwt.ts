@@ -31,6 +31,7 @@ import {
   JwtVerifierUnavailableError,
 } from './auth/issuer-metadata.ts';
 import { type VerifiedTokenCacheOptions, VerifiedTokens } from './auth/verified-tokens.ts';
+import { InvalidTokenError, type TokenRejection } from './errors.ts';
 
 export { JwtVerifierUnavailableError } from './auth/issuer-metadata.ts';
 export type { VerifiedTokenCacheOptions } from './auth/verified-tokens.ts';
@@ -132,8 +133,10 @@ const MAX_TOKEN_LENGTH = 16_384;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
- * A {@link TokenVerifier} for JWT access tokens: `undefined` for every token that is not valid
- * here (never throws for a bad token). Throws at once (`TypeError`) for a misconfiguration.
+ * A {@link TokenVerifier} for JWT access tokens: a token that is not valid here throws an
+ * `InvalidTokenError` naming the check it failed (`malformed`, `expired`, `not-yet-valid`,
+ * `audience`, `issuer`, `signature`, `claims`), which the handler answers 401 with that
+ * `error_description`. Throws at once (`TypeError`) for a misconfiguration.
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const issuer = checkIssuer(options.issuer);
@@ -231,7 +234,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 
   return async (token: string): Promise<AuthInfo | undefined> => {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) {
-      return undefined;
+      throw new InvalidTokenError('malformed');
     }
     const known = verified?.get(token);
     if (known !== undefined) return known;
@@ -244,11 +247,15 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         algorithms,
         requiredClaims: ['exp'],
       });
-      if (!typAccepted(protectedHeader.typ, requireAtJwt)) return undefined;
+      // jose checks `iat` only against a maximum age; one in the future is refused here.
+      if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + clockTolerance)
+        throw new InvalidTokenError('not-yet-valid');
+      if (!typAccepted(protectedHeader.typ, requireAtJwt)) throw new InvalidTokenError('claims');
       const principal = principalOf(payload, principalClaim);
-      if (principal === undefined) return undefined;
+      if (principal === undefined) throw new InvalidTokenError('claims');
       const scopes = scopesOf(payload);
-      for (const scope of requiredScopes) if (!scopes.includes(scope)) return undefined;
+      for (const scope of requiredScopes)
+        if (!scopes.includes(scope)) throw new InvalidTokenError('claims');
       const clientId = stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp');
       const info: AuthInfo = {
         principal,
@@ -259,10 +266,34 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       };
       return verified ? verified.set(token, info) : info;
     } catch (error) {
-      if (error instanceof JwtVerifierUnavailableError && throwWhenUnavailable) throw error;
-      return undefined;
+      // Keys that cannot be had: a 503 (`throw`), or a refusal with no reason to give.
+      if (error instanceof JwtVerifierUnavailableError) {
+        if (throwWhenUnavailable) throw error;
+        return undefined;
+      }
+      if (error instanceof InvalidTokenError) throw error;
+      throw new InvalidTokenError(rejectionOf(error), { cause: error });
     }
   };
+}
+
+/** Which check a token failed, from what jose threw. */
+function rejectionOf(error: unknown): TokenRejection {
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'aud') return 'audience';
+    if (error.claim === 'iss') return 'issuer';
+    if (error.claim === 'nbf' || error.claim === 'iat') return 'not-yet-valid';
+    return 'claims';
+  }
+  if (
+    error instanceof errors.JWSSignatureVerificationFailed ||
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWKSMultipleMatchingKeys ||
+    error instanceof errors.JOSEAlgNotAllowed
+  )
+    return 'signature';
+  return 'malformed';
 }
 
 /** A failure to fetch or read the key set, as opposed to a token that no key verifies. */

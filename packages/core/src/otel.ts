@@ -9,6 +9,7 @@
 import {
   type Attributes,
   type Context,
+  type Counter,
   context,
   type Histogram,
   type Meter,
@@ -89,6 +90,7 @@ class OpenTelemetryInstrumentation implements Instrumentation {
   readonly #meter: Meter;
   readonly #operations: Histogram;
   readonly #sessions: Histogram;
+  readonly #refusals: Counter;
   readonly #resourceUri: boolean;
   readonly #propagate: boolean;
 
@@ -105,6 +107,40 @@ class OpenTelemetryInstrumentation implements Instrumentation {
     this.#sessions = meter.createHistogram('mcp.server.session.duration', {
       unit: 's',
       description: 'The duration of the MCP session as observed on the MCP server',
+    });
+    this.#refusals = meter.createCounter('edge_mcp.server.refused', {
+      description: 'Requests refused before their method ran, by reason and HTTP status',
+    });
+  }
+
+  /**
+   * A refused request: a SERVER span of its own (named by its method, which is the HTTP method
+   * when the message was not read), ended at once with the status and the reason as its error,
+   * and the `edge_mcp.server.refused` counter.
+   */
+  refused(event: RequestEvent): void {
+    const reason = event.reason ?? 'refused';
+    const attributes: Attributes = {
+      'error.type': reason,
+      'edge_mcp.refusal.reason': reason,
+      'http.response.status_code': event.status ?? 0,
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+    };
+    // A JSON-RPC method (lower case, with a slash) rather than the HTTP method of an unread body.
+    if (event.method.includes('/') || event.method === 'initialize')
+      attributes['mcp.method.name'] = event.method;
+    else attributes['http.request.method'] = event.method;
+    if (event.protocolVersion !== undefined)
+      attributes['mcp.protocol.version'] = event.protocolVersion;
+    if (event.errorCode !== undefined)
+      attributes['rpc.response.status_code'] = String(event.errorCode);
+    const span = this.#tracer.startSpan(event.method, { kind: SpanKind.SERVER, attributes });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: `refused: ${reason}` });
+    span.end();
+    this.#refusals.add(1, {
+      'edge_mcp.refusal.reason': reason,
+      'http.response.status_code': event.status ?? 0,
     });
   }
 

@@ -17,6 +17,7 @@ import { HANDLE } from '../src/adapter.ts';
 import {
   type AuthInfo,
   createMcpHandler,
+  InvalidTokenError,
   type McpHandlerOptions,
   McpServer,
 } from '../src/index.ts';
@@ -87,16 +88,40 @@ describe('authentication', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  test('an invalid, malformed or expired token: 401 invalid_token', async () => {
-    const h = handler();
-    for (const authorization of ['Bearer nope', 'Basic YWxpY2U6cHc=', 'Bearer expired']) {
+  test('a refused token: 401 whose error_description says which check failed, never the token', async () => {
+    const h = createMcpHandler(server(), {
+      auth: {
+        verify: (token) => {
+          if (token === 'for-elsewhere') throw new InvalidTokenError('audience');
+          if (token === 'forged') throw new InvalidTokenError('signature');
+          return TOKENS[token];
+        },
+        resource: RESOURCE,
+        authorizationServers: ['http://127.0.0.1:9000'],
+      },
+    });
+    const cases: Array<[string, string, string]> = [
+      ['Bearer zq9-made-up-token', 'invalid_token', 'The access token is not valid here'],
+      ['Bearer expired', 'invalid_token', 'The access token expired'],
+      ['Bearer for-elsewhere', 'invalid_token', 'The access token was issued for another resource'],
+      ['Bearer forged', 'invalid_token', 'The access token signature does not verify'],
+      // RFC 6750 §3.1: another scheme, or a bare `Bearer`, is a malformed request.
+      ['Basic YWxpY2U6cHc=', 'invalid_request', 'The Authorization header must carry a Bearer'],
+      ['Bearer', 'invalid_request', 'The Authorization header must carry a Bearer'],
+    ];
+    for (const [authorization, error, description] of cases) {
       const refused = await h.fetch(
         modernRequest('tools/call', { name: 'whoami' }, { headers: { authorization } }),
       );
       expect(refused.status, authorization).toBe(401);
-      expect(refused.headers.get('www-authenticate')).toMatch(
-        /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="/,
+      const challenge = refused.headers.get('www-authenticate') ?? '';
+      expect(challenge, authorization).toMatch(
+        new RegExp(
+          `^Bearer error="${error}", error_description="${description}[^"]*", resource_metadata="`,
+        ),
       );
+      expect(challenge).not.toContain('zq9-made-up-token');
+      expect((await refused.json()).error.message).toContain(description);
     }
   });
 

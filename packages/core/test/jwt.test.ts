@@ -15,10 +15,26 @@ import {
   SignJWT,
 } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { AuthInfo } from '../src/auth/auth-info.ts';
+import { InvalidTokenError, type TokenRejection } from '../src/errors.ts';
 import type { IncomingRequest } from '../src/http/incoming.ts';
 import { type JwtVerifierOptions, JwtVerifierUnavailableError, jwtVerifier } from '../src/jwt.ts';
 
 const RESOURCE = 'https://mcp.example.test/mcp';
+
+/** The check a refused token failed; a token that was accepted (or refused with no reason) fails the test. */
+async function refusal(
+  verdict: AuthInfo | undefined | Promise<AuthInfo | undefined>,
+): Promise<TokenRejection> {
+  let info: AuthInfo | undefined;
+  try {
+    info = await verdict;
+  } catch (error) {
+    if (error instanceof InvalidTokenError) return error.rejection;
+    throw error;
+  }
+  throw new Error(`expected a refusal, got ${info === undefined ? 'undefined' : info.principal}`);
+}
 const REQUEST = new Request(RESOURCE, { method: 'POST' }) as unknown as IncomingRequest;
 
 interface Key {
@@ -178,10 +194,10 @@ describe('a valid token', () => {
     expect((await verify(atJwt))?.principal).toBe('alice');
     expect((await verify(jwt))?.principal).toBe('alice');
     expect((await verify(none))?.principal).toBe('alice');
-    expect(await verify(logout)).toBeUndefined();
+    expect(await refusal(verify(logout))).toBe('claims');
     expect((await strict(atJwt))?.principal).toBe('alice');
-    expect(await strict(jwt)).toBeUndefined();
-    expect(await strict(none)).toBeUndefined();
+    expect(await refusal(strict(jwt))).toBe('claims');
+    expect(await refusal(strict(none))).toBe('claims');
   });
 
   test('a token naming several audiences, one of them this resource, is accepted', async () => {
@@ -196,29 +212,34 @@ describe('a valid token', () => {
     resetServer([key1]);
     const token = await sign({ claims: { exp: now() - 3 } });
     expect((await verifier()(token))?.principal).toBe('alice');
-    expect(await verifier({ clockToleranceSeconds: 0 })(token)).toBeUndefined();
+    expect(await refusal(verifier({ clockToleranceSeconds: 0 })(token))).toBe('expired');
     const early = await sign({ claims: { nbf: now() + 3 } });
     expect((await verifier()(early))?.principal).toBe('alice');
   });
 });
 
-describe('refused (undefined, never a throw)', () => {
-  const cases: [string, () => Promise<string>][] = [
-    ['another issuer', () => sign({ claims: { iss: 'http://127.0.0.1:1' } })],
-    ['no issuer', () => sign({ omit: ['iss'] })],
+describe('refused with the check that failed (InvalidTokenError, never a bare throw)', () => {
+  const cases: [string, () => Promise<string>, TokenRejection][] = [
+    ['another issuer', () => sign({ claims: { iss: 'http://127.0.0.1:1' } }), 'issuer'],
+    ['no issuer', () => sign({ omit: ['iss'] }), 'issuer'],
     [
       'another resource (RFC 8707)',
       () => sign({ claims: { aud: 'https://other.example.test/mcp' } }),
+      'audience',
     ],
-    ['the resource with a trailing slash', () => sign({ claims: { aud: `${RESOURCE}/` } })],
-    ['no audience', () => sign({ omit: ['aud'] })],
-    ['expired beyond the skew', () => sign({ claims: { exp: now() - 60 } })],
-    ['no expiry', () => sign({ omit: ['exp'] })],
-    ['not yet valid', () => sign({ claims: { nbf: now() + 60 } })],
-    ['a bad signature (another key, same kid)', () => sign({ key: stranger })],
-    ['an unknown kid', () => sign({ header: { kid: 'nope' } })],
-    ['no subject nor client', () => sign({ omit: ['sub', 'client_id'] })],
-    ['a numeric subject', () => sign({ claims: { sub: 42 as unknown as string } })],
+    [
+      'the resource with a trailing slash',
+      () => sign({ claims: { aud: `${RESOURCE}/` } }),
+      'audience',
+    ],
+    ['no audience', () => sign({ omit: ['aud'] }), 'audience'],
+    ['expired beyond the skew', () => sign({ claims: { exp: now() - 60 } }), 'expired'],
+    ['no expiry', () => sign({ omit: ['exp'] }), 'claims'],
+    ['not yet valid', () => sign({ claims: { nbf: now() + 60 } }), 'not-yet-valid'],
+    ['a bad signature (another key, same kid)', () => sign({ key: stranger }), 'signature'],
+    ['an unknown kid', () => sign({ header: { kid: 'nope' } }), 'signature'],
+    ['no subject nor client', () => sign({ omit: ['sub', 'client_id'] }), 'claims'],
+    ['a numeric subject', () => sign({ claims: { sub: 42 as unknown as string } }), 'claims'],
     [
       'a tampered payload',
       async () => {
@@ -231,6 +252,7 @@ describe('refused (undefined, never a throw)', () => {
           .replaceAll('/', '_');
         return `${h}.${forged}.${s}`;
       },
+      'signature',
     ],
     [
       'alg none',
@@ -238,22 +260,23 @@ describe('refused (undefined, never a throw)', () => {
         const enc = (v: unknown) => btoa(JSON.stringify(v)).replace(/=+$/, '');
         return `${enc({ alg: 'none', typ: 'at+jwt' })}.${enc({ iss: as.issuer, sub: 'alice', aud: RESOURCE, exp: now() + 60 })}.`;
       },
+      'malformed',
     ],
-    ['not a JWT', async () => 'opaque-token-value'],
-    ['a JWE-shaped token', async () => 'a.b.c.d.e'],
-    ['an empty string', async () => ''],
+    ['not a JWT', async () => 'opaque-token-value', 'malformed'],
+    ['a JWE-shaped token', async () => 'a.b.c.d.e', 'malformed'],
+    ['an empty string', async () => '', 'malformed'],
   ];
 
-  test.each(cases)('%s', async (_name, make) => {
+  test.each(cases)('%s: %s', async (_name, make, rejection) => {
     resetServer([key1]);
     const token = await make();
-    await expect(verifier()(token)).resolves.toBeUndefined();
+    expect(await refusal(verifier()(token))).toBe(rejection);
   });
 
   test('a token without a scope the verifier requires', async () => {
     resetServer([key1]);
     const verify = verifier({ requiredScopes: ['mcp:tools', 'mcp:admin'] });
-    expect(await verify(await sign())).toBeUndefined();
+    expect(await refusal(verify(await sign()))).toBe('claims');
     expect(await verify(await sign({ claims: { scope: 'mcp:admin mcp:tools' } }))).toBeDefined();
   });
 
@@ -262,7 +285,7 @@ describe('refused (undefined, never a throw)', () => {
     resetServer([key1, rsa]);
     const token = await sign({ key: rsa, header: { alg: 'RS256' } });
     expect((await verifier()(token))?.principal).toBe('alice');
-    expect(await verifier({ algorithms: ['ES256'] })(token)).toBeUndefined();
+    expect(await refusal(verifier({ algorithms: ['ES256'] })(token))).toBe('signature');
   });
 });
 
@@ -290,7 +313,7 @@ describe('scopes and principal', () => {
     const azp = await sign({ omit: ['sub', 'client_id'], claims: { azp: 'client-2' } });
     expect(await verifier()(azp)).toMatchObject({ principal: 'client-2', clientId: 'client-2' });
     const byEmail = verifier({ principalClaim: 'email' });
-    expect(await byEmail(await sign())).toBeUndefined();
+    expect(await refusal(byEmail(await sign()))).toBe('claims');
     expect((await byEmail(await sign({ claims: { email: 'a@example.test' } })))?.principal).toBe(
       'a@example.test',
     );
@@ -315,7 +338,7 @@ describe('the key set', () => {
     expect(as.counts.jwks).toBe(1);
     as.keys = [key1, key2]; // the server publishes its next key and signs with it
     const rotated = await sign({ key: key2 });
-    expect(await verify(rotated)).toBeUndefined(); // within the cooldown: no refetch
+    expect(await refusal(verify(rotated))).toBe('signature'); // within the cooldown: no refetch
     expect(as.counts.jwks).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 350));
     expect((await verify(rotated))?.principal).toBe('alice');
@@ -330,7 +353,7 @@ describe('the key set', () => {
     const verify = verifier();
     await verify(await sign());
     for (let i = 0; i < 10; i++) {
-      expect(await verify(await sign({ header: { kid: `x${i}` } }))).toBeUndefined();
+      expect(await refusal(verify(await sign({ header: { kid: `x${i}` } })))).toBe('signature');
     }
     expect(as.counts.jwks).toBe(1);
   });
@@ -390,7 +413,9 @@ describe('an unreachable authorization server', () => {
     await expect(closed(token, REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
     // A bad token is still just refused, even in throw mode, once keys are known.
     as.down = false;
-    expect(await verifier({ unavailable: 'throw' })(await sign({ key: stranger }))).toBeUndefined();
+    expect(await refusal(verifier({ unavailable: 'throw' })(await sign({ key: stranger })))).toBe(
+      'signature',
+    );
   });
 
   test('keys already fetched keep verifying past their age while the server is down', async () => {
@@ -406,7 +431,7 @@ describe('an unreachable authorization server', () => {
     as.down = true;
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect((await lenient(token))?.principal).toBe('alice');
-    expect(await lenient(await sign({ key: stranger }))).toBeUndefined();
+    expect(await refusal(lenient(await sign({ key: stranger })))).toBe('signature');
     // One probe of the server per cooldown (30 s), not one per request.
     for (let i = 0; i < 5; i++) expect((await lenient(token))?.principal).toBe('alice');
     expect(as.counts.refused).toBe(1);
@@ -481,7 +506,7 @@ describe('the verified-token cache (on by default)', () => {
     const token = await sign({ claims: { exp } });
     expect((await verify(token))?.principal).toBe('alice');
     while (Date.now() < exp * 1000 + 20) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await verify(token)).toBeUndefined();
+    expect(await refusal(verify(token))).toBe('expired');
   });
 
   test('full: the oldest check goes; refused tokens never enter', async () => {
@@ -490,7 +515,7 @@ describe('the verified-token cache (on by default)', () => {
     const [t1, t2, t3] = await Promise.all([sign(), sign(), sign()]);
     for (const token of [t1, t2, t3]) expect(await verify(token)).toBeDefined();
     // Refused: must not push t2 or t3 out.
-    expect(await verify(await sign({ key: stranger }))).toBeUndefined();
+    expect(await refusal(verify(await sign({ key: stranger })))).toBe('signature');
     await keysGone();
     await expect(verify(t1)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
     expect((await verify(t2))?.principal).toBe('alice');

@@ -179,3 +179,38 @@ test("the gauges read the handler's stats only until the handler closes", async 
   await reader.collect();
   expect(reads).toBe(1);
 });
+
+test('a refused request is a SERVER span with its status and reason, and counts in edge_mcp.server.refused', async () => {
+  const { spans, handler, metricsOf } = setup();
+  const wrongHost = await handler.fetch(
+    modernRequest('tools/call', { name: 'add' }, { url: 'http://evil.example/mcp' }),
+  );
+  expect(wrongHost.status).toBe(403);
+  const wrongPath = await handler.fetch(
+    new Request('http://127.0.0.1/elsewhere', { method: 'POST' }),
+  );
+  expect(wrongPath.status).toBe(404);
+  const refused = spans
+    .getFinishedSpans()
+    .filter((span) => span.status.message?.startsWith('refused'));
+  expect(refused.map((span) => [span.name, span.attributes['edge_mcp.refusal.reason']])).toEqual([
+    ['POST', 'host-not-allowed'],
+    ['POST', 'path'],
+  ]);
+  expect(refused[0]?.kind).toBe(1); // SpanKind.SERVER
+  expect(refused[0]?.status.code).toBe(2); // SpanStatusCode.ERROR
+  expect(refused[0]?.attributes).toMatchObject({
+    'http.response.status_code': 403,
+    'error.type': 'host-not-allowed',
+    'http.request.method': 'POST',
+  });
+  const counter = (await metricsOf()).find(
+    (metric) => metric.descriptor.name === 'edge_mcp.server.refused',
+  );
+  expect(
+    counter?.dataPoints.map((point) => [point.attributes['edge_mcp.refusal.reason'], point.value]),
+  ).toEqual([
+    ['host-not-allowed', 1],
+    ['path', 1],
+  ]);
+});

@@ -2,20 +2,22 @@ import type { RequestEvent, SessionEvent } from '@edge-mcp/core';
 
 /**
  * One JSON line per finished request, for `onRequest`: what was called, how it ended, why it was
- * cancelled and how long it took. Written with `write` (stderr in the apps).
+ * cancelled or refused (with the HTTP status of a refusal: a 401, a 403 for Host or Origin, a
+ * 404 for a session) and how long it took. Written with `write` (stderr in the apps).
  */
 export function requestLogger(write: (line: string) => void): (event: RequestEvent) => void {
   return (event) => {
     const line: Record<string, unknown> = {
       time: new Date().toISOString(),
-      id: event.id,
+      id: event.id ?? null,
       method: event.method,
       name: event.name ?? null,
-      protocolVersion: event.protocolVersion,
+      protocolVersion: event.protocolVersion ?? null,
       outcome: event.outcome,
       ms: event.ms,
     };
     if (event.sessionId) line.sessionId = event.sessionId;
+    if (event.status !== undefined) line.status = event.status;
     if (event.reason) line.reason = event.reason;
     if (event.errorCode !== undefined) line.errorCode = event.errorCode;
     write(JSON.stringify(line));

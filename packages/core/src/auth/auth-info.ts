@@ -19,8 +19,10 @@ export interface AuthInfo {
 }
 
 /**
- * Checks a bearer token: the principal it stands for, or `undefined` when it is not valid here
- * (bad signature, expired, issued for another resource, …). May be async.
+ * Checks a bearer token: the principal it stands for; for a token that is not valid here, throw
+ * an `InvalidTokenError` naming the check it failed (expired, audience, signature, …) or return
+ * `undefined`. Throwing anything else says the verifier could not decide (its authorization
+ * server is unreachable), answered 503 rather than 401. May be async.
  */
 export type TokenVerifier = (
   token: string,

@@ -1,21 +1,36 @@
+import type { RefusalReason } from '../http/refusal.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Implementation } from '../server/types.ts';
 
-/** One finished request, as the request log sees it. */
+export type { RefusalReason } from '../http/refusal.ts';
+
+/**
+ * One finished request, as the request log sees it: a method that ran (`ok`, `error`,
+ * `cancelled`), or a request refused before its method ran (`refused`: a 401, a 403 for Host or
+ * Origin, a 404 for a path or session, a budget's 429 or 503, …), with the HTTP status and why.
+ */
 export interface RequestEvent {
-  id: string | number;
+  /** The JSON-RPC id; `undefined` for a refusal before the message was read, or a notification. */
+  id: string | number | undefined;
+  /**
+   * The JSON-RPC method; for a request refused before its message was read, the HTTP method
+   * (`POST`, `GET`, `DELETE`, …).
+   */
   method: string;
   /** Tool, prompt or resource the request named. */
   name: string | undefined;
-  protocolVersion: string;
-  /** Legacy session the request belongs to. */
+  /** The revision the request spoke; `undefined` for a refusal that named none. */
+  protocolVersion: string | undefined;
+  /** Legacy session the request belongs to (for a refusal, the id it presented). */
   sessionId: string | undefined;
-  outcome: 'ok' | 'error' | 'cancelled';
-  /** Why it was cancelled, when `outcome` is `cancelled`. */
-  reason: AbortReasonType | undefined;
-  /** JSON-RPC error code, when `outcome` is `error`. */
+  outcome: 'ok' | 'error' | 'cancelled' | 'refused';
+  /** Why it was cancelled (`outcome: 'cancelled'`) or refused (`outcome: 'refused'`). */
+  reason: AbortReasonType | RefusalReason | undefined;
+  /** The HTTP status of a refusal. */
+  status: number | undefined;
+  /** JSON-RPC error code, when `outcome` is `error` or `refused`. */
   errorCode: number | undefined;
-  /** Milliseconds from dispatch until the handler settled. */
+  /** Milliseconds from dispatch until the handler settled; 0 for a refusal (nothing ran). */
   ms: number;
 }
 

@@ -2,6 +2,7 @@ import { DEFAULTS, type Limits } from '../defaults.ts';
 import { CorsPolicy } from '../http/cors.ts';
 import { type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
+import type { Reply } from '../http/responses.ts';
 import type { HandlerCounters, StreamSettings } from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut, taskStatusFanOut } from '../legacy/fan-out.ts';
@@ -10,7 +11,7 @@ import { Scope } from '../lifecycle/scope.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
-import type { JsonObject } from '../protocol/jsonrpc.ts';
+import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.ts';
 import type { EraRules, ExecutionContext } from '../server/execute.ts';
 import type { MethodSpec } from '../server/methods.ts';
 import type { Registry } from '../server/registry.ts';
@@ -155,6 +156,10 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
   /** In-flight requests (open listen streams included). */
   get inFlight(): number {
     return this.requests.inFlight;
+  }
+
+  refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void {
+    this.requests.refused(request, reply, message);
   }
 
   /** Runs a method of a request (see `RequestAccounting.run`). */

@@ -30,6 +30,8 @@ export interface RequestObservation {
 export interface Instrumentation {
   /** A request starts; what it returns follows the request until it settles. */
   request(start: RequestStart): RequestObservation | undefined;
+  /** A request was refused before its method ran (`event.outcome` is `refused`). */
+  refused?(event: RequestEvent): void;
   /** A legacy session ended, after `durationMs`. */
   sessionClosed?(event: SessionEvent, durationMs: number): void;
   /** The handler's live counters, read whenever the instrumentation wants them; returns a release. */

@@ -5,7 +5,7 @@ import type { AuthOptions } from '../server/resource-server.ts';
 import type { RequestEvent, SessionEvent } from './events.ts';
 import type { Instrumentation } from './instrumentation.ts';
 
-export type { HandlerStats, RequestEvent, SessionEvent } from './events.ts';
+export type { HandlerStats, RefusalReason, RequestEvent, SessionEvent } from './events.ts';
 
 import type { ClusterBus } from '../sessions/cluster.ts';
 import type { EventStore } from '../sessions/event-store.ts';

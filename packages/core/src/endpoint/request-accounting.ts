@@ -4,13 +4,15 @@
  *
  * @module
  */
+import type { IncomingRequest } from '../http/incoming.ts';
+import type { Reply } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
-import { errorMessage, type JsonObject } from '../protocol/jsonrpc.ts';
+import { errorMessage, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.ts';
 import { type EraRules, type ExecutionContext, execute } from '../server/execute.ts';
 import type { MethodSpec } from '../server/methods.ts';
 import type { Instrumentation, RequestObservation } from './instrumentation.ts';
 import type { McpHandlerOptions, RequestEvent } from './options.ts';
-import { requestEvent, requestStart } from './request-event.ts';
+import { refusalEvent, requestEvent, requestStart } from './request-event.ts';
 
 export class RequestAccounting {
   /** Requests whose method has not ended (open listen streams included). */
@@ -86,6 +88,23 @@ export class RequestAccounting {
     if (this.#onRequest || observed)
       this.#report(requestEvent(exchange, ctx.protocolVersion, sessionId), observed);
     if (this.inFlight === 0) this.drained?.();
+  }
+
+  /** A request refused before its method ran: one `refused` event, nothing counted in flight. */
+  refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void {
+    const instrumentation = this.#instrumentation;
+    if (!this.#onRequest && !instrumentation?.refused) return;
+    const event = refusalEvent(request, reply, message);
+    try {
+      instrumentation?.refused?.(event);
+    } catch {
+      // A broken instrumentation must not break the server.
+    }
+    try {
+      this.#onRequest?.(event);
+    } catch {
+      // A broken log hook must not break the server.
+    }
   }
 
   #report(event: RequestEvent, observed: RequestObservation | undefined): void {

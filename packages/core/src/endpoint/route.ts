@@ -6,10 +6,11 @@ import type { IncomingRequest } from '../http/incoming.ts';
 import {
   type Answer,
   accepted,
-  errorResponse,
   methodNotAllowed,
   overBudget,
   Reply,
+  refuse,
+  refused,
   shuttingDown,
   storageUnavailable,
 } from '../http/responses.ts';
@@ -28,7 +29,13 @@ import {
   MODERN_VERSION,
 } from '../protocol/constants.ts';
 import { modernHeader } from '../protocol/era.ts';
-import { classify, isObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.ts';
+import {
+  classify,
+  isObject,
+  type JsonObject,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../protocol/jsonrpc.ts';
 import type { ResourceServer } from '../server/resource-server.ts';
 import { StoreUnavailableError } from '../sessions/session-manager.ts';
 
@@ -43,6 +50,8 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly legacyEnabled: boolean;
   /** Requests in flight now (streams included). */
   readonly inFlight: number;
+  /** Reports a request refused before its method ran (the request log, instrumentation). */
+  refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void;
 }
 
 /**
@@ -77,11 +86,11 @@ async function withCors(
 }
 
 /**
- * The guards every request passes (shutdown, path, Host/Origin, authentication, method, content
- * type, Accept, body size, JSON), then the era (`classifyEra`'s rule): a request carrying the
- * modern `_meta` (or header) is 2026-07-28; anything else is a legacy message, answered by its
- * session. `routed`: a framework already matched the path. `given`: the principal an integration
- * vouched for (else the handler's own `auth` authenticates).
+ * The guards every request passes (shutdown, path, Host/Origin, capacity, authentication), then
+ * GET and DELETE to the legacy session, or the POSTed message to its era. `routed`: a framework
+ * already matched the path. `given`: the principal an integration vouched for (else the
+ * handler's own `auth` authenticates). A refusal made anywhere on the way (`Reply.refusal`) is
+ * reported here, once.
  */
 async function serve(
   core: RoutedEndpoint,
@@ -89,46 +98,76 @@ async function serve(
   routed: boolean,
   given: AuthInfo | undefined,
 ): Promise<Answer> {
-  if (core.root.aborted) return shuttingDown();
-  // The Protected Resource Metadata is public: any path the handler is mounted under, any origin.
-  if (isMetadata(core, request)) return metadata(core, request);
-  if (!routed && core.path !== undefined && pathOf(request.url) !== core.path)
-    return errorResponse(
-      404,
-      ErrorCode.InvalidRequest,
-      `Not found: the MCP endpoint is ${core.path}`,
-    );
-  const refused = checkHost(request, core.policy);
-  if (refused) return errorResponse(403, ErrorCode.InvalidRequest, refused);
-  if (core.inFlight >= core.limits.maxInFlight) {
-    core.streams.counters.rejected++;
-    return overBudget(
-      503,
-      `The server is at capacity (${core.limits.maxInFlight} requests in flight)`,
-    );
-  }
+  const early = guard(core, request, routed);
+  if (early !== undefined) return settled(core, request, early, undefined);
   let auth = given;
   if (core.resourceServer) {
     const authenticated = await core.resourceServer.authenticate(request, given);
-    if (authenticated instanceof Reply) return authenticated;
+    if (authenticated instanceof Reply) return settled(core, request, authenticated, undefined);
     auth = authenticated;
   }
   const method = request.method;
   if (method === 'GET' || method === 'DELETE') {
-    if (!core.legacyEnabled) return methodNotAllowed(core.allow);
+    if (!core.legacyEnabled) return settled(core, request, notAllowed(core), undefined);
+    let answer: Answer;
     try {
-      return await (method === 'GET'
+      answer = await (method === 'GET'
         ? handleGet(core, request, auth)
         : handleDelete(core, request, auth));
     } catch (error) {
-      return unavailable(error, undefined);
+      answer = unavailable(error, undefined);
     }
+    return settled(core, request, answer, undefined);
   }
-  if (method !== 'POST') return methodNotAllowed(core.allow);
+  const read = await readMessage(core, request);
+  if (read instanceof Reply) return settled(core, request, read, undefined);
+  const answer = toEra(core, request, read, auth);
+  return settled(core, request, answer instanceof Promise ? await answer : answer, read);
+}
+
+/** What is checked before anything is read or authenticated; `undefined` when all passed. */
+function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean): Reply | undefined {
+  if (core.root.aborted) return refused(shuttingDown(), 'shutting-down');
+  // The Protected Resource Metadata is public: any path the handler is mounted under, any origin.
+  if (isMetadata(core, request)) return metadata(core, request);
+  if (!routed && core.path !== undefined && pathOf(request.url) !== core.path)
+    return refuse(
+      'path',
+      404,
+      ErrorCode.InvalidRequest,
+      `Not found: the MCP endpoint is ${core.path}`,
+    );
+  const host = checkHost(request, core.policy);
+  if (host) return refuse(host.reason, 403, ErrorCode.InvalidRequest, host.message);
+  if (core.inFlight >= core.limits.maxInFlight) {
+    core.streams.counters.rejected++;
+    return refused(
+      overBudget(503, `The server is at capacity (${core.limits.maxInFlight} requests in flight)`),
+      'capacity',
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A POST's JSON-RPC message (or batch), after the method, Content-Type, Accept and size checks,
+ * or the refusal.
+ */
+async function readMessage(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+): Promise<JsonRpcMessage | unknown[] | Reply> {
+  if (request.method !== 'POST') return notAllowed(core);
   if (!isJsonContentType(request.headers.get(HEADER.contentType)))
-    return errorResponse(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
+    return refuse(
+      'content-type',
+      415,
+      ErrorCode.InvalidRequest,
+      'Content-Type must be application/json',
+    );
   if (!acceptsBoth(request.headers.get(HEADER.accept)))
-    return errorResponse(
+    return refuse(
+      'accept',
       406,
       ErrorCode.InvalidRequest,
       'Accept must list both application/json and text/event-stream',
@@ -138,44 +177,63 @@ async function serve(
     text = await readBody(request, core.maxBodyBytes);
   } catch (error) {
     if (error instanceof BodyTooLargeError)
-      return errorResponse(413, ErrorCode.InvalidRequest, error.message);
-    return errorResponse(400, ErrorCode.ParseError, 'Could not read the request body');
+      return refuse('body-too-large', 413, ErrorCode.InvalidRequest, error.message);
+    return refuse('body-unreadable', 400, ErrorCode.ParseError, 'Could not read the request body');
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+    return refuse(
+      'parse-error',
+      400,
+      ErrorCode.ParseError,
+      'Parse error: the body is not valid JSON',
+    );
   }
+  if (Array.isArray(value)) return value;
+  return (
+    classify(value) ??
+    refuse(
+      'invalid-message',
+      400,
+      ErrorCode.InvalidRequest,
+      'The body is not a JSON-RPC 2.0 request or notification',
+    )
+  );
+}
+
+/**
+ * The message to its era (`classifyEra`'s rule): one carrying the modern `_meta` (or header) is
+ * 2026-07-28; anything else is a legacy message, answered by its session.
+ */
+function toEra(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  message: JsonRpcMessage | unknown[],
+  auth: AuthInfo | undefined,
+): Answer | Promise<Answer> {
   const headerSaysModern = modernHeader(request.headers);
-  if (Array.isArray(value)) {
-    if (core.legacyEnabled && !headerSaysModern) {
-      try {
-        return await handleBatch(core, request, value, auth);
-      } catch (error) {
-        return unavailable(error, undefined);
-      }
-    }
-    return errorResponse(
+  if (Array.isArray(message)) {
+    if (core.legacyEnabled && !headerSaysModern)
+      return handleBatch(core, request, message, auth).catch((error: unknown) =>
+        unavailable(error, undefined),
+      );
+    return refuse(
+      'invalid-message',
       400,
       ErrorCode.InvalidRequest,
       'Batches are not supported by core protocol revision',
     );
   }
-  const message = classify(value);
-  if (!message)
-    return errorResponse(
-      400,
-      ErrorCode.InvalidRequest,
-      'The body is not a JSON-RPC 2.0 request or notification',
-    );
   const params = message.kind === 'response' ? undefined : message.message.params;
   const meta = isObject(params?._meta) ? params._meta : undefined;
   // classifyEra's rule, with the header already read and the message already classified.
   const modern = (meta !== undefined && META.protocolVersion in meta) || headerSaysModern;
   if (modern || !core.legacyEnabled) {
     if (message.kind === 'response')
-      return errorResponse(
+      return refuse(
+        'invalid-message',
         400,
         ErrorCode.InvalidRequest,
         'Clients must not send JSON-RPC responses',
@@ -184,23 +242,38 @@ async function serve(
     if (message.kind === 'notification') return accepted();
     // Legacy-only input (a `_meta` without the version, e.g. a progress token, counts as legacy).
     if (!modern) return modernOnly(core, request, message.message.id, message.message);
-    // A synchronous answer is returned as it is; `return await` settles a promise in one
-    // microtask hop, where returning the promise itself would take three.
-    const answer = handleModern(core, request, message.message, meta ?? {}, auth);
-    return answer instanceof Promise ? await answer : answer;
+    return handleModern(core, request, message.message, meta ?? {}, auth);
   }
   try {
     const answer = handleLegacy(core, request, message, auth);
-    return answer instanceof Promise ? await answer : answer;
+    if (!(answer instanceof Promise)) return answer;
+    const id = message.kind === 'request' ? message.message.id : undefined;
+    return answer.catch((error: unknown) => unavailable(error, id));
   } catch (error) {
     return unavailable(error, message.kind === 'request' ? message.message.id : undefined);
   }
 }
 
+/** Reports the answer when it is a refusal (made here or deeper), and passes it on. */
+function settled(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  answer: Answer,
+  message: JsonRpcMessage | unknown[] | undefined,
+): Answer {
+  if (answer instanceof Reply && answer.refusal !== undefined)
+    core.refused(request, answer, Array.isArray(message) ? undefined : message);
+  return answer;
+}
+
+function notAllowed(core: RoutedEndpoint): Reply {
+  return refused(methodNotAllowed(core.allow), 'method-not-allowed');
+}
+
 /** Session storage that cannot be reached is a 503 with Retry-After; anything else is thrown on. */
 function unavailable(error: unknown, id: RequestId | undefined): Reply {
   if (error instanceof StoreUnavailableError)
-    return storageUnavailable(error.retryAfterSeconds, id);
+    return refused(storageUnavailable(error.retryAfterSeconds, id), 'storage-unavailable');
   throw error;
 }
 
@@ -209,10 +282,11 @@ function isMetadata(core: RoutedEndpoint, request: IncomingRequest): boolean {
 }
 
 /** GET (or HEAD) of the metadata document; its preflight, from any origin. */
-function metadata(core: RoutedEndpoint, request: IncomingRequest): Answer {
+function metadata(core: RoutedEndpoint, request: IncomingRequest): Reply {
   const server = core.resourceServer as ResourceServer;
   if (request.method === 'OPTIONS') return METADATA_PREFLIGHT;
-  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return refused(methodNotAllowed('GET'), 'method-not-allowed');
   return server.metadata();
 }
 
@@ -234,7 +308,8 @@ function modernOnly(
     rpc.method === 'initialize'
       ? rpc.params?.protocolVersion
       : (request.headers.get(HEADER.protocolVersion)?.trim() ?? DEFAULT_LEGACY_VERSION);
-  return errorResponse(
+  return refuse(
+    'unsupported-version',
     400,
     ErrorCode.UnsupportedProtocolVersion,
     `Unsupported protocol version: core server speaks ${MODERN_VERSION}`,

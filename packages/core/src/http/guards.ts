@@ -24,13 +24,19 @@ export function hostPolicy(
   };
 }
 
-/** Returns an error message when the request must be refused with 403. */
-export function checkHost(request: IncomingRequest, policy: HostPolicy): string | undefined {
+/** Why a request must be refused with 403, and what to tell the client. */
+export interface HostRefusal {
+  readonly reason: 'host-not-allowed' | 'origin-not-allowed';
+  readonly message: string;
+}
+
+/** What refuses the request with 403, or `undefined` when its Host and Origin may call. */
+export function checkHost(request: IncomingRequest, policy: HostPolicy): HostRefusal | undefined {
   if (policy.hosts !== '*' && request.url !== policy.lastAllowedUrl) {
     const authority = authorityOf(request.url);
     const host = hostnameOf(authority);
     if (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(authority)) {
-      return `Host not allowed: ${authority}`;
+      return { reason: 'host-not-allowed', message: `Host not allowed: ${authority}` };
     }
     // Clients reach one endpoint under one name: the next request usually has the same URL.
     policy.lastAllowedUrl = request.url;
@@ -39,13 +45,12 @@ export function checkHost(request: IncomingRequest, policy: HostPolicy): string 
   if (origin !== null && policy.origins !== '*') {
     const normalized = origin.toLowerCase();
     if (policy.origins.has(normalized)) return undefined;
-    let hostname: string;
+    let hostname: string | undefined;
     try {
       hostname = new URL(normalized).hostname;
-    } catch {
-      return `Origin not allowed: ${origin}`;
-    }
-    if (!LOOPBACK.has(hostname)) return `Origin not allowed: ${origin}`;
+    } catch {}
+    if (hostname === undefined || !LOOPBACK.has(hostname))
+      return { reason: 'origin-not-allowed', message: `Origin not allowed: ${origin}` };
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from '../protocol/constants.ts';
 import { errorMessage, type RequestId } from '../protocol/jsonrpc.ts';
+import type { RefusalReason } from './refusal.ts';
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
@@ -14,6 +15,10 @@ export class Reply {
   readonly status: number;
   readonly body: string | null;
   readonly headers: Readonly<Record<string, string>>;
+  /** The JSON-RPC error code of an error answer made here (`errorResponse`). */
+  errorCode: number | undefined = undefined;
+  /** Why the request was refused before its method ran (see `refuse`); reported once. */
+  refusal: RefusalReason | undefined = undefined;
 
   constructor(status: number, body: string | null, headers: Readonly<Record<string, string>>) {
     this.status = status;
@@ -48,11 +53,32 @@ export function errorResponse(
   data?: unknown,
   extra?: Record<string, string>,
 ): Reply {
-  return jsonResponse(
+  const reply = jsonResponse(
     errorMessage(id, data === undefined ? { code, message } : { code, message, data }),
     status,
     extra,
   );
+  reply.errorCode = code;
+  return reply;
+}
+
+/** A JSON-RPC error answer that refuses the request before its method ran, for `reason`. */
+export function refuse(
+  reason: RefusalReason,
+  status: number,
+  code: number,
+  message: string,
+  id?: RequestId,
+  data?: unknown,
+  extra?: Record<string, string>,
+): Reply {
+  return refused(errorResponse(status, code, message, id, data, extra), reason);
+}
+
+/** Marks an answer already made (`overBudget`, `shuttingDown`, …) as the refusal for `reason`. */
+export function refused(reply: Reply, reason: RefusalReason): Reply {
+  reply.refusal = reason;
+  return reply;
 }
 
 const RETRY_SOON: Readonly<Record<string, string>> = { 'retry-after': '1' };

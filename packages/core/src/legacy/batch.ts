@@ -4,9 +4,9 @@ import {
   type Answer,
   accepted,
   emptyReply,
-  errorResponse,
   jsonResponse,
   Reply,
+  refuse,
 } from '../http/responses.ts';
 import { DEFAULT_LEGACY_VERSION, ErrorCode } from '../protocol/constants.ts';
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
@@ -31,16 +31,18 @@ export async function handleBatch(
   if (session instanceof Reply) return session;
   const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
   if (version !== '2025-03-26')
-    return errorResponse(
+    return refuse(
+      'batch',
       400,
       ErrorCode.InvalidRequest,
       'Batches are only allowed in protocol revision 2025-03-26',
     );
-  if (values.length === 0) return errorResponse(400, ErrorCode.InvalidRequest, 'Empty batch');
+  if (values.length === 0) return refuse('batch', 400, ErrorCode.InvalidRequest, 'Empty batch');
   const max = endpoint.limits.maxBatchSize;
   if (values.length > max) {
     endpoint.streams.counters.rejected++;
-    return errorResponse(
+    return refuse(
+      'batch',
       400,
       ErrorCode.InvalidRequest,
       `A batch may hold ${max} messages at most (this one has ${values.length})`,

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, accepted, overBudget, Reply } from '../http/responses.ts';
+import { type Answer, accepted, overBudget, Reply, refused } from '../http/responses.ts';
 import {
   DEFAULT_LEGACY_VERSION,
   ErrorCode,
@@ -121,7 +121,10 @@ function dispatch(
   const max = endpoint.limits.maxInFlightPerSession;
   if (session && session.requests.size >= max) {
     endpoint.streams.counters.rejected++;
-    return overBudget(429, `This session has ${max} requests in flight already`, rpc.id);
+    return refused(
+      overBudget(429, `This session has ${max} requests in flight already`, rpc.id),
+      'session-busy',
+    );
   }
   const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
   const exchange = new LegacyExchange(

@@ -3,10 +3,11 @@ import type { IncomingRequest } from '../http/incoming.ts';
 import {
   type Answer,
   emptyReply,
-  errorResponse,
   methodNotAllowed,
   overBudget,
   Reply,
+  refuse,
+  refused,
 } from '../http/responses.ts';
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
 import { parseEventId } from '../sessions/event-store.ts';
@@ -33,25 +34,33 @@ export async function handleGet(
   request: IncomingRequest,
   auth: AuthInfo | undefined,
 ): Promise<Answer> {
-  if (!endpoint.sessions) return methodNotAllowed(endpoint.allow);
+  if (!endpoint.sessions) return notAllowed(endpoint);
   const accept = request.headers.get(HEADER.accept);
   if (accept === null || !/text\/event-stream|text\/\*|\*\/\*/i.test(accept)) {
-    return errorResponse(406, ErrorCode.InvalidRequest, 'Accept must include text/event-stream');
+    return refuse('accept', 406, ErrorCode.InvalidRequest, 'Accept must include text/event-stream');
   }
   const session = await sessionOf(endpoint, request, auth);
   if (session instanceof Reply) return session;
-  if (!session) return methodNotAllowed(endpoint.allow);
+  if (!session) return notAllowed(endpoint);
   const lastEventId = request.headers.get(HEADER.lastEventId);
   const parsed = lastEventId === null ? undefined : parseEventId(lastEventId);
   if (lastEventId !== null && !parsed)
-    return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: malformed Last-Event-ID');
+    return refuse(
+      'last-event-id',
+      400,
+      ErrorCode.InvalidRequest,
+      'Bad Request: malformed Last-Event-ID',
+    );
   const streamId = parsed?.streamId ?? STANDALONE;
   const running = streamId === STANDALONE ? session.standalone : session.streams.get(streamId);
   // A new connection of a stream that has one replaces it: only the others add a connection.
   const max = endpoint.limits.maxStreamsPerSession;
   if (running?.connected !== true && session.connections >= max) {
     endpoint.streams.counters.rejected++;
-    return overBudget(429, `This session has ${max} open streams already`);
+    return refused(
+      overBudget(429, `This session has ${max} open streams already`),
+      'session-streams',
+    );
   }
   const cluster = endpoint.sessions.cluster;
   if (cluster && !running) {
@@ -89,8 +98,13 @@ export async function handleDelete(
 ): Promise<Answer> {
   const manager = endpoint.sessions;
   const session = manager && (await sessionOf(endpoint, request, auth));
-  if (!manager || !session) return methodNotAllowed(endpoint.allow);
+  if (!manager || !session) return notAllowed(endpoint);
   if (session instanceof Reply) return session;
   await manager.close(session.id, 'session-deleted');
   return emptyReply(200);
+}
+
+/** GET or DELETE where the handler keeps no sessions. */
+function notAllowed(endpoint: LegacyEndpoint): Reply {
+  return refused(methodNotAllowed(endpoint.allow), 'method-not-allowed');
 }

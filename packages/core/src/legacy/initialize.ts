@@ -1,9 +1,10 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
-  errorResponse,
   JSON_HEADERS,
+  refused as markRefused,
   Reply,
+  refuse,
   shuttingDown,
   storageUnavailable,
 } from '../http/responses.ts';
@@ -27,7 +28,8 @@ export function initialize(
 ): Reply | Promise<Reply> {
   const params = rpc.params ?? {};
   if (typeof params.protocolVersion !== 'string') {
-    return errorResponse(
+    return refuse(
+      'invalid-initialize',
       400,
       ErrorCode.InvalidParams,
       'initialize needs params.protocolVersion',
@@ -41,13 +43,13 @@ export function initialize(
   const tooLarge = oversized(endpoint, params);
   if (tooLarge) {
     endpoint.streams.counters.rejected++;
-    return errorResponse(400, ErrorCode.InvalidParams, tooLarge, rpc.id);
+    return refuse('invalid-initialize', 400, ErrorCode.InvalidParams, tooLarge, rpc.id);
   }
   const manager = endpoint.sessions;
   if (!manager) return answer(endpoint, rpc, protocolVersion, undefined);
   // An initialize whose body was still arriving when the server shut down gets no session:
   // one opened now would outlive the shutdown in the manager.
-  if (endpoint.root.aborted) return shuttingDown(rpc.id);
+  if (endpoint.root.aborted) return markRefused(shuttingDown(rpc.id), 'shutting-down');
   const init: SessionInit = {
     protocolVersion,
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as Implementation) : undefined,
@@ -105,9 +107,9 @@ function opened(
  */
 function refused(error: unknown, rpc: JsonRpcRequest): Reply {
   if (error instanceof StoreUnavailableError)
-    return storageUnavailable(error.retryAfterSeconds, rpc.id);
+    return markRefused(storageUnavailable(error.retryAfterSeconds, rpc.id), 'storage-unavailable');
   if (!(error instanceof SessionLimitError)) throw error;
-  return errorResponse(503, ErrorCode.InternalError, error.message, rpc.id, undefined, {
+  return refuse('session-limit', 503, ErrorCode.InternalError, error.message, rpc.id, undefined, {
     'retry-after': String(error.retryAfterSeconds),
   });
 }

@@ -1,6 +1,6 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { errorResponse, type Reply } from '../http/responses.ts';
+import { type Reply, refuse } from '../http/responses.ts';
 import { ErrorCode, HEADER, LEGACY_VERSIONS } from '../protocol/constants.ts';
 import type { Session } from '../sessions/session.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
@@ -22,7 +22,8 @@ export function sessionOf(
   if (!manager) return unsupportedVersion(request);
   const id = request.headers.get(HEADER.sessionId);
   if (id === null)
-    return errorResponse(
+    return refuse(
+      'session-required',
       400,
       ErrorCode.InvalidRequest,
       'Bad Request: the Mcp-Session-Id header is required',
@@ -44,7 +45,13 @@ function checked(
   principal: string | undefined,
 ): SessionLookup {
   if (!session || session.owner !== principal)
-    return errorResponse(404, ErrorCode.SessionNotFound, 'Session not found');
+    // The log tells the two apart; the client cannot.
+    return refuse(
+      session ? 'session-principal' : 'session-unknown',
+      404,
+      ErrorCode.SessionNotFound,
+      'Session not found',
+    );
   return unsupportedVersion(request) ?? session;
 }
 
@@ -53,7 +60,8 @@ function unsupportedVersion(request: IncomingRequest): Reply | undefined {
   const version = request.headers.get(HEADER.protocolVersion);
   if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version.trim()))
     return undefined;
-  return errorResponse(
+  return refuse(
+    'unsupported-version',
     400,
     ErrorCode.InvalidRequest,
     `Bad Request: unsupported MCP-Protocol-Version ${version}`,

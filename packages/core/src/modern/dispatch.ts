@@ -1,7 +1,8 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, errorResponse } from '../http/responses.ts';
+import type { RefusalReason } from '../http/refusal.ts';
+import { type Answer, refuse } from '../http/responses.ts';
 import { ErrorCode, META, TASKS_EXTENSION } from '../protocol/constants.ts';
 import {
   isObject,
@@ -50,7 +51,7 @@ export function handleModern(
       validateParamHeaders(request.headers, findTool(endpoint.registry, params), params.arguments);
   } catch (error) {
     if (error instanceof McpError)
-      return errorResponse(error.status, error.code, error.message, rpc.id, error.data);
+      return refuse(refusalOf(error), error.status, error.code, error.message, rpc.id, error.data);
     throw error;
   }
   const exchange = new ModernExchange(endpoint.root, rpc.id, rpc.method, endpoint.streams);
@@ -60,6 +61,13 @@ export function handleModern(
   const ctx = new ModernContext(endpoint, exchange, meta, auth);
   void endpoint.run(MODERN, ctx, spec, params);
   return exchange.ready;
+}
+
+/** Why validation refused a request, for the request log. */
+function refusalOf(error: McpError): RefusalReason {
+  if (error.code === ErrorCode.MethodNotFound) return 'method-not-found';
+  if (error.code === ErrorCode.UnsupportedProtocolVersion) return 'unsupported-version';
+  return 'invalid-headers';
 }
 
 /** The wire shape of 2026-07-28 around the shared methods. */

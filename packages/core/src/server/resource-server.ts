@@ -1,8 +1,9 @@
 import type { AuthInfo, TokenVerifier } from '../auth/auth-info.ts';
-import { McpError } from '../errors.ts';
+import { InvalidTokenError, McpError, type TokenRejection } from '../errors.ts';
 import { bearerChallenge, bearerToken } from '../http/bearer.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { errorResponse, jsonResponse, overBudget, type Reply } from '../http/responses.ts';
+import type { RefusalReason } from '../http/refusal.ts';
+import { jsonResponse, overBudget, type Reply, refuse, refused } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 
 /**
@@ -115,28 +116,33 @@ export class ResourceServer {
     let auth = given;
     if (auth === undefined) {
       const token = bearerToken(request);
-      if (token === undefined) return this.#unauthorized(undefined);
-      if (token === false || this.verify === undefined)
-        return this.#unauthorized(
-          'The Authorization header is not a bearer token this server accepts',
-        );
+      if (token === undefined) return this.#unauthorized('token-missing');
+      // RFC 6750 §3.1: a request that is malformed (another scheme, a bare `Bearer`) is an
+      // `invalid_request`; still a 401 with the challenge, so a client can find the metadata.
+      if (token === false) return this.#unauthorized('token-scheme');
+      if (this.verify === undefined) return this.#unauthorized('token-invalid');
       try {
         auth = await this.verify(token, request);
-      } catch {
+      } catch (error) {
+        if (error instanceof InvalidTokenError)
+          return this.#unauthorized(`token-${error.rejection}`);
         // The verifier could not decide (its authorization server is unreachable): not the
         // token's fault, so no 401 that would send the client into a new login; a retry will do.
-        return overBudget(
-          503,
-          'The authorization server cannot be reached to check the token',
-          undefined,
-          5,
+        return refused(
+          overBudget(
+            503,
+            'The authorization server cannot be reached to check the token',
+            undefined,
+            5,
+          ),
+          'auth-unavailable',
         );
       }
-      if (auth === undefined) return this.#unauthorized('The access token is not valid here');
+      if (auth === undefined) return this.#unauthorized('token-invalid');
     }
     // The same small tolerance a JWT verifier gives `exp`, so a token it just accepted passes.
     if (auth.expiresAt !== undefined && (auth.expiresAt + EXPIRY_SKEW_SECONDS) * 1000 <= Date.now())
-      return this.#unauthorized('The access token expired');
+      return this.#unauthorized('token-expired');
     return auth;
   }
 
@@ -151,22 +157,44 @@ export class ResourceServer {
     };
   }
 
-  #unauthorized(invalid: string | undefined): Reply {
+  /** The 401 for `reason`: its challenge says which check failed, never what the token was. */
+  #unauthorized(reason: TokenRefusal): Reply {
+    const description = TOKEN_DESCRIPTIONS[reason];
     const challenge = bearerChallenge({
-      error: invalid === undefined ? undefined : 'invalid_token',
-      error_description: invalid,
+      error: reason === 'token-missing' ? undefined : (TOKEN_ERRORS[reason] ?? 'invalid_token'),
+      error_description: reason === 'token-missing' ? undefined : description,
       resource_metadata: this.#metadataUrl,
     });
-    return errorResponse(
-      401,
-      ErrorCode.ServerError,
-      invalid ?? 'Authorization required: send a bearer token',
-      undefined,
-      undefined,
-      { 'www-authenticate': challenge },
-    );
+    return refuse(reason, 401, ErrorCode.ServerError, description, undefined, undefined, {
+      'www-authenticate': challenge,
+    });
   }
 }
+
+/** The refusals of a request's token, all answered 401. */
+type TokenRefusal = Extract<RefusalReason, `token-${string}`>;
+
+/**
+ * The `error_description` (and JSON-RPC message) of each 401 (RFC 6750 §3). Every
+ * `TokenRejection` of a verifier has its `token-` reason here: the type says so.
+ */
+const TOKEN_DESCRIPTIONS: Readonly<Record<TokenRefusal, string>> &
+  Readonly<Record<`token-${TokenRejection}`, string>> = {
+  'token-missing': 'Authorization required: send a bearer token',
+  'token-scheme': 'The Authorization header must carry a Bearer access token',
+  'token-malformed': 'The access token is malformed',
+  'token-expired': 'The access token expired',
+  'token-not-yet-valid': 'The access token is not valid yet',
+  'token-audience': 'The access token was issued for another resource',
+  'token-issuer':
+    'The access token was issued by an authorization server this server does not trust',
+  'token-signature': 'The access token signature does not verify',
+  'token-claims': 'The access token lacks a claim this server needs',
+  'token-invalid': 'The access token is not valid here',
+};
+
+/** The RFC 6750 error code of a 401 other than `invalid_token`. */
+const TOKEN_ERRORS: Partial<Record<TokenRefusal, string>> = { 'token-scheme': 'invalid_request' };
 
 const METADATA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
