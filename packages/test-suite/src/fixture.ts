@@ -4,9 +4,11 @@ import {
   type AuthInfo,
   type AuthOptions,
   createMcpHandler,
+  InvalidTokenError,
   type McpHandler,
   type McpHandlerOptions,
   type McpServer,
+  type TokenRejection,
 } from '@edge-mcp/core';
 import { createExampleApp, createExampleServer } from '@edge-mcp/example';
 import type { Hono } from 'hono';
@@ -29,10 +31,26 @@ export const SUITE_TOKENS: ReadonlyMap<string, AuthInfo> = new Map([
 /** The `auth` fixture's resource identifier (the same on every target, whatever its port). */
 export const SUITE_RESOURCE = 'http://127.0.0.1/mcp';
 
-/** The principal of a request's `Authorization: Bearer <token>` in `SUITE_TOKENS`, if any. */
+/** Tokens the `auth` fixture refuses with a reason, as a JWT verifier would. */
+export const SUITE_REFUSED_TOKENS: ReadonlyMap<string, TokenRejection> = new Map([
+  ['expired-token', 'expired'],
+  ['elsewhere-token', 'audience'],
+]);
+
+/**
+ * The `auth` fixture's token check: the principal of a token in `SUITE_TOKENS`; an
+ * `InvalidTokenError` for one in `SUITE_REFUSED_TOKENS`; `undefined` for any other.
+ */
+export function suiteVerify(token: string): AuthInfo | undefined {
+  const rejection = SUITE_REFUSED_TOKENS.get(token);
+  if (rejection) throw new InvalidTokenError(rejection);
+  return SUITE_TOKENS.get(token);
+}
+
+/** `suiteVerify` of a request's `Authorization: Bearer <token>`; none without one. */
 export function suitePrincipal(authorization: string | null): AuthInfo | undefined {
   const match = /^Bearer (\S+)$/i.exec(authorization ?? '');
-  return match ? SUITE_TOKENS.get(match[1] as string) : undefined;
+  return match ? suiteVerify(match[1] as string) : undefined;
 }
 
 /**
@@ -42,7 +60,7 @@ export function suitePrincipal(authorization: string | null): AuthInfo | undefin
  */
 export function suiteAuth(verify = true): AuthOptions {
   return {
-    ...(verify ? { verify: (token: string) => SUITE_TOKENS.get(token) } : {}),
+    ...(verify ? { verify: suiteVerify } : {}),
     resource: SUITE_RESOURCE,
     authorizationServers: ['http://127.0.0.1:9'],
     scopesSupported: ['mcp:tools'],

@@ -12,7 +12,7 @@ import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './
 import { DurableObjectSessionManager } from './do-session-manager.ts';
 import { DurableObjectTaskStore } from './do-task-store.ts';
 import { ObjectAlarm } from './object-alarm.ts';
-import { principalOf } from './principal.ts';
+import { givenOf } from './principal.ts';
 import { report } from './session-registry.ts';
 import { WORKERD_HANDLER_OPTIONS } from './worker.ts';
 import type { DurableObjectNamespace, DurableObjectState } from './workers-types.ts';
@@ -154,7 +154,7 @@ export function defineSessionObject<Env>(
       if (request.url.startsWith(CONTROL)) return this.#control(request);
       // The session Worker has routed the request here: the handler's own path check is moot,
       // and the principal it authenticated (if it did) comes along.
-      const answer = await this.#handler[HANDLE](request, true, principalOf(request));
+      const answer = await this.#handler[HANDLE](request, true, givenOf(request));
       return toWebResponse(answer);
     }
 

@@ -1,5 +1,6 @@
-import type { AuthInfo, McpServer, TaskOptions } from '@edge-mcp/core';
+import { type AuthInfo, InvalidTokenError, type McpServer, type TaskOptions } from '@edge-mcp/core';
 import {
+  type AdapterRefusal,
   BodyTooLargeError,
   checkOptionKeys,
   classifyEra,
@@ -10,6 +11,7 @@ import {
   HEADER,
   optionKeys,
   pathOf,
+  REFUSE,
   readBody,
   type TaskRoute,
   taskRoute,
@@ -110,22 +112,32 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
       // Another path is the app's business, but a principal header a client sent is never
       // passed on (an app that decodes /%6Dcp to /mcp would otherwise believe it).
       if (pathOf(incoming.url) !== path) return handler.fetch(withPrincipal(incoming, undefined));
-      const auth = options.auth ? await options.auth(incoming, env, ctx) : undefined;
+      let auth: AuthInfo | InvalidTokenError | undefined;
+      try {
+        auth = options.auth ? await options.auth(incoming, env, ctx) : undefined;
+      } catch (error) {
+        // The handler that serves the request answers the rejection (and logs it).
+        if (!(error instanceof InvalidTokenError)) throw error;
+        auth = error;
+      }
       // What goes to a session's object carries the principal the Worker vouches for, never one
       // a client made up.
       const request = withPrincipal(incoming, auth);
+      // A body declared over the limit is the handler's to refuse (its 413 is in its log).
+      if (request.method === 'POST' && declaredOver(request, limit))
+        return serve(handler, request, auth);
       const modern = classifyEra(request.headers) === 'modern';
       const sessionId = request.headers.get(HEADER.sessionId);
       if (!modern && sessionId !== null) {
         const namespace = options.sessions(env);
         const objectId = objectIdOf(namespace, sessionId);
-        if (objectId === undefined)
-          return failure(404, ErrorCode.SessionNotFound, 'Session not found');
+        // An id no object can hold: the isolate's handler answers it as the unknown id it is.
+        if (objectId === undefined) return serve(handler, request, auth);
         if (request.method !== 'POST') return namespace.get(objectId).fetch(request);
         // The body is read here, not streamed on: an object that answers before reading it
         // (401, 406, …) left workerd piping into a finished subrequest, which broke the Worker's
         // next request ("Can't read from request stream after response has been sent").
-        const body = await bodyText(request, limit);
+        const body = await bodyText(handler, request, limit);
         if (body instanceof Response) return body;
         return namespace.get(objectId).fetch(new Request(request, { body }));
       }
@@ -136,7 +148,7 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
         });
       if (modern || request.method !== 'POST') return serve(handler, request, auth);
       // A legacy POST without a session: an initialize opens a session in a new object.
-      const text = await bodyText(request, limit);
+      const text = await bodyText(handler, request, limit);
       if (text instanceof Response) return text;
       const forwarded = new Request(request, { body: text });
       if (!isLegacyInitialize(request, text)) return serve(handler, forwarded, auth);
@@ -157,12 +169,12 @@ async function routeTasks(
   objects: DurableObjectNamespace,
   server: McpServer,
   request: Request,
-  { auth, limit }: { auth: AuthInfo | undefined; limit: number },
+  { auth, limit }: { auth: AuthInfo | InvalidTokenError | undefined; limit: number },
 ): Promise<Response> {
   let route: TaskRoute | undefined = taskRoute(server, request.headers);
   let forwarded = request;
   if (route?.kind === 'read-body') {
-    const text = await bodyText(request, limit);
+    const text = await bodyText(handler, request, limit);
     if (text instanceof Response) return text;
     forwarded = new Request(request, { body: text });
     route = taskRoute(server, request.headers, parse(text));
@@ -176,13 +188,41 @@ async function routeTasks(
 }
 
 /** The body as text, or the 413 answer to one larger than `limit`. */
-async function bodyText(request: Request, limit: number): Promise<string | Response> {
+async function bodyText(
+  handler: FetchHandler,
+  request: Request,
+  limit: number,
+): Promise<string | Response> {
   try {
     return await readBody(request, limit);
   } catch (error) {
     if (!(error instanceof BodyTooLargeError)) throw error;
-    return failure(413, ErrorCode.InvalidRequest, error.message);
+    return refusal(handler, request, 'body-too-large', error.message);
   }
+}
+
+/**
+ * A refusal the Worker makes itself, answered by the handler (and so in its request log) when it
+ * is the core's; any other fetch handler gets the plain JSON-RPC error.
+ */
+function refusal(
+  handler: FetchHandler,
+  request: Request,
+  reason: AdapterRefusal,
+  message?: string,
+): Response {
+  const refuse = handler[REFUSE];
+  if (refuse) return toWebResponse(refuse.call(handler, request, reason, message));
+  if (reason === 'body-too-large')
+    return failure(413, ErrorCode.InvalidRequest, message ?? 'Request body too large');
+  if (reason === 'session-unknown')
+    return failure(404, ErrorCode.SessionNotFound, message ?? 'Session not found');
+  return failure(401, ErrorCode.ServerError, message ?? 'The access token was refused');
+}
+
+function declaredOver(request: Request, limit: number): boolean {
+  const declared = request.headers.get('content-length');
+  return declared !== null && Number(declared) > limit;
 }
 
 /** The parsed body; `null` when it is not JSON (no task route then: the handler answers it). */
@@ -198,7 +238,7 @@ function parse(text: string): unknown {
 async function serve(
   handler: FetchHandler,
   request: Request,
-  auth: AuthInfo | undefined,
+  auth: AuthInfo | InvalidTokenError | undefined,
 ): Promise<Response> {
   const entry = handler[HANDLE];
   if (!entry) return handler.fetch(request);

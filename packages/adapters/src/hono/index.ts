@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AuthInfo } from '@edge-mcp/core';
+import { type AuthInfo, InvalidTokenError } from '@edge-mcp/core';
 import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import type { Context, Handler } from 'hono';
 import { lightResponse, toWebResponse } from '../shared/light-response.ts';
@@ -15,9 +15,11 @@ export type { FetchHandler } from '../shared/types.ts';
 export interface McpOptions {
   /**
    * The principal earlier middleware verified (Hono's `jwt()`, your own session check): the MCP
-   * handler binds sessions and state to it and hands it to tools as `ctx.auth`. Return
-   * `undefined` for an unauthenticated request; with the handler's `auth` option set it then gets
-   * the 401 challenge. Needs a handler with the fast entry (the core handler).
+   * handler binds sessions and state to it and hands it to tools as `ctx.auth`. Throw an
+   * `InvalidTokenError` for a token the middleware rejected (answered 401 with its reason, in the
+   * handler's request log). Return `undefined` for an unauthenticated request; with the handler's
+   * `auth` option set it then gets the 401 challenge. Needs a handler with the fast entry (the
+   * core handler).
    *
    * @default undefined (the handler authenticates on its own, if its `auth` option is set)
    */
@@ -49,7 +51,10 @@ export function mcp(handler: FetchHandler, options: McpOptions = {}): Handler {
       throw new TypeError('mcp(): the auth option needs the core handler (its fast entry)');
     return (c: Context) => handler.fetch(c.req.raw);
   }
-  const answer = (c: Context, auth: AuthInfo | undefined): Promise<Response> => {
+  const answer = (
+    c: Context,
+    auth: AuthInfo | InvalidTokenError | undefined,
+  ): Promise<Response> => {
     const raw = c.req.raw;
     // Served by the Node adapter, the Request is lazy and carries the light request: the core's
     // fast entry then answers without a Request or Response being built.
@@ -58,5 +63,15 @@ export function mcp(handler: FetchHandler, options: McpOptions = {}): Handler {
     return entry(light, true, auth).then(lightResponse);
   };
   if (!principal) return (c: Context) => answer(c, undefined);
-  return async (c: Context) => answer(c, await principal(c));
+  return async (c: Context) => {
+    let auth: AuthInfo | InvalidTokenError | undefined;
+    try {
+      auth = await principal(c);
+    } catch (error) {
+      // A token the middleware rejected: the handler answers 401 with the reason, and logs it.
+      if (!(error instanceof InvalidTokenError)) throw error;
+      auth = error;
+    }
+    return answer(c, auth);
+  };
 }

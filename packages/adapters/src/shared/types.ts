@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { AuthInfo } from '@edge-mcp/core';
-import type { HANDLE, IncomingRequest } from '@edge-mcp/core/adapter';
+import type { AuthInfo, InvalidTokenError } from '@edge-mcp/core';
+import type { AdapterRefusal, HANDLE, IncomingRequest, REFUSE } from '@edge-mcp/core/adapter';
 
 /** A Web-standard request handler, such as the one `createMcpHandler()` returns. */
 export interface FetchHandler {
@@ -32,8 +32,14 @@ export interface FetchHandler {
   [HANDLE]?(
     request: IncomingRequest,
     routed?: boolean,
-    auth?: AuthInfo,
+    auth?: AuthInfo | InvalidTokenError,
   ): Promise<Response | PlainReply>;
+  /**
+   * Optional refusal entry (the core handler has it, under the core's `REFUSE` symbol): answers
+   * a request the adapter refuses itself as the handler answers its own refusals, and reports it
+   * to the handler's request log.
+   */
+  [REFUSE]?(request: IncomingRequest, reason: AdapterRefusal, message?: string): PlainReply;
 }
 
 /** A complete answer as plain data (the core's `Reply`, read structurally). */

@@ -3,12 +3,12 @@
  *
  * @module
  */
-import type { AuthInfo } from '../auth/auth-info.ts';
-import { HANDLE } from '../http/fast-path.ts';
+import { HANDLE, REFUSE } from '../http/fast-path.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import { type Answer, toResponse } from '../http/responses.ts';
+import { type Answer, type Reply, toResponse } from '../http/responses.ts';
 import { checkOptionKeys } from '../schema/option-keys.ts';
 import type { McpServer } from '../server/server.ts';
+import { type AdapterRefusal, refuseForAdapter } from './adapter-refusal.ts';
 import { HandlerCore } from './handler.ts';
 import {
   HANDLER_OPTION_KEYS,
@@ -16,11 +16,13 @@ import {
   type McpHandlerOptions,
   NESTED_OPTION_KEYS,
 } from './options.ts';
-import { route } from './route.ts';
+import { type Given, route } from './route.ts';
 
 /** A handler with the fast entry adapters use (see `HANDLE`). */
 export interface FastEntry {
-  [HANDLE](request: IncomingRequest, routed?: boolean, auth?: AuthInfo): Promise<Answer>;
+  [HANDLE](request: IncomingRequest, routed?: boolean, auth?: Given): Promise<Answer>;
+  /** An adapter's own refusal, answered and reported as the handler's (see `REFUSE`). */
+  [REFUSE](request: IncomingRequest, reason: AdapterRefusal, message?: string): Reply;
 }
 
 /**
@@ -70,8 +72,10 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
     async fetch(request) {
       return toResponse(await route(core, request, false, undefined));
     },
-    [HANDLE]: (request: IncomingRequest, routed = false, auth?: AuthInfo): Promise<Answer> =>
+    [HANDLE]: (request: IncomingRequest, routed = false, auth?: Given): Promise<Answer> =>
       route(core, request, routed, auth),
+    [REFUSE]: (request: IncomingRequest, reason: AdapterRefusal, message?: string): Reply =>
+      refuseForAdapter(core, request, reason, message),
     close: () => core.close(),
     get signal() {
       return core.root.signal;

@@ -1,4 +1,5 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
+import { InvalidTokenError } from '../errors.ts';
 import { BodyTooLargeError, readBody } from '../http/body.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
 import { acceptsBoth, checkHost, type HostPolicy, isJsonContentType } from '../http/guards.ts';
@@ -36,8 +37,14 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from '../protocol/jsonrpc.ts';
-import type { ResourceServer } from '../server/resource-server.ts';
+import { type ResourceServer, refuseToken } from '../server/resource-server.ts';
 import { StoreUnavailableError } from '../sessions/session-manager.ts';
+
+/**
+ * What an integration in front of the handler says of a request's principal: who it is, that its
+ * token was rejected (answered 401 with that reason), or nothing (the handler authenticates).
+ */
+export type Given = AuthInfo | InvalidTokenError | undefined;
 
 /** What routing reads of the endpoint, besides what the two eras read. */
 export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
@@ -62,7 +69,7 @@ export function route(
   core: RoutedEndpoint,
   request: IncomingRequest,
   routed: boolean,
-  given: AuthInfo | undefined,
+  given: Given,
 ): Promise<Answer> {
   const cors = core.cors;
   // Not async: an async function returning serve's promise would add two microtask hops.
@@ -75,7 +82,7 @@ async function withCors(
   cors: CorsPolicy,
   request: IncomingRequest,
   routed: boolean,
-  given: AuthInfo | undefined,
+  given: Given,
 ): Promise<Answer> {
   const origin = request.headers.get('origin');
   if (request.method === 'OPTIONS' && !isMetadata(core, request)) return cors.preflight(request);
@@ -88,18 +95,26 @@ async function withCors(
 /**
  * The guards every request passes (shutdown, path, Host/Origin, capacity, authentication), then
  * GET and DELETE to the legacy session, or the POSTed message to its era. `routed`: a framework
- * already matched the path. `given`: the principal an integration vouched for (else the
- * handler's own `auth` authenticates). A refusal made anywhere on the way (`Reply.refusal`) is
+ * already matched the path. `given`: the principal an integration vouched for, or its rejection
+ * of the token (else the handler's own `auth` authenticates). A refusal made anywhere on the way (`Reply.refusal`) is
  * reported here, once.
  */
 async function serve(
   core: RoutedEndpoint,
   request: IncomingRequest,
   routed: boolean,
-  given: AuthInfo | undefined,
+  given: Given,
 ): Promise<Answer> {
   const early = guard(core, request, routed);
   if (early !== undefined) return settled(core, request, early, undefined);
+  // An integration in front (a Worker, Hono middleware) rejected the token itself.
+  if (given instanceof InvalidTokenError)
+    return settled(
+      core,
+      request,
+      refuseToken(core.resourceServer, `token-${given.rejection}`),
+      undefined,
+    );
   let auth = given;
   if (core.resourceServer) {
     const authenticated = await core.resourceServer.authenticate(request, given);

@@ -116,16 +116,16 @@ export class ResourceServer {
     let auth = given;
     if (auth === undefined) {
       const token = bearerToken(request);
-      if (token === undefined) return this.#unauthorized('token-missing');
+      if (token === undefined) return this.unauthorized('token-missing');
       // RFC 6750 §3.1: a request that is malformed (another scheme, a bare `Bearer`) is an
       // `invalid_request`; still a 401 with the challenge, so a client can find the metadata.
-      if (token === false) return this.#unauthorized('token-scheme');
-      if (this.verify === undefined) return this.#unauthorized('token-invalid');
+      if (token === false) return this.unauthorized('token-scheme');
+      if (this.verify === undefined) return this.unauthorized('token-invalid');
       try {
         auth = await this.verify(token, request);
       } catch (error) {
         if (error instanceof InvalidTokenError)
-          return this.#unauthorized(`token-${error.rejection}`);
+          return this.unauthorized(`token-${error.rejection}`);
         // The verifier could not decide (its authorization server is unreachable): not the
         // token's fault, so no 401 that would send the client into a new login; a retry will do.
         return refused(
@@ -138,11 +138,11 @@ export class ResourceServer {
           'auth-unavailable',
         );
       }
-      if (auth === undefined) return this.#unauthorized('token-invalid');
+      if (auth === undefined) return this.unauthorized('token-invalid');
     }
     // The same small tolerance a JWT verifier gives `exp`, so a token it just accepted passes.
     if (auth.expiresAt !== undefined && (auth.expiresAt + EXPIRY_SKEW_SECONDS) * 1000 <= Date.now())
-      return this.#unauthorized('token-expired');
+      return this.unauthorized('token-expired');
     return auth;
   }
 
@@ -158,7 +158,7 @@ export class ResourceServer {
   }
 
   /** The 401 for `reason`: its challenge says which check failed, never what the token was. */
-  #unauthorized(reason: TokenRefusal): Reply {
+  unauthorized(reason: TokenRefusal): Reply {
     const description = TOKEN_DESCRIPTIONS[reason];
     const challenge = bearerChallenge({
       error: reason === 'token-missing' ? undefined : (TOKEN_ERRORS[reason] ?? 'invalid_token'),
@@ -172,7 +172,7 @@ export class ResourceServer {
 }
 
 /** The refusals of a request's token, all answered 401. */
-type TokenRefusal = Extract<RefusalReason, `token-${string}`>;
+export type TokenRefusal = Extract<RefusalReason, `token-${string}`>;
 
 /**
  * The `error_description` (and JSON-RPC message) of each 401 (RFC 6750 §3). Every
@@ -195,6 +195,17 @@ const TOKEN_DESCRIPTIONS: Readonly<Record<TokenRefusal, string>> &
 
 /** The RFC 6750 error code of a 401 other than `invalid_token`. */
 const TOKEN_ERRORS: Partial<Record<TokenRefusal, string>> = { 'token-scheme': 'invalid_request' };
+
+/**
+ * The 401 of a token refusal: the resource server's, with its challenge; without the `auth`
+ * option (an integration in front rejected the token), a 401 without one.
+ */
+export function refuseToken(server: ResourceServer | undefined, reason: TokenRefusal): Reply {
+  return (
+    server?.unauthorized(reason) ??
+    refuse(reason, 401, ErrorCode.ServerError, TOKEN_DESCRIPTIONS[reason])
+  );
+}
 
 const METADATA_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',

@@ -13,6 +13,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import { SUITE_RESOURCE } from '../fixture.ts';
 import type { Current } from '../targets/types.ts';
+import { waitForLog } from './wait.ts';
 
 const ALICE = { authorization: 'Bearer alice-token' };
 const BOB = { authorization: 'Bearer bob-token' };
@@ -134,6 +135,37 @@ export function auth(current: Current): void {
       expect(call.message.result?.content?.[0]?.text).toBe('bob');
     });
 
+    test('a refused token: 401 saying which check failed, and the refusal in the request log', async () => {
+      const { mcpUrl } = current.target;
+      const cases: Array<[Record<string, string>, string, string | undefined]> = [
+        [{}, 'token-missing', undefined],
+        [{ authorization: 'Bearer expired-token' }, 'token-expired', 'The access token expired'],
+        [
+          { authorization: 'Bearer elsewhere-token' },
+          'token-audience',
+          'The access token was issued for another resource',
+        ],
+        [
+          { authorization: 'Bearer mallory' },
+          'token-invalid',
+          'The access token is not valid here',
+        ],
+      ];
+      for (const [headers, reason, description] of cases) {
+        const refused = await fetch(mcpUrl, modern('tools/call', { name: 'caller' }, { headers }));
+        expect(refused.status, reason).toBe(401);
+        const challenge = refused.headers.get('www-authenticate') ?? '';
+        if (description) expect(challenge).toContain(`error_description="${description}"`);
+        expect(challenge).not.toContain('mallory');
+        await refused.body?.cancel();
+        const line = await waitForLog(
+          () => current.target.log(),
+          (l) => l.kind === 'request' && l.outcome === 'refused' && l.reason === reason,
+        );
+        expect(line).toMatchObject({ status: 401, method: 'POST' });
+      }
+    });
+
     test("bob's POST on alice's session is 404, the same answer as an unknown session id", async () => {
       const { mcpUrl } = current.target;
       const session = await openSession(mcpUrl, ALICE);
@@ -146,6 +178,12 @@ export function auth(current: Current): void {
       expect(hijack[0]).toBe(404);
       expect(hijack).toEqual(await statusAndBody(call(unknownLike(session))));
       expect(JSON.parse(hijack[1]).error?.code).toBe(-32001);
+      // The client cannot tell the two apart; the request log can.
+      await waitForLog(
+        () => current.target.log(),
+        (l) =>
+          l.outcome === 'refused' && l.reason === 'session-principal' && l.sessionId === session,
+      );
       // Without a token it is a 401, whose session it is told to no one. (Bodiless requests
       // only: on workerd, a session object answering a POST before reading its body makes the
       // Worker's next request fail with 503, a bug of its own.)
