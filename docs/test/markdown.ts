@@ -84,3 +84,57 @@ export function examples(markdown: string): Map<string, string> {
   for (const match of markdown.matchAll(marker)) found.set(match[1] as string, `${match[2]}\n`);
   return found;
 }
+
+/** A fenced code block: its info string's language, its text, and the marker comment before it. */
+export interface FencedBlock {
+  lang: string;
+  /** The text between the fences, with a final newline. */
+  content: string;
+  /** The HTML comment on the last non-blank line before the fence, if there is one. */
+  marker: string | undefined;
+  /** 1-based line of the opening fence. */
+  line: number;
+}
+
+/** Every fenced (```) block of a Markdown text, in order. */
+export function fencedBlocks(markdown: string): FencedBlock[] {
+  const lines = markdown.split('\n');
+  const blocks: FencedBlock[] = [];
+  let previous: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*$/.exec(lines[i] as string);
+    if (!open) {
+      if ((lines[i] as string).trim() !== '') previous = (lines[i] as string).trim();
+      continue;
+    }
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i] as string); i++)
+      body.push(lines[i] as string);
+    if (i >= lines.length) throw new Error(`the block opened on line ${start + 1} is not closed`);
+    const marker = previous?.startsWith('<!--') ? previous : undefined;
+    blocks.push({ lang: open[1] ?? '', content: `${body.join('\n')}\n`, marker, line: start + 1 });
+    previous = undefined;
+  }
+  return blocks;
+}
+
+/** The `##` headings of a Markdown text (not those inside code blocks). */
+export function headings(markdown: string, level = 2): string[] {
+  const prefix = `${'#'.repeat(level)} `;
+  let inside = false;
+  const found: string[] = [];
+  for (const line of markdown.split('\n')) {
+    if (/^```/.test(line)) inside = !inside;
+    else if (!inside && line.startsWith(prefix)) found.push(line.slice(prefix.length).trim());
+  }
+  return found;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+export function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}

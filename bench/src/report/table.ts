@@ -3,25 +3,11 @@ import type { Spread } from '../lib/stats.ts';
 import { formatLoad, NOISY_LOAD, NOISY_OTHERS } from '../lib/system.ts';
 import { THROUGHPUT_TARGETS } from '../targets.ts';
 import { cloudflareTables } from './cloudflare.ts';
-import type { Goal, Results } from './goals.ts';
+import { formatGoalValue, formatThreshold, n, table, unitOf, verdict } from './format.ts';
+import type { Results } from './goals.ts';
 import type { Report } from './write.ts';
 
-export function table(head: string[], rows: string[][], right: number[] = []): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const cell = (text: string, i: number) =>
-    right.includes(i) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!);
-  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
-  const rule = `| ${widths.map((w, i) => (right.includes(i) ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
-  return [line(head), rule, ...rows.map(line)].join('\n');
-}
-
-export const n = (value: number | null | undefined, digits = 0) =>
-  value !== null && value !== undefined && Number.isFinite(value)
-    ? value.toLocaleString('en-US', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : 'n/a';
+export { formatGoalValue, formatThreshold, n, table, verdict };
 
 /** `33,310 (32,100–34,020)`: the median and, over more than one round, the min–max. */
 export function s(value: Spread | null | undefined, digits = 0, suffix = ''): string {
@@ -29,30 +15,6 @@ export function s(value: Spread | null | undefined, digits = 0, suffix = ''): st
   const mid = `${n(value.median, digits)}${suffix}`;
   if (value.n < 2) return mid;
   return `${mid} (${n(value.min, digits)}–${n(value.max, digits)})`;
-}
-
-function unitOf(goal: Goal, value: number | null): string {
-  if (value === null) return 'n/a';
-  const digits = goal.unit === 'B' ? 0 : 2;
-  return goal.unit === '×' ? `${n(value, digits)}×` : `${n(value, digits)} ${goal.unit}`;
-}
-
-/** The goal's median and range: `0.81× (0.78–0.83)`. */
-export function formatGoalValue(goal: Goal): string {
-  if (!goal.value) return 'n/a';
-  const v = goal.value;
-  const mid = unitOf(goal, v.median);
-  return v.n < 2 ? mid : `${mid} (${unitOf(goal, v.min)} – ${unitOf(goal, v.max)})`;
-}
-
-export function formatThreshold(goal: Goal): string {
-  return `${goal.comparison} ${goal.unit === '×' ? `${goal.threshold}×` : `${goal.threshold} ${goal.unit}`}`;
-}
-
-export function verdict(goal: Goal): string {
-  if (goal.met === null) return 'not measured';
-  if (goal.met) return 'yes';
-  return goal.medianMet ? 'NO (median yes)' : 'NO';
 }
 
 function errorsOf(row: { errors: string[]; skipped?: string }): string {

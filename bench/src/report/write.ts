@@ -1,12 +1,13 @@
 /** Writes a run's JSON, chart and (for full runs) the README's Results section; returns the tables. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { RESULTS_DIR } from '../lib/paths.ts';
+import { BENCH_DIR, RESULTS_DIR } from '../lib/paths.ts';
 import type { LoadAverage } from '../lib/system.ts';
 import type { Environment } from './environment.ts';
 import type { Goal, Results } from './goals.ts';
 import { toJson } from './json.ts';
 import { fillReadme } from './readme.ts';
+import { renderStatus, replaceStatus } from './status.ts';
 import { renderSvg } from './svg.ts';
 import { renderTables } from './table.ts';
 
@@ -33,6 +34,19 @@ export function writeOutputs(report: Report, out: string, log: (line: string) =>
   if (latest && !report.config.partial && fillReadme(tables)) {
     log('README.md Results section updated');
   }
+  if (latest && !report.config.partial && fillRootStatus(report)) {
+    log('the repository README.md Status updated');
+  }
   log(`wrote ${out} and ${svgFile}`);
   return tables;
+}
+
+/** Writes the run's verdicts into the repository README's Status block (status.ts). */
+function fillRootStatus(report: Report): boolean {
+  const file = join(BENCH_DIR, '..', 'README.md');
+  const text = readFileSync(file, 'utf8');
+  const filled = replaceStatus(text, renderStatus(report));
+  if (filled === undefined) return false;
+  if (filled !== text) writeFileSync(file, filled);
+  return true;
 }

@@ -3,7 +3,7 @@
  * fresh clone (`pnpm pack`: the prepack script builds dist/, publishConfig is applied,
  * `workspace:^` is turned into a version range), then
  * an empty project outside the workspace that installs the tarballs with npm, next to the
- * README's runnable files.
+ * runnable files of the READMEs and docs (src/readme.ts) and what those import.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { runOk } from './exec.ts';
 import { PUBLISHED, WORKSPACE } from './paths.ts';
-import { readmeFiles } from './readme.ts';
+import { documentDependencies, documentFiles } from './readme.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The consumer project: the tarballs installed, the README's files written. */
+    /** The consumer project: the tarballs installed, the documents' files written. */
     app: string;
     /** Tarball path per published package directory name. */
     tarballs: Record<string, string>;
@@ -51,6 +51,7 @@ export default function setup(project: TestProject): () => void {
           '@edge-mcp/adapters': `file:${tarballs.adapters}`,
           '@edge-mcp/redis': `file:${tarballs.redis}`,
           zod: '4.6.7',
+          ...documentDependencies(),
         },
         devDependencies: { '@types/node': '20.19.43' },
       },
@@ -59,8 +60,7 @@ export default function setup(project: TestProject): () => void {
     ),
   );
   runOk('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], app);
-  for (const [name, content] of readmeFiles(join(WORKSPACE, 'README.md')))
-    writeFileSync(join(app, name), content);
+  for (const [name, file] of documentFiles()) writeFileSync(join(app, name), file.content);
   project.provide('app', app);
   project.provide('tarballs', tarballs);
   return () => rmSync(root, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * The README's cluster.mjs ("Running several instances"), as installed from the tarballs
+ * The Redis README's cluster.mjs ("Running several instances"), as installed from the tarballs
  * (`@edge-mcp/redis` with its node-redis), against a real redis-server: three plain Node
  * processes, then a Node, a Deno and a Bun one, share a session (its state, a cancel POSTed to
  * another instance than the one running the call, a DELETE that ends it everywhere).
@@ -72,7 +72,7 @@ async function start(runtime: string): Promise<Instance> {
 describe.each([
   ['three Node processes', ['node', 'node', 'node']],
   ['Node, Deno and Bun', ['node', 'deno', 'bun']],
-])('cluster.mjs from the README: %s on one Redis', (_name, runtimes) => {
+])('cluster.mjs from the Redis README: %s on one Redis', (_name, runtimes) => {
   test('one session: its state on every instance, a cancel and a DELETE reach the instance concerned', async () => {
     const [a, b, c] = (await Promise.all(runtimes.map(start))) as [Instance, Instance, Instance];
     const { session } = await initialize(a.url, LEGACY);

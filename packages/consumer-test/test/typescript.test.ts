@@ -1,6 +1,6 @@
 /**
- * The README's server.ts against the installed packages: tsc finds types for every import and
- * reports nothing under `NodeNext` + `strict` + `skipLibCheck`, nor with
+ * The adapters README's server.ts (its Node section) against the installed packages: tsc finds
+ * types for every import and reports nothing under `NodeNext` + `strict` + `skipLibCheck`, nor with
  * `exactOptionalPropertyTypes` and `lib: ["es2022", "dom"]`; and what tsc emits runs under node.
  */
 import { writeFileSync } from 'node:fs';
