@@ -8,7 +8,11 @@ const deno = denoBinary();
 const permissions = ['--allow-net=127.0.0.1,0.0.0.0', '--allow-env=PORT,HOST'];
 
 describe('Deno adapter (real deno binary)', () => {
-  runtimeSuite({ command: deno, args: ['run', ...permissions, '--unstable-no-legacy-abort'] });
+  runtimeSuite({
+    command: deno,
+    args: ['run', ...permissions, '--unstable-no-legacy-abort'],
+    readsRefusedUploads: true,
+  });
 
   test('legacy abort (no --unstable-no-legacy-abort): the extra abort comes only after the body was complete', async () => {
     const { url, line, lines } = startChild(deno, ['run', ...permissions], 'graceful');

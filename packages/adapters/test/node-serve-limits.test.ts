@@ -5,6 +5,7 @@
  * events (a 408, a closed socket), never for time to pass.
  */
 import { connect, type Socket } from 'node:net';
+import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import { BodyTooLargeError, HANDLE, type IncomingRequest } from '@edge-mcp/core/adapter';
 import { describe, expect, test } from 'vitest';
 import { NODE_SERVE_DEFAULTS, serve } from '../src/node/serve.ts';
@@ -216,6 +217,59 @@ describe('a refused body closes the connection', () => {
     await within(answered.promise, 'two answers on one connection');
     expect(client.received().toLowerCase()).not.toContain('connection: close');
     client.socket.destroy();
+  });
+});
+
+describe("the core handler's early refusals close the connection: the upload is not read", () => {
+  /** The core handler with a token check and a small in-flight byte budget. */
+  function coreHandler() {
+    const server = new McpServer({ name: 'refusals', version: '1' });
+    server.tool('echo', {}, () => 'echo');
+    return createMcpHandler(server, {
+      auth: {
+        verify: (token) => (token === 'good' ? { principal: 'alice', scopes: [] } : undefined),
+        resource: 'http://127.0.0.1/mcp',
+        authorizationServers: ['http://127.0.0.1:9'],
+      },
+      maxBodyBytes: 128 * 1024 * 1024,
+      limits: { maxInFlightBytes: 1024 * 1024 },
+    });
+  }
+  const headers = 'Content-Type: application/json\r\nAccept: application/json, text/event-stream';
+  const cases = [
+    ['401 for a bad token', 'POST /mcp', 'Authorization: Bearer bad', 401],
+    [
+      '403 for an Origin',
+      'POST /mcp',
+      'Authorization: Bearer good\r\nOrigin: http://evil.example',
+      403,
+    ],
+    ['404 for another path', 'POST /elsewhere', 'Authorization: Bearer good', 404],
+    ['405 for PUT', 'PUT /mcp', 'Authorization: Bearer good', 405],
+    [
+      '415 for a Content-Type',
+      'POST /mcp',
+      'Authorization: Bearer good\r\nContent-Type: text/plain',
+      415,
+    ],
+    ['503 over the in-flight byte budget', 'POST /mcp', 'Authorization: Bearer good', 503],
+  ] as const;
+
+  test.each(cases)('%s', async (_, line, extra, status) => {
+    const handler = coreHandler();
+    const server = await start(handler);
+    const client = rawClient(server.port);
+    const total = 64 * 1024 * 1024;
+    client.socket.write(
+      `${line} HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}\r\n${headers}\r\nContent-Length: ${total}\r\n\r\n`,
+    );
+    const written = await within(flood(client, total, false), 'the server to close the connection');
+    expect(client.received()).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(client.received().toLowerCase()).toContain('connection: close');
+    // Before, Node read the whole refused upload into nothing and kept the connection.
+    expect(written).toBeLessThan(total);
+    expect(handler.stats().inFlightBytes).toBe(0);
+    await handler.close();
   });
 });
 

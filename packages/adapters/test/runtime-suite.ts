@@ -3,6 +3,7 @@
  * test/fixtures/runtime-server.ts. No sleeps: the tests wait for the fixture's output lines and
  * for exit events, each under a timeout guard.
  */
+import { connect } from 'node:net';
 import { expect, test } from 'vitest';
 import { DUPLICATE_SIGNAL_MS } from '../src/shared/serve.ts';
 import { within } from './helpers.ts';
@@ -13,6 +14,11 @@ export interface RuntimeUnderTest {
   command: string;
   /** Arguments before the fixture path (e.g. `run`, permission flags). */
   args: string[];
+  /**
+   * The runtime's server reads a refused upload to its end whatever the answer says (Deno): the
+   * connection still closes after it, but the bytes are read.
+   */
+  readsRefusedUploads?: boolean;
 }
 
 export function runtimeSuite(runtime: RuntimeUnderTest): void {
@@ -84,6 +90,35 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
       }
     }
     expect(outcomes).toEqual(Array(10).fill('413 {"error":"too large"}'));
+  });
+
+  test('a refusal before the body is read closes the connection; the rest of the upload is not read where the runtime allows', async () => {
+    const { url } = start();
+    const { hostname, port } = new URL(await url());
+    const socket = connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => {}); // a reset is a close here
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const total = 32 * 1024 * 1024;
+    socket.write(`POST /refuse HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${total}\r\n\r\n`);
+    const data = Buffer.alloc(64 * 1024, 120);
+    let written = 0;
+    const pump = (): void => {
+      while (!socket.destroyed && written < total) {
+        written += data.length;
+        if (!socket.write(data)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+    await within(closed, 'the server to close the connection', 30_000);
+    const answer = Buffer.concat(received).toString('latin1');
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    if (!runtime.readsRefusedUploads) expect(written).toBeLessThan(total);
   });
 
   test('a handler that throws gets a JSON-RPC 500 and is reported', async () => {

@@ -188,6 +188,7 @@ describe('respond', () => {
       },
       req,
       () => {},
+      'close',
     );
     expect(seen).toBe(req);
     expect(await response.text()).toBe('ok');
@@ -204,6 +205,7 @@ describe('respond', () => {
       },
       request(),
       (error) => reported.push(error),
+      'close',
     );
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({
@@ -227,6 +229,7 @@ describe('respond', () => {
       },
       req,
       (error) => reported.push(error),
+      'close',
     );
     expect(response.status).toBe(500);
     expect(reported).toEqual([]);

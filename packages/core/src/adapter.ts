@@ -8,9 +8,9 @@
 export { DEFAULTS } from './defaults.ts';
 export type { AdapterRefusal } from './endpoint/adapter-refusal.ts';
 export type { FastEntry } from './endpoint/mcp-handler.ts';
-export { BodyTooLargeError, readBody } from './http/body.ts';
+export { BodyTooLargeError, BudgetExceededError, readBody } from './http/body.ts';
 export { HANDLE, REFUSE } from './http/fast-path.ts';
-export type { DisconnectListener, IncomingRequest } from './http/incoming.ts';
+export type { BodyCharge, DisconnectListener, IncomingRequest } from './http/incoming.ts';
 export type { Answer, Reply } from './http/responses.ts';
 export { pathOf } from './http/url.ts';
 export {

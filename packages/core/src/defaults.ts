@@ -17,6 +17,18 @@ export interface Limits {
   readonly maxInFlightPerSession: number;
   /** Requests running at once in the whole handler (streams included); more is answered 503. */
   readonly maxInFlight: number;
+  /**
+   * Bytes of request bodies held by the requests running in the whole handler (a call's
+   * arguments stay in memory until it ends, a dropped resumable call's through its grace); a body
+   * that does not fit is answered 503 with Retry-After, before it is read when its length is
+   * declared.
+   */
+  readonly maxInFlightBytes: number;
+  /**
+   * The same per principal (its token's principal; without authentication, its client address):
+   * more is answered 429 with Retry-After, so one client cannot take the whole budget.
+   */
+  readonly maxInFlightBytesPerPrincipal: number;
   /** Messages in one 2025-03-26 batch; more is answered 400. */
   readonly maxBatchSize: number;
   /** Server→client requests (elicitation, sampling, roots) waiting at once in one session. */
@@ -87,6 +99,8 @@ export const DEFAULTS = {
     maxSubscriptions: 1000,
     maxInFlightPerSession: 100,
     maxInFlight: 10_000,
+    maxInFlightBytes: 64 * 1024 * 1024,
+    maxInFlightBytesPerPrincipal: 16 * 1024 * 1024,
     maxBatchSize: 100,
     maxPendingPerSession: 100,
     maxStreamsPerSession: 16,

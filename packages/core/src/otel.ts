@@ -170,6 +170,10 @@ class OpenTelemetryInstrumentation implements Instrumentation {
       inFlight: this.#meter.createObservableGauge('edge_mcp.server.in_flight', {
         description: 'Requests in flight (open listen streams included)',
       }),
+      inFlightBytes: this.#meter.createObservableGauge('edge_mcp.server.in_flight_bytes', {
+        unit: 'By',
+        description: 'Bytes of request bodies held by the requests in flight',
+      }),
       sessions: this.#meter.createObservableGauge('edge_mcp.server.sessions', {
         description: 'Live legacy sessions',
       }),
@@ -189,6 +193,7 @@ class OpenTelemetryInstrumentation implements Instrumentation {
     }): void => {
       const now = stats();
       result.observe(gauges.inFlight, now.inFlight);
+      result.observe(gauges.inFlightBytes, now.inFlightBytes);
       result.observe(gauges.sessions, now.sessions);
       result.observe(gauges.openStreams, now.openStreams);
       result.observe(gauges.tasks, now.tasks);

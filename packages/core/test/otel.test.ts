@@ -161,6 +161,7 @@ test("the gauges read the handler's stats only until the handler closes", async 
     reads++;
     return {
       inFlight: 0,
+      inFlightBytes: 0,
       sessions: 0,
       sessionsOpened: 0,
       tasks: 0,

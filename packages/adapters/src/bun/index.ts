@@ -28,7 +28,7 @@ import {
   safeReporter,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
-import { answerFast } from '../shared/web-incoming.ts';
+import { answerFast, type FastServing } from '../shared/web-incoming.ts';
 import { type BunHttpServer, bunRuntime } from './types.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
@@ -150,6 +150,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   const port = options.port ?? portFromEnv(process.env.PORT);
 
   const entry = handler[HANDLE];
+  const serving: FastServing = { report, streamed: headNow, refused: 'drain' };
   // Bun.serve binds synchronously (and throws if it cannot).
   const server = bun.serve({
     hostname,
@@ -157,8 +158,8 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     // Off: Bun's 10 s default would cut long tool calls and event streams (see above).
     idleTimeout: 0,
     fetch: entry
-      ? (request) => answerFast(handler, entry, request, report, headNow)
-      : async (request) => headNow(await respond(handler, request, report)),
+      ? (request, bunServer) => answerFast(handler, entry, request, serving, bunServer)
+      : async (request) => headNow(await respond(handler, request, report, 'drain')),
     // Reached when the handler's value is not a usable Response.
     error(error) {
       report(error);

@@ -36,6 +36,8 @@ export interface BunHttpServer {
   stop(closeActiveConnections?: boolean): Promise<void>;
   ref(): void;
   unref(): void;
+  /** The peer address of a request's connection (`null` for one over a Unix socket). */
+  requestIP(request: Request): { address: string; family: string; port: number } | null;
 }
 
 /** The members of the `Bun` global the adapter calls. */

@@ -43,7 +43,7 @@ import {
   signalExitCode,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
-import { answerFast } from '../shared/web-incoming.ts';
+import { answerFast, type FastServing } from '../shared/web-incoming.ts';
 import { type DenoHttpServer, type DenoRuntime, type DenoSignal, denoRuntime } from './types.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
@@ -179,6 +179,8 @@ export async function serve(
   const port = options.port ?? portFromEnv(readEnv(deno, 'PORT'));
   // The core's handler is answered through its fast entry (the body read natively by Deno).
   const entry = handler[HANDLE];
+  // Deno reads a refused upload to its end whatever the answer: the connection closes after it.
+  const serving: FastServing = { report, streamed: (response) => response, refused: 'close' };
 
   // Deno.serve binds synchronously (and throws if it cannot); `addr` is set on return. Its own
   // `signal` option is not used: aborting it cuts every connection instead of a graceful stop.
@@ -194,8 +196,8 @@ export async function serve(
       },
     },
     entry
-      ? (request) => answerFast(handler, entry, request, report)
-      : (request) => respond(handler, request, report),
+      ? (request, info) => answerFast(handler, entry, request, serving, info.remoteAddr?.hostname)
+      : (request) => respond(handler, request, report, 'close'),
   );
   const info = listenInfo(hostname, server.addr.port, server.addr.hostname);
 

@@ -5,26 +5,18 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { LINGER_BYTES, LINGER_MS } from '../shared/refused-body.ts';
+
+export { LINGER_BYTES, LINGER_MS } from '../shared/refused-body.ts';
 
 /**
- * How long, at most, a connection closed after a 413 goes on reading the refused upload (into
- * nothing) before it is cut: long enough for a client still sending to read the answer it got;
- * short, so a refused client cannot hold the connection.
+ * Whether the connection must close once this answer is written: an error answer (a 401, 403,
+ * 413, 429, …) while the request's body is still arriving. Keeping the connection would make Node
+ * read all of the refused upload off the wire into nothing, however large (34.6 GiB in 60 s after
+ * one 401). A body that has arrived whole is no cost: keep-alive goes on.
  */
-export const LINGER_MS = 2_000;
-
-/** How many more bytes of the refused upload it reads, at most, in that time. */
-export const LINGER_BYTES = 8 * 1024 * 1024;
-
-/**
- * Whether the connection must close once this answer is written: after a 413 the rest of the
- * refused body is still coming. Keeping the connection would make Node read all of it off the
- * wire into nothing, however large (a refused upload was drained to its 512th MiB). Other unread
- * bodies are still drained, so keep-alive goes on (they were not refused; `requestTimeout` bounds
- * how long that may take).
- */
-export function closesConnection(status: number): boolean {
-  return status === 413;
+export function closesConnection(res: ServerResponse, status: number): boolean {
+  return status >= 400 && !res.req.complete;
 }
 
 /** How often a lingering connection checks its deadline and what it has read. */

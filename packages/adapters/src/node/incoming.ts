@@ -6,8 +6,8 @@
  * @module
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { IncomingRequest } from '@edge-mcp/core/adapter';
-import { BodyTooLargeError } from '@edge-mcp/core/adapter';
+import type { BodyCharge, IncomingRequest } from '@edge-mcp/core/adapter';
+import { BodyTooLargeError, BudgetExceededError } from '@edge-mcp/core/adapter';
 import { clientDisconnected } from './abort.ts';
 import { createBodyStream, discardBody } from './body.ts';
 import { requestUrl } from './request.ts';
@@ -48,10 +48,18 @@ class TextRead {
   readonly chunks: Buffer[] = [];
   size = 0;
   readonly limit: number;
+  /** Charged chunk by chunk (a body without Content-Length, which the core could not charge). */
+  readonly charge: BodyCharge | undefined;
   readonly resolve: (text: string) => void;
   readonly reject: (error: unknown) => void;
-  constructor(limit: number, resolve: (text: string) => void, reject: (error: unknown) => void) {
+  constructor(
+    limit: number,
+    charge: BodyCharge | undefined,
+    resolve: (text: string) => void,
+    reject: (error: unknown) => void,
+  ) {
     this.limit = limit;
+    this.charge = charge;
     this.resolve = resolve;
     this.reject = reject;
   }
@@ -79,6 +87,8 @@ function onTextData(this: IncomingMessage, chunk: Buffer): void {
   if (read === undefined) return;
   read.size += chunk.length;
   if (read.size > read.limit) failText(this, new BodyTooLargeError(read.limit));
+  else if (read.charge !== undefined && !read.charge.take(chunk.length))
+    failText(this, new BudgetExceededError());
   else read.chunks.push(chunk);
 }
 
@@ -118,6 +128,11 @@ export class NodeIncoming implements IncomingRequest {
     if (res.destroyed && !res.writableFinished) this.#gone = true;
   }
 
+  /** The peer's IP address (behind a proxy, the proxy's). */
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
   /** Aborts when the client disconnects before the response is complete (created on first read). */
   get signal(): AbortSignal {
     if (!this.#controller) {
@@ -150,12 +165,12 @@ export class NodeIncoming implements IncomingRequest {
   }
 
   /** The whole body, refusing more than `limit` bytes while reading (the rest is discarded). */
-  readText(limit: number): Promise<string> {
+  readText(limit: number, charge?: BodyCharge): Promise<string> {
     const req = this.#req;
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
     return new Promise((resolve, reject) => {
-      (req as WithTextRead)[TEXT_READ] = new TextRead(limit, resolve, reject);
+      (req as WithTextRead)[TEXT_READ] = new TextRead(limit, charge, resolve, reject);
       req.on('data', onTextData).on('end', onTextEnd).on('error', onTextError);
     });
   }

@@ -97,7 +97,7 @@ async function handle(
   try {
     const body = plain.body;
     const headers = withLength(plain.headers, body);
-    if (closesConnection(plain.status)) closeAfterAnswer(res, headers);
+    if (closesConnection(res, plain.status)) closeAfterAnswer(res, headers);
     res.writeHead(plain.status, headers);
     res.end(body ?? undefined);
   } catch (error) {

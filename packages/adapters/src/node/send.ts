@@ -60,7 +60,7 @@ export async function sendResponse(
     if (bodied && text === undefined) reader = bodied.getReader();
     if (response.statusText !== '') res.statusMessage = response.statusText;
     headers = toNodeHeaders(response.headers);
-    if (closesConnection(response.status)) closeAfterAnswer(res, headers);
+    if (closesConnection(res, response.status)) closeAfterAnswer(res, headers);
     if (text !== undefined) {
       headers['content-length'] = String(Buffer.byteLength(text));
       res.writeHead(response.status, headers);
@@ -236,7 +236,7 @@ export function sendError(res: ServerResponse, status: 400 | 500): void {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
   };
-  if (closesConnection(status)) closeAfterAnswer(res, headers);
+  if (closesConnection(res, status)) closeAfterAnswer(res, headers);
   try {
     res
       .writeHead(status, status === 400 ? 'Bad Request' : 'Internal Server Error', headers)

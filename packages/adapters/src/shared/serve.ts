@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { afterRefusal, type RefusedBody, refusesBody } from './refused-body.ts';
 import type { ErrorReporter, FetchHandler } from './types.ts';
 
 /** Where a server listens, as passed to `onListen` and included in the result of `serve()`. */
@@ -57,9 +58,13 @@ export async function respond(
   handler: FetchHandler,
   request: Request,
   report: ErrorReporter,
+  refused: RefusedBody,
 ): Promise<Response> {
   try {
-    return await handler.fetch(request);
+    const response = await handler.fetch(request);
+    return refusesBody(request, response.status)
+      ? await afterRefusal(request, response, refused)
+      : response;
   } catch (error) {
     if (!causedByDisconnect(request, error)) report(error);
     return internalErrorResponse();

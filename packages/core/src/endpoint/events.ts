@@ -47,6 +47,8 @@ export interface SessionEvent {
 /** What `handler.stats()` counts (live values, and totals since the handler was built). */
 export interface HandlerStats {
   inFlight: number;
+  /** Bytes of request bodies held by the requests running (see `limits.maxInFlightBytes`). */
+  inFlightBytes: number;
   sessions: number;
   sessionsOpened: number;
   /** Open SSE connections: legacy GET streams, resumptions and streamed answers of both eras. */

@@ -1,6 +1,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { InvalidTokenError } from '../errors.ts';
-import { BodyTooLargeError, readBody } from '../http/body.ts';
+import { BodyTooLargeError, BudgetExceededError, readBody } from '../http/body.ts';
+import { HeldBytes, type InFlightBytes } from '../lifecycle/in-flight-bytes.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
 import { acceptsBoth, checkHost, type HostPolicy, isJsonContentType } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
@@ -57,6 +58,8 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly legacyEnabled: boolean;
   /** Requests in flight now (streams included). */
   readonly inFlight: number;
+  /** Bytes of request bodies held by the requests running (`limits.maxInFlightBytes`). */
+  readonly inFlightBytes: InFlightBytes;
   /** Reports a request refused before its method ran (the request log, instrumentation). */
   refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void;
 }
@@ -134,10 +137,17 @@ async function serve(
     }
     return settled(core, request, answer, undefined);
   }
-  const read = await readMessage(core, request);
-  if (read instanceof Reply) return settled(core, request, read, undefined);
-  const answer = toEra(core, request, read, auth);
-  return settled(core, request, answer instanceof Promise ? await answer : answer, read);
+  // The body's bytes count against the handler's and this principal's budget from the first byte
+  // read until the request, and every exchange it made, ended.
+  const held = new HeldBytes(core.inFlightBytes, auth?.principal ?? request.remoteAddress ?? '');
+  try {
+    const read = await readMessage(core, request, held);
+    if (read instanceof Reply) return settled(core, request, read, undefined);
+    const answer = toEra(core, request, read, auth, held);
+    return settled(core, request, answer instanceof Promise ? await answer : answer, read);
+  } finally {
+    held.release();
+  }
 }
 
 /** What is checked before anything is read or authenticated; `undefined` when all passed. */
@@ -171,6 +181,7 @@ function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean):
 async function readMessage(
   core: RoutedEndpoint,
   request: IncomingRequest,
+  held: HeldBytes,
 ): Promise<JsonRpcMessage | unknown[] | Reply> {
   if (request.method !== 'POST') return notAllowed(core);
   if (!isJsonContentType(request.headers.get(HEADER.contentType)))
@@ -187,12 +198,17 @@ async function readMessage(
       ErrorCode.InvalidRequest,
       'Accept must list both application/json and text/event-stream',
     );
+  // A declared length is charged before anything is read; a chunked body chunk by chunk.
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared <= core.maxBodyBytes && !held.take(declared))
+    return overBytes(core, held);
   let text: string;
   try {
-    text = await readBody(request, core.maxBodyBytes);
+    text = await readBody(request, core.maxBodyBytes, declared === undefined ? held : undefined);
   } catch (error) {
     if (error instanceof BodyTooLargeError)
       return refuse('body-too-large', 413, ErrorCode.InvalidRequest, error.message);
+    if (error instanceof BudgetExceededError) return overBytes(core, held);
     return refuse('body-unreadable', 400, ErrorCode.ParseError, 'Could not read the request body');
   }
   let value: unknown;
@@ -227,11 +243,12 @@ function toEra(
   request: IncomingRequest,
   message: JsonRpcMessage | unknown[],
   auth: AuthInfo | undefined,
+  held: HeldBytes,
 ): Answer | Promise<Answer> {
   const headerSaysModern = modernHeader(request.headers);
   if (Array.isArray(message)) {
     if (core.legacyEnabled && !headerSaysModern)
-      return handleBatch(core, request, message, auth).catch((error: unknown) =>
+      return handleBatch(core, request, message, auth, held).catch((error: unknown) =>
         unavailable(error, undefined),
       );
     return refuse(
@@ -257,10 +274,10 @@ function toEra(
     if (message.kind === 'notification') return accepted();
     // Legacy-only input (a `_meta` without the version, e.g. a progress token, counts as legacy).
     if (!modern) return modernOnly(core, request, message.message.id, message.message);
-    return handleModern(core, request, message.message, meta ?? {}, auth);
+    return handleModern(core, request, message.message, meta ?? {}, auth, held);
   }
   try {
-    const answer = handleLegacy(core, request, message, auth);
+    const answer = handleLegacy(core, request, message, auth, held);
     if (!(answer instanceof Promise)) return answer;
     const id = message.kind === 'request' ? message.message.id : undefined;
     return answer.catch((error: unknown) => unavailable(error, id));
@@ -279,6 +296,28 @@ function settled(
   if (answer instanceof Reply && answer.refusal !== undefined)
     core.refused(request, answer, Array.isArray(message) ? undefined : message);
   return answer;
+}
+
+/** A usable Content-Length, or `undefined` (none, or one that says nothing). */
+function declaredLength(request: IncomingRequest): number | undefined {
+  const value = request.headers.get(HEADER.contentLength);
+  if (value === null) return undefined;
+  const length = Number(value);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+}
+
+/** A body the in-flight byte budget cannot take: 503 for the handler's, 429 for the principal's. */
+function overBytes(core: RoutedEndpoint, held: HeldBytes): Reply {
+  core.streams.counters.rejected++;
+  return held.refused === 'principal'
+    ? refused(
+        overBudget(429, 'This client has too many request bytes in flight; retry later'),
+        'principal-in-flight-bytes',
+      )
+    : refused(
+        overBudget(503, 'The server has too many request bytes in flight; retry later'),
+        'in-flight-bytes',
+      );
 }
 
 function notAllowed(core: RoutedEndpoint): Reply {

@@ -1,4 +1,5 @@
 import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
+import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import { type Answer, emptyReply, JSON_HEADERS, Reply, shuttingDown } from './responses.ts';
@@ -36,11 +37,19 @@ export abstract class ExchangeBase extends Scope {
   #finished = false;
   #early: ReturnType<typeof setTimeout> | undefined;
   #streamAfterMs: number | undefined;
+  #held: HeldBytes | undefined;
 
   constructor(parent: Scope, id: RequestId, method: string) {
     super(parent);
     this.id = id;
     this.method = method;
+  }
+
+  /** The request's body bytes are held by this exchange too, until it is disposed. */
+  hold(held: HeldBytes | undefined): void {
+    if (held === undefined) return;
+    held.retain();
+    this.#held = held;
   }
 
   /** The answer: JSON, or the Response that carries the stream. */
@@ -164,6 +173,8 @@ export abstract class ExchangeBase extends Scope {
     super.dispose();
     if (this.#early !== undefined) clearTimeout(this.#early);
     this.#early = undefined;
+    this.#held?.release();
+    this.#held = undefined;
   }
 
   /** The answer to a request aborted before its result: an era may add cases. */

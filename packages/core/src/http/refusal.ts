@@ -21,6 +21,10 @@ export type RefusalReason =
   | 'origin-not-allowed'
   /** 503: `limits.maxInFlight` requests are in flight. */
   | 'capacity'
+  /** 503: the body does not fit `limits.maxInFlightBytes` (the bytes of every request running). */
+  | 'in-flight-bytes'
+  /** 429: the body does not fit `limits.maxInFlightBytesPerPrincipal` of its principal. */
+  | 'principal-in-flight-bytes'
   /** 401: no Authorization header. */
   | 'token-missing'
   /** 401: an Authorization header that is not `Bearer <token>`. */

@@ -1,5 +1,6 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
+import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import {
   type Answer,
   accepted,
@@ -26,6 +27,8 @@ export async function handleBatch(
   request: IncomingRequest,
   values: unknown[],
   auth: AuthInfo | undefined,
+  /** The batch's body bytes, held until every element's exchange ended. */
+  held?: HeldBytes,
 ): Promise<Answer> {
   const session: SessionLookup = await sessionOf(endpoint, request, auth);
   if (session instanceof Reply) return session;
@@ -68,7 +71,7 @@ export async function handleBatch(
         }),
       );
     } else {
-      const answer = handleLegacy(endpoint, shared, message, auth, session);
+      const answer = handleLegacy(endpoint, shared, message, auth, held, session);
       if (message.kind === 'request') answers.push(answer);
     }
   }

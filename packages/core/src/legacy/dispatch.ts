@@ -1,6 +1,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
+import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import { type Answer, accepted, overBudget, Reply, refused } from '../http/responses.ts';
 import {
   DEFAULT_LEGACY_VERSION,
@@ -37,6 +38,8 @@ export function handleLegacy(
   request: IncomingRequest,
   message: JsonRpcMessage,
   auth: AuthInfo | undefined,
+  /** The request's body bytes, held by the exchange it makes until it ends. */
+  held?: HeldBytes,
   /** The session, when the caller has already found it (a batch, once for all its elements). */
   known?: Session,
 ): Answer | Promise<Answer> {
@@ -44,8 +47,8 @@ export function handleLegacy(
     return initialize(endpoint, request, message.message, auth);
   const session = known ?? sessionOf(endpoint, request, auth);
   if (session instanceof Promise)
-    return session.then((found) => serve(endpoint, request, message, found, auth));
-  return serve(endpoint, request, message, session, auth);
+    return session.then((found) => serve(endpoint, request, message, found, auth, held));
+  return serve(endpoint, request, message, session, auth, held);
 }
 
 function serve(
@@ -54,6 +57,7 @@ function serve(
   message: JsonRpcMessage,
   session: SessionLookup,
   auth: AuthInfo | undefined,
+  held: HeldBytes | undefined,
 ): Answer | Promise<Answer> {
   if (session instanceof Reply) return session;
   switch (message.kind) {
@@ -67,7 +71,7 @@ function serve(
       respond(endpoint, session, message);
       return accepted();
     case 'request':
-      return dispatch(endpoint, request, session, message.message, auth);
+      return dispatch(endpoint, request, session, message.message, auth, held);
   }
 }
 
@@ -117,6 +121,7 @@ function dispatch(
   session: Session | undefined,
   rpc: JsonRpcRequest,
   auth: AuthInfo | undefined,
+  held: HeldBytes | undefined,
 ): Answer | Promise<Answer> {
   const max = endpoint.limits.maxInFlightPerSession;
   if (session && session.requests.size >= max) {
@@ -135,6 +140,7 @@ function dispatch(
     endpoint.legacy,
   );
   exchange.followRequest(request);
+  exchange.hold(held);
   const params = rpc.params ?? {};
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;

@@ -1,6 +1,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
+import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import type { RefusalReason } from '../http/refusal.ts';
 import { type Answer, refuse } from '../http/responses.ts';
 import { ErrorCode, META, TASKS_EXTENSION } from '../protocol/constants.ts';
@@ -39,6 +40,7 @@ export function handleModern(
   rpc: JsonRpcRequest,
   meta: JsonObject,
   auth: AuthInfo | undefined,
+  held?: HeldBytes,
 ): Answer | Promise<Answer> {
   const params = rpc.params ?? {};
   let spec: MethodSpec<ModernContext> | undefined;
@@ -56,6 +58,7 @@ export function handleModern(
   }
   const exchange = new ModernExchange(endpoint.root, rpc.id, rpc.method, endpoint.streams);
   exchange.followRequest(request);
+  exchange.hold(held);
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const ctx = new ModernContext(endpoint, exchange, meta, auth);

@@ -37,6 +37,7 @@ export const HEADER = {
   lastEventId: 'last-event-id',
   accept: 'accept',
   contentType: 'content-type',
+  contentLength: 'content-length',
   allow: 'allow',
   retryAfter: 'retry-after',
 } as const;
