@@ -1,7 +1,6 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { InvalidTokenError } from '../errors.ts';
 import { BodyTooLargeError, BudgetExceededError, readBody } from '../http/body.ts';
-import { HeldBytes, type InFlightBytes } from '../lifecycle/in-flight-bytes.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
 import { acceptsBoth, checkHost, type HostPolicy, isJsonContentType } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
@@ -21,6 +20,7 @@ import { handleBatch } from '../legacy/batch.ts';
 import { handleLegacy } from '../legacy/dispatch.ts';
 import type { LegacyEndpoint } from '../legacy/endpoint.ts';
 import { handleDelete, handleGet } from '../legacy/get-delete.ts';
+import { HeldBytes, type InFlightBytes } from '../lifecycle/in-flight-bytes.ts';
 import { handleModern } from '../modern/dispatch.ts';
 import type { ModernEndpoint } from '../modern/endpoint.ts';
 import {

@@ -1,6 +1,5 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import {
   type Answer,
   accepted,
@@ -9,6 +8,7 @@ import {
   Reply,
   refuse,
 } from '../http/responses.ts';
+import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import { DEFAULT_LEGACY_VERSION, ErrorCode } from '../protocol/constants.ts';
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
 import { encodeEvent } from '../sse/encoder.ts';

@@ -1,8 +1,8 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import { type Answer, accepted, overBudget, Reply, refused } from '../http/responses.ts';
+import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import {
   DEFAULT_LEGACY_VERSION,
   ErrorCode,

@@ -1,9 +1,9 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
-import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import type { RefusalReason } from '../http/refusal.ts';
 import { type Answer, refuse } from '../http/responses.ts';
+import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
 import { ErrorCode, META, TASKS_EXTENSION } from '../protocol/constants.ts';
 import {
   isObject,
