@@ -133,8 +133,15 @@ test('a token minted for another resource is refused by this resource (RFC 8707)
     const there = jwtVerifier({ issuer: as.issuer, audience: OTHER_RESOURCE });
     expect((await here(mine.access_token, REQUEST))?.principal).toBe('bob');
     expect((await there(other.access_token, REQUEST))?.principal).toBe('bob');
-    expect(await here(other.access_token, REQUEST)).toBeUndefined();
-    expect(await there(mine.access_token, REQUEST)).toBeUndefined();
+    // Refused with the check it failed (the 401 says so), never accepted.
+    await expect(here(other.access_token, REQUEST)).rejects.toMatchObject({
+      name: 'InvalidTokenError',
+      rejection: 'audience',
+    });
+    await expect(there(mine.access_token, REQUEST)).rejects.toMatchObject({
+      name: 'InvalidTokenError',
+      rejection: 'audience',
+    });
   } finally {
     await context.close();
   }
