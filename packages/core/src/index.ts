@@ -46,6 +46,7 @@ export type { JsonObject, RequestId } from './protocol/jsonrpc.ts';
 export type { Infer, JsonSchema, Schema, SchemaShape } from './schema/standard.ts';
 export type { RequestContext, SessionHandle } from './server/context.ts';
 export type {
+  Icon,
   PromptHandler,
   PromptOptions,
   Registration,

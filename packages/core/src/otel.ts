@@ -244,6 +244,9 @@ class Observation implements RequestObservation {
       attributes['edge_mcp.abort.reason'] = event.reason ?? 'cancelled';
       this.#span.setStatus({ code: SpanStatusCode.ERROR, message: `cancelled: ${event.reason}` });
     }
+    // The detail the client was not told (a handler's TypeError, say), as the conventions record it.
+    if (event.error !== undefined)
+      this.#span.addEvent('exception', { 'exception.message': event.error });
     this.#span.setAttributes(attributes);
     this.#span.end();
     this.#operations.record(

@@ -332,11 +332,11 @@ describe('malformed input is answered, never a 5xx', () => {
     expect(answer.message.error).toEqual({ code: -32603, message: 'Internal error' });
   });
 
-  test('U+2028 and U+2029 go out escaped in SSE data (the same JSON, one line for every client)', async () => {
+  test('U+0085, U+2028 and U+2029 go out escaped in SSE data (the same JSON, one line for every client)', async () => {
     const s = server();
     s.tool('lines', {}, (_args, ctx) => {
-      ctx.log('info', 'a\u2028b\u2029c');
-      return 'x\u2028y';
+      ctx.log('info', 'a\u2028b\u2029c\u0085d');
+      return 'x\u2028y\u0085z';
     });
     const response = await createMcpHandler(s).fetch(
       modernRequest(
@@ -346,9 +346,9 @@ describe('malformed input is answered, never a 5xx', () => {
       ),
     );
     const text = await response.text();
-    expect(text).not.toMatch(/[\u2028\u2029]/);
-    expect(text).toContain('a\\u2028b\\u2029c');
+    expect(text).not.toMatch(/[\u0085\u2028\u2029]/);
+    expect(text).toContain('a\\u2028b\\u2029c\\u0085d');
     const last = text.trim().split('\n').at(-1) as string;
-    expect(JSON.parse(last.slice('data: '.length)).result.content[0].text).toBe('x\u2028y');
+    expect(JSON.parse(last.slice('data: '.length)).result.content[0].text).toBe('x\u2028y\u0085z');
   });
 });

@@ -3,7 +3,13 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
-import { createMcpHandler, McpServer, ResourceNotFoundError, type Schema } from '../src/index.ts';
+import {
+  createMcpHandler,
+  McpServer,
+  type RequestEvent,
+  ResourceNotFoundError,
+  type Schema,
+} from '../src/index.ts';
 import { call } from './helpers.ts';
 
 function server(): McpServer {
@@ -175,6 +181,55 @@ describe('server features over 2026-07-28', () => {
     );
     const failed = await call(h, 'tools/call', { name: 'fails', arguments: { n: 1 } });
     expect(failed.message.result).toMatchObject({ isError: true, content: [{ text: 'later' }] });
+  });
+
+  test('icons (2025-11-25) are advertised with tools, prompts and resources', async () => {
+    const icons = [{ src: 'https://example.test/i.png', mimeType: 'image/png', sizes: ['48x48'] }];
+    const s = new McpServer({ name: 'icons', version: '1' });
+    s.tool('t', { icons }, () => 't');
+    s.prompt('p', { icons }, () => 'p');
+    s.resource('r', 'docs://r', { icons }, () => 'r');
+    const h = createMcpHandler(s);
+    expect((await call(h, 'tools/list')).message.result.tools[0].icons).toEqual(icons);
+    expect((await call(h, 'prompts/list')).message.result.prompts[0].icons).toEqual(icons);
+    expect((await call(h, 'resources/list')).message.result.resources[0].icons).toEqual(icons);
+  });
+
+  test("an engine error in a tool reaches the model as a generic failure; its text is the log's and the trace's", async () => {
+    const s = new McpServer({ name: 'engine', version: '1' });
+    s.tool('buggy', {}, () => {
+      const thing = {} as { run(): string };
+      return thing.run();
+    });
+    s.tool('deep', {}, () => {
+      const recurse = (n: number): number => recurse(n + 1) + 1;
+      return String(recurse(0));
+    });
+    s.tool('honest', {}, () => {
+      throw new Error('No such city: Atlantis');
+    });
+    const events: RequestEvent[] = [];
+    const h = createMcpHandler(s, { onRequest: (event) => events.push(event) });
+    for (const name of ['buggy', 'deep']) {
+      const answer = await call(h, 'tools/call', { name });
+      expect(answer.message.result).toEqual({
+        content: [{ type: 'text', text: `Tool ${name} failed with an internal error` }],
+        isError: true,
+        resultType: 'complete',
+        _meta: expect.anything(),
+      });
+      expect(JSON.stringify(answer.message)).not.toMatch(/is not a function|call stack/);
+    }
+    expect(events.map((event) => event.error)).toEqual([
+      expect.stringMatching(/^TypeError: .*is not a function/),
+      expect.stringMatching(/^RangeError: Maximum call stack/),
+    ]);
+    // An Error the tool threw on purpose is what the model reads.
+    const honest = await call(h, 'tools/call', { name: 'honest' });
+    expect(honest.message.result.content).toEqual([
+      { type: 'text', text: 'No such city: Atlantis' },
+    ]);
+    expect(events.at(-1)?.error).toBeUndefined();
   });
 
   test('resources: list, read text and binary, templates, not found is -32602', async () => {

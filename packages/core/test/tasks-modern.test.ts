@@ -7,6 +7,8 @@
 import { modernRequest, readAnswer, SseReader } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
+import { HANDLE } from '../src/adapter.ts';
+import { toResponse } from '../src/http/responses.ts';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -344,6 +346,48 @@ describe('tasks (2026-07-28 extension)', () => {
     expect(refused.status).toBe(429);
     probe.release.open();
     await poll(handler, first.taskId, (s) => s === 'completed');
+  });
+});
+
+describe('unauthenticated clients', () => {
+  /** A 2026-07-28 request as the adapter of a runtime hands it over, from `address`. */
+  async function from(
+    address: string,
+    handler: McpHandler,
+    method: string,
+    params: Record<string, unknown>,
+  ) {
+    const request = Object.assign(modernRequest(method, params, WITH_TASKS), {
+      remoteAddress: address,
+    });
+    return readAnswer(toResponse(await handler[HANDLE](request)));
+  }
+
+  test("each client address has its own task quota and binding: one client's tasks neither fill another's quota nor show to it", async () => {
+    const { probe, handler } = setup({ tasks: { maxActivePerPrincipal: 1 } });
+    const mine = await from('192.0.2.1', handler, 'tools/call', {
+      name: 'compute',
+      arguments: { n: 1 },
+    });
+    expect(mine.message.result.resultType).toBe('task');
+    const again = await from('192.0.2.1', handler, 'tools/call', {
+      name: 'compute',
+      arguments: { n: 2 },
+    });
+    expect(again.status).toBe(429);
+    // Before, every unauthenticated client shared one binding: this one was refused too.
+    const theirs = await from('192.0.2.2', handler, 'tools/call', {
+      name: 'compute',
+      arguments: { n: 3 },
+    });
+    expect(theirs.message.result.resultType).toBe('task');
+    const taskId = mine.message.result.taskId;
+    const peek = await from('192.0.2.2', handler, 'tasks/get', { taskId });
+    expect(peek.message.error?.code).toBe(-32602);
+    const own = await from('192.0.2.1', handler, 'tasks/get', { taskId });
+    expect(own.message.result.taskId).toBe(taskId);
+    probe.release.open();
+    await handler.close();
   });
 });
 

@@ -20,6 +20,7 @@ export function requestLogger(write: (line: string) => void): (event: RequestEve
     if (event.status !== undefined) line.status = event.status;
     if (event.reason) line.reason = event.reason;
     if (event.errorCode !== undefined) line.errorCode = event.errorCode;
+    if (event.error !== undefined) line.error = event.error;
     write(JSON.stringify(line));
   };
 }

@@ -30,6 +30,11 @@ export interface RequestEvent {
   status: number | undefined;
   /** JSON-RPC error code, when `outcome` is `error` or `refused`. */
   errorCode: number | undefined;
+  /**
+   * What failed inside when the client was told only that something did (`Internal error`, or a
+   * tool's "failed with an internal error"): the thrown error's name and message, for the log.
+   */
+  error: string | undefined;
   /** Milliseconds from dispatch until the handler settled; 0 for a refusal (nothing ran). */
   ms: number;
 }

@@ -25,6 +25,7 @@ export function requestEvent(
     reason: cancelled ? exchange.reason : undefined,
     status: undefined,
     errorCode: exchange.errorCode,
+    error: describeFailure(exchange.failure),
     ms: Math.round((performance.now() - exchange.started) * 100) / 100,
   };
 }
@@ -56,8 +57,14 @@ export function refusalEvent(
     reason: reply.refusal,
     status: reply.status,
     errorCode: reply.errorCode,
+    error: undefined,
     ms: 0,
   };
+}
+
+function describeFailure(failure: unknown): string | undefined {
+  if (failure === undefined) return undefined;
+  return failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
 }
 
 /** What an instrumentation gets of a request about to run. */

@@ -26,6 +26,11 @@ export abstract class ExchangeBase extends Scope {
   /** JSON-RPC error code the request was answered with, if any (for the request log). */
   errorCode: number | undefined;
   /**
+   * What failed inside, when the client was told only that something did (a handler's
+   * TypeError, a stack overflow): for the request log and the trace, never for the client.
+   */
+  failure: unknown;
+  /**
    * The final message waiting for durable writes to settle (`writes`), set by `reply()`; the
    * handler's `run()` waits for it. Undefined almost always.
    */
@@ -43,6 +48,11 @@ export abstract class ExchangeBase extends Scope {
     super(parent);
     this.id = id;
     this.method = method;
+  }
+
+  /** Who the request counts against for quotas: its principal, else its client address. */
+  get client(): string | undefined {
+    return this.#held?.principal || undefined;
   }
 
   /** The request's body bytes are held by this exchange too, until it is disposed. */

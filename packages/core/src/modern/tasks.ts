@@ -71,7 +71,11 @@ function taskRequest(
   if (!engine || !ctx.endpoint.registry.tasks) throw methodNotFound(ctx.method);
   if (!declaresTasks(ctx)) throw missingTasksExtension(ctx.method);
   if (typeof params.taskId !== 'string') throw invalidParams(`${ctx.method} needs params.taskId`);
-  return { engine, binding: TaskEngine.binding(ctx.auth, undefined), id: params.taskId };
+  return {
+    engine,
+    binding: TaskEngine.binding(ctx.auth, undefined, ctx.client),
+    id: params.taskId,
+  };
 }
 
 function notFound(): McpError {

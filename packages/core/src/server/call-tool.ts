@@ -6,6 +6,11 @@ import { InputRequired } from './input-required.ts';
 import type { ToolEntry } from './registry.ts';
 import type { ToolResult } from './types.ts';
 
+/** What a tool call reads of its context: the handler's, and where a failure's detail goes. */
+export interface ToolCallContext extends RequestContext {
+  noteFailure(error: unknown): void;
+}
+
 /**
  * `tools/call` without the wire shape of either era. A synchronous validator and handler give a
  * synchronous result: promises (and their microtask hops) are only made where something awaits.
@@ -15,7 +20,7 @@ import type { ToolResult } from './types.ts';
 export function callTool(
   tool: ToolEntry,
   params: JsonObject,
-  ctx: RequestContext,
+  ctx: ToolCallContext,
 ): JsonObject | Promise<JsonObject> {
   const args = parseWith(tool.input, params.arguments ?? {}, 'tool', tool.name);
   if (args instanceof Promise) return args.then((valid) => runTool(tool, valid, ctx));
@@ -25,29 +30,42 @@ export function callTool(
 function runTool(
   tool: ToolEntry,
   args: unknown,
-  ctx: RequestContext,
+  ctx: ToolCallContext,
 ): JsonObject | Promise<JsonObject> {
   let value: ToolResult | Promise<ToolResult>;
   try {
     value = tool.handler(args, ctx);
   } catch (error) {
-    return toolFailure(error, ctx);
+    return toolFailure(tool, error, ctx);
   }
   if (isThenable(value))
     return Promise.resolve(value).then(
       (settled) => toolResult(tool, settled),
-      (error: unknown) => toolFailure(error, ctx),
+      (error: unknown) => toolFailure(tool, error, ctx),
     );
   return toolResult(tool, value);
 }
 
-function toolFailure(error: unknown, ctx: RequestContext): JsonObject {
+/**
+ * The error types the engine throws for a bug (`fn is not a function`, a stack overflow, a
+ * malformed URI): their text describes the server's code, not the tool's result.
+ */
+const ENGINE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
+
+/**
+ * A handler that threw: a tool execution error the model can read, with the message of an
+ * `Error` the tool threw on purpose; an engine error's text stays in the request log and the
+ * trace, and the model reads that the tool failed.
+ */
+function toolFailure(tool: ToolEntry, error: unknown, ctx: ToolCallContext): JsonObject {
   if (error instanceof McpError || error instanceof InputRequired || ctx.signal.aborted)
     throw error;
-  return {
-    content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
-    isError: true,
-  };
+  let text: string;
+  if (ENGINE_ERRORS.some((type) => error instanceof type)) {
+    ctx.noteFailure(error);
+    text = `Tool ${tool.name} failed with an internal error`;
+  } else text = error instanceof Error ? error.message : String(error);
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 function toolResult(tool: ToolEntry, value: ToolResult): JsonObject | Promise<JsonObject> {

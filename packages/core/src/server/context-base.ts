@@ -9,6 +9,10 @@ interface ContextExchange {
   readonly signal: AbortSignal;
   readonly id: RequestId;
   readonly method: string;
+  /** Who the request counts against (its principal, else its client address). */
+  readonly client: string | undefined;
+  /** An internal failure the client was told of only in general terms, for the log. */
+  failure: unknown;
   /**
    * Sends a notification of this request; false when nothing can be sent any more. Progress and
    * logs may be coalesced for a client that reads slowly.
@@ -43,6 +47,15 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
   }
   get method(): string {
     return this.exchange.method;
+  }
+
+  get client(): string | undefined {
+    return this.exchange.client;
+  }
+
+  /** A failure the client is told of in general terms: its detail goes to the request log. */
+  noteFailure(error: unknown): void {
+    this.exchange.failure = error;
   }
 
   progress(progress: number, total?: number, message?: string): void {

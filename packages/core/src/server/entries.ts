@@ -50,6 +50,7 @@ export function toolEntry(
     inputSchema: input.json,
     outputSchema: output?.json,
     annotations: options.annotations,
+    icons: options.icons,
     _meta: options._meta,
   });
   return {
@@ -79,6 +80,7 @@ export function promptEntry(
     title: options.title,
     description: options.description,
     arguments: promptArguments(args.json),
+    icons: options.icons,
     _meta: options._meta,
   });
   return {

@@ -117,6 +117,9 @@ function fail<C extends ExecutionContext>(
   }
   const body = rpcError(error, rules.resourceNotFound);
   exchange.errorCode = body.code;
+  // What the client is not told (an internal error's detail) is the request log's.
+  if (body.code === ErrorCode.InternalError && !(error instanceof McpError))
+    exchange.failure = error;
   if (error instanceof InsufficientScopeError) {
     // An HTTP answer in both eras: the client steps up its authorization on the 403.
     exchange.reply(

@@ -10,6 +10,13 @@ import { grants, requireScopes } from './resource-server.ts';
 /** What a method gets: the request's context, which also knows the endpoint serving it. */
 export interface MethodContext extends RequestContext {
   readonly endpoint: Endpoint;
+  /**
+   * Who the request counts against for quotas: its token's principal, else its client address
+   * (`undefined` when the runtime gives none).
+   */
+  readonly client: string | undefined;
+  /** A failure the client is told of in general terms: its detail goes to the request log. */
+  noteFailure(error: unknown): void;
 }
 
 /**

@@ -9,6 +9,17 @@ export interface ServerInfo extends Implementation {
   instructions?: string;
 }
 
+/**
+ * An icon a client may show for a tool, resource or prompt (2025-11-25): an `https:` or `data:`
+ * URL, with its media type and sizes (`48x48`, `any`) when known.
+ */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
 /** What a tool's or prompt's schema option takes. */
 export type SchemaOption = Schema | SchemaShape | JsonSchema | undefined;
 
@@ -41,6 +52,8 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
    */
   taskStart?: 'immediate' | 'manual';
   annotations?: JsonObject;
+  /** Icons a client may show for the tool (2025-11-25). */
+  icons?: Icon[];
   /**
    * Scopes a caller's token must grant to use this (with authorization on): a call without them
    * is answered 403 with an `insufficient_scope` challenge. @default none
@@ -58,6 +71,7 @@ export const TOOL_OPTION_KEYS = optionKeys<ToolOptions<SchemaOption, SchemaOptio
   'taskSupport',
   'taskStart',
   'annotations',
+  'icons',
   'scopes',
   '_meta',
 ]);
@@ -74,6 +88,8 @@ export interface ResourceOptions {
   mimeType?: string;
   size?: number;
   annotations?: JsonObject;
+  /** Icons a client may show for the resource (2025-11-25). */
+  icons?: Icon[];
   /**
    * Scopes a caller's token must grant to read it (with authorization on): a call without them
    * is answered 403 with an `insufficient_scope` challenge. @default none
@@ -90,6 +106,7 @@ export const RESOURCE_OPTION_KEYS = optionKeys<ResourceOptions>()([
   'mimeType',
   'size',
   'annotations',
+  'icons',
   'scopes',
   '_meta',
 ]);
@@ -112,6 +129,8 @@ export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
   argsSchema?: A;
   /** Completion per argument name. */
   complete?: Record<string, CompleteFn>;
+  /** Icons a client may show for the prompt (2025-11-25). */
+  icons?: Icon[];
   /**
    * Scopes a caller's token must grant to get it (with authorization on): a call without them
    * is answered 403 with an `insufficient_scope` challenge. @default none
@@ -126,6 +145,7 @@ export const PROMPT_OPTION_KEYS = optionKeys<PromptOptions<undefined>>()([
   'description',
   'argsSchema',
   'complete',
+  'icons',
   'scopes',
   '_meta',
 ]);

@@ -1,15 +1,15 @@
 const encoder = new TextEncoder();
 
 /**
- * U+2028 and U+2029 are legal raw inside JSON strings, but some SSE clients split lines on them
- * (Python's `str.splitlines()` in older httpx-sse): escaped, the JSON is the same text and every
- * client sees one line.
+ * U+0085 (NEXT LINE), U+2028 and U+2029 are legal raw inside JSON strings, but some SSE clients
+ * split lines on them (Python's `str.splitlines()` in older httpx-sse): escaped, the JSON is the
+ * same text and every client sees one line.
  */
-const HAS_SEPARATOR = /[\u2028\u2029]/;
-const SEPARATORS = /[\u2028\u2029]/g;
+const HAS_SEPARATOR = /[\u0085\u2028\u2029]/;
+const SEPARATORS = /[\u0085\u2028\u2029]/g;
 
 function escapeSeparators(char: string): string {
-  return char === '\u2028' ? '\\u2028' : '\\u2029';
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** One SSE event carrying a JSON-RPC message (already serialized: JSON has no raw newlines). */

@@ -95,10 +95,19 @@ export class TaskEngine implements TaskHost {
     return this.#id;
   }
 
-  /** Who a request's tasks belong to: its principal, else its legacy session, else nobody. */
-  static binding(auth: AuthInfo | undefined, sessionId: string | undefined): string {
+  /**
+   * Who a request's tasks belong to: its principal, else its legacy session, else its client
+   * address (so one unauthenticated client's tasks do not count against every other's quota),
+   * else nobody.
+   */
+  static binding(
+    auth: AuthInfo | undefined,
+    sessionId: string | undefined,
+    client?: string,
+  ): string {
     if (auth) return `p:${auth.principal}`;
-    return sessionId === undefined ? '' : `s:${sessionId}`;
+    if (sessionId !== undefined) return `s:${sessionId}`;
+    return client === undefined ? '' : `a:${client}`;
   }
 
   /** A task scope under the root: what a task's handler runs in from the start. */

@@ -128,6 +128,15 @@ export class TaskContext implements MethodContext {
   get meta(): JsonObject {
     return this.#inner.meta;
   }
+  get client(): string | undefined {
+    return this.#inner.client;
+  }
+
+  /** Logged with the request while the call is one; a task's failure is in its result. */
+  noteFailure(error: unknown): void {
+    if (!this.#record) this.#inner.noteFailure(error);
+  }
+
   get auth(): AuthInfo | undefined {
     return this.#inner.auth;
   }

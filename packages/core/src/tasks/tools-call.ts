@@ -76,7 +76,7 @@ async function runAsTask(
 ): Promise<JsonObject> {
   const scope = engine.scope();
   const task = new TaskContext(ctx, engine, scope, {
-    binding: TaskEngine.binding(ctx.auth, ctx.session?.id),
+    binding: TaskEngine.binding(ctx.auth, ctx.session?.id, ctx.client),
     tool: tool.name,
     ttlMs: era.ttlMs(engine, params),
     sessionId: ctx.session?.id,
