@@ -18,6 +18,12 @@ export interface Limits {
   /** Requests running at once in the whole handler (streams included); more is answered 503. */
   readonly maxInFlight: number;
   /**
+   * Requests running at once for one principal (its token's principal; without authentication,
+   * its client address), listen streams included; more is answered 429 with Retry-After, so one
+   * client cannot take every slot of `maxInFlight`.
+   */
+  readonly maxInFlightPerPrincipal: number;
+  /**
    * Bytes of request bodies held by the requests running in the whole handler (a call's
    * arguments stay in memory until it ends, a dropped resumable call's through its grace); a body
    * that does not fit is answered 503 with Retry-After, before it is read when its length is
@@ -99,6 +105,7 @@ export const DEFAULTS = {
     maxSubscriptions: 1000,
     maxInFlightPerSession: 100,
     maxInFlight: 10_000,
+    maxInFlightPerPrincipal: 1000,
     maxInFlightBytes: 64 * 1024 * 1024,
     maxInFlightBytesPerPrincipal: 16 * 1024 * 1024,
     maxBatchSize: 100,

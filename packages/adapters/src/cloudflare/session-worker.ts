@@ -17,6 +17,7 @@ import {
   taskRoute,
 } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
+import { drained, refusesBody } from '../shared/refused-body.ts';
 import type { FetchHandler } from '../shared/types.ts';
 import { type WorkerAuth, withPrincipal } from './principal.ts';
 import { objectIdOf } from './session-id.ts';
@@ -243,6 +244,9 @@ async function serve(
   const entry = handler[HANDLE];
   if (!entry) return handler.fetch(request);
   const answer = await entry.call(handler, request, true, auth);
+  // workerd: an answer sent while the request's body is still unread can break the isolate's next
+  // request (a 503 of its own); the rest of a refused body is read first, within the bounds.
+  if (refusesBody(request, answer.status) && !request.bodyUsed) await drained(request);
   return toWebResponse(answer);
 }
 

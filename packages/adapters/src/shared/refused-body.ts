@@ -59,7 +59,7 @@ export async function afterRefusal(
 }
 
 /** Reads the rest of the body into nothing: true if it ended within the bounds. */
-async function drained(request: Request): Promise<boolean> {
+export async function drained(request: Request): Promise<boolean> {
   const body = request.body;
   if (body === null) return true;
   const reader = body.getReader();

@@ -7,7 +7,7 @@ import type { HandlerCounters, StreamSettings } from '../http/stream-settings.ts
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut, taskStatusFanOut } from '../legacy/fan-out.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
-import { InFlightBytes } from '../lifecycle/in-flight-bytes.ts';
+import { InFlightLoad } from '../lifecycle/in-flight-load.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
@@ -51,7 +51,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
   readonly maxBodyBytes: number;
   readonly streams: StreamSettings;
   readonly limits: Limits;
-  readonly inFlightBytes: InFlightBytes;
+  readonly load: InFlightLoad;
   readonly counters: HandlerCounters = {
     openStreams: 0,
     resumed: 0,
@@ -100,9 +100,10 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     this.path = options.path === false ? undefined : (options.path ?? DEFAULTS.path);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
     this.limits = { ...DEFAULTS.limits, ...options.limits };
-    this.inFlightBytes = new InFlightBytes(
+    this.load = new InFlightLoad(
       this.limits.maxInFlightBytes,
       this.limits.maxInFlightBytesPerPrincipal,
+      this.limits.maxInFlightPerPrincipal,
     );
     this.streams = {
       keepAliveMs: options.keepAliveMs ?? DEFAULTS.keepAliveMs,
@@ -183,7 +184,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     const counters = this.counters;
     return {
       inFlight: this.inFlight,
-      inFlightBytes: this.inFlightBytes.total,
+      inFlightBytes: this.load.total,
       sessions: this.sessions?.size ?? 0,
       sessionsOpened: this.opened,
       openStreams: counters.openStreams,

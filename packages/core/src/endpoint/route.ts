@@ -20,7 +20,7 @@ import { handleBatch } from '../legacy/batch.ts';
 import { handleLegacy } from '../legacy/dispatch.ts';
 import type { LegacyEndpoint } from '../legacy/endpoint.ts';
 import { handleDelete, handleGet } from '../legacy/get-delete.ts';
-import { HeldBytes, type InFlightBytes } from '../lifecycle/in-flight-bytes.ts';
+import { type InFlightLoad, RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { handleModern } from '../modern/dispatch.ts';
 import type { ModernEndpoint } from '../modern/endpoint.ts';
 import {
@@ -58,8 +58,8 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly legacyEnabled: boolean;
   /** Requests in flight now (streams included). */
   readonly inFlight: number;
-  /** Bytes of request bodies held by the requests running (`limits.maxInFlightBytes`). */
-  readonly inFlightBytes: InFlightBytes;
+  /** What the requests running hold (`limits.maxInFlightBytes`, `maxInFlightPerPrincipal`). */
+  readonly load: InFlightLoad;
   /** Reports a request refused before its method ran (the request log, instrumentation). */
   refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void;
 }
@@ -139,8 +139,9 @@ async function serve(
   }
   // The body's bytes count against the handler's and this principal's budget from the first byte
   // read until the request, and every exchange it made, ended.
-  const held = new HeldBytes(core.inFlightBytes, auth?.principal ?? request.remoteAddress ?? '');
+  const held = new RequestLoad(core.load, auth?.principal ?? request.remoteAddress ?? '');
   try {
+    if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
     const read = await readMessage(core, request, held);
     if (read instanceof Reply) return settled(core, request, read, undefined);
     const answer = toEra(core, request, read, auth, held);
@@ -181,7 +182,7 @@ function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean):
 async function readMessage(
   core: RoutedEndpoint,
   request: IncomingRequest,
-  held: HeldBytes,
+  held: RequestLoad,
 ): Promise<JsonRpcMessage | unknown[] | Reply> {
   if (request.method !== 'POST') return notAllowed(core);
   if (!isJsonContentType(request.headers.get(HEADER.contentType)))
@@ -243,7 +244,7 @@ function toEra(
   request: IncomingRequest,
   message: JsonRpcMessage | unknown[],
   auth: AuthInfo | undefined,
-  held: HeldBytes,
+  held: RequestLoad,
 ): Answer | Promise<Answer> {
   const headerSaysModern = modernHeader(request.headers);
   if (Array.isArray(message)) {
@@ -306,8 +307,20 @@ function declaredLength(request: IncomingRequest): number | undefined {
   return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }
 
+/** A principal with `limits.maxInFlightPerPrincipal` requests running: 429. */
+function busyPrincipal(core: RoutedEndpoint): Reply {
+  core.streams.counters.rejected++;
+  return refused(
+    overBudget(
+      429,
+      `This client has ${core.limits.maxInFlightPerPrincipal} requests in flight already`,
+    ),
+    'principal-in-flight',
+  );
+}
+
 /** A body the in-flight byte budget cannot take: 503 for the handler's, 429 for the principal's. */
-function overBytes(core: RoutedEndpoint, held: HeldBytes): Reply {
+function overBytes(core: RoutedEndpoint, held: RequestLoad): Reply {
   core.streams.counters.rejected++;
   return held.refused === 'principal'
     ? refused(

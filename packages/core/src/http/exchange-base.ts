@@ -1,5 +1,5 @@
 import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
-import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
+import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import { type Answer, emptyReply, JSON_HEADERS, Reply, shuttingDown } from './responses.ts';
@@ -42,7 +42,7 @@ export abstract class ExchangeBase extends Scope {
   #finished = false;
   #early: ReturnType<typeof setTimeout> | undefined;
   #streamAfterMs: number | undefined;
-  #held: HeldBytes | undefined;
+  #held: RequestLoad | undefined;
 
   constructor(parent: Scope, id: RequestId, method: string) {
     super(parent);
@@ -56,7 +56,7 @@ export abstract class ExchangeBase extends Scope {
   }
 
   /** The request's body bytes are held by this exchange too, until it is disposed. */
-  hold(held: HeldBytes | undefined): void {
+  hold(held: RequestLoad | undefined): void {
     if (held === undefined) return;
     held.retain();
     this.#held = held;

@@ -21,6 +21,8 @@ export type RefusalReason =
   | 'origin-not-allowed'
   /** 503: `limits.maxInFlight` requests are in flight. */
   | 'capacity'
+  /** 429: `limits.maxInFlightPerPrincipal` requests of the principal are running. */
+  | 'principal-in-flight'
   /** 503: the body does not fit `limits.maxInFlightBytes` (the bytes of every request running). */
   | 'in-flight-bytes'
   /** 429: the body does not fit `limits.maxInFlightBytesPerPrincipal` of its principal. */

@@ -8,7 +8,7 @@ import {
   Reply,
   refuse,
 } from '../http/responses.ts';
-import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
+import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { DEFAULT_LEGACY_VERSION, ErrorCode } from '../protocol/constants.ts';
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
 import { encodeEvent } from '../sse/encoder.ts';
@@ -28,7 +28,7 @@ export async function handleBatch(
   values: unknown[],
   auth: AuthInfo | undefined,
   /** The batch's body bytes, held until every element's exchange ended. */
-  held?: HeldBytes,
+  held?: RequestLoad,
 ): Promise<Answer> {
   const session: SessionLookup = await sessionOf(endpoint, request, auth);
   if (session instanceof Reply) return session;

@@ -2,7 +2,7 @@ import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, accepted, overBudget, Reply, refused } from '../http/responses.ts';
-import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
+import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import {
   DEFAULT_LEGACY_VERSION,
   ErrorCode,
@@ -39,7 +39,7 @@ export function handleLegacy(
   message: JsonRpcMessage,
   auth: AuthInfo | undefined,
   /** The request's body bytes, held by the exchange it makes until it ends. */
-  held?: HeldBytes,
+  held?: RequestLoad,
   /** The session, when the caller has already found it (a batch, once for all its elements). */
   known?: Session,
 ): Answer | Promise<Answer> {
@@ -57,7 +57,7 @@ function serve(
   message: JsonRpcMessage,
   session: SessionLookup,
   auth: AuthInfo | undefined,
-  held: HeldBytes | undefined,
+  held: RequestLoad | undefined,
 ): Answer | Promise<Answer> {
   if (session instanceof Reply) return session;
   switch (message.kind) {
@@ -121,7 +121,7 @@ function dispatch(
   session: Session | undefined,
   rpc: JsonRpcRequest,
   auth: AuthInfo | undefined,
-  held: HeldBytes | undefined,
+  held: RequestLoad | undefined,
 ): Answer | Promise<Answer> {
   const max = endpoint.limits.maxInFlightPerSession;
   if (session && session.requests.size >= max) {

@@ -3,7 +3,7 @@ import { McpError, methodNotFound } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import type { RefusalReason } from '../http/refusal.ts';
 import { type Answer, refuse } from '../http/responses.ts';
-import type { HeldBytes } from '../lifecycle/in-flight-bytes.ts';
+import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { ErrorCode, META, TASKS_EXTENSION } from '../protocol/constants.ts';
 import {
   isObject,
@@ -40,7 +40,7 @@ export function handleModern(
   rpc: JsonRpcRequest,
   meta: JsonObject,
   auth: AuthInfo | undefined,
-  held?: HeldBytes,
+  held?: RequestLoad,
 ): Answer | Promise<Answer> {
   const params = rpc.params ?? {};
   let spec: MethodSpec<ModernContext> | undefined;

@@ -1,5 +1,6 @@
 /**
- * The in-flight byte budget (issue 22): request bodies are charged while their requests run, per
+ * What requests in flight may hold (issue 22): the requests a principal runs at once, and the
+ * byte budget: request bodies are charged while their requests run, per
  * handler and per principal; a body that does not fit is refused (503 for the handler's budget,
  * 429 for the principal's, both with Retry-After) before it is read when its length is declared;
  * the bytes come back when the request ends, and a dropped resumable call keeps its bytes through
@@ -14,7 +15,12 @@ import {
 } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
-import { createMcpHandler, type McpHandlerOptions, McpServer } from '../src/index.ts';
+import {
+  createMcpHandler,
+  type McpHandlerOptions,
+  McpServer,
+  type RequestEvent,
+} from '../src/index.ts';
 
 /** A server whose `hold` tool runs until released, and `echo` that answers at once. */
 function setup(options: McpHandlerOptions = {}) {
@@ -150,6 +156,59 @@ describe('per principal', () => {
     releases.shift()?.();
     await readAnswer(await holding);
     await expect.poll(() => handler.stats().inFlightBytes).toBe(0);
+  });
+});
+
+describe('requests in flight per principal', () => {
+  const auth: McpHandlerOptions['auth'] = {
+    verify: (token) => ({ principal: token, scopes: [] }),
+    resource: 'http://127.0.0.1:8787/mcp',
+    authorizationServers: ['http://127.0.0.1:9'],
+  };
+
+  test("a client at its maximum gets 429; another client's calls run; its slots come back as its calls end", async () => {
+    const events: RequestEvent[] = [];
+    const { handler, releases, nextRunning } = setup({
+      auth,
+      limits: { maxInFlightPerPrincipal: 2 },
+      onRequest: (event) => events.push(event),
+    });
+    const calls: Promise<Response>[] = [];
+    for (let i = 0; i < 2; i++) {
+      const started = nextRunning();
+      calls.push(
+        handler.fetch(
+          modernRequest(
+            'tools/call',
+            { name: 'hold', arguments: { pad: 'x' } },
+            { headers: asClient('mallory') },
+          ),
+        ),
+      );
+      await started;
+    }
+    const third = await handler.fetch(
+      modernRequest('tools/call', { name: 'echo' }, { headers: asClient('mallory') }),
+    );
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('1');
+    await third.body?.cancel();
+    expect(events.at(-1)).toMatchObject({ outcome: 'refused', reason: 'principal-in-flight' });
+    const other = await handler.fetch(
+      modernRequest('tools/call', { name: 'echo' }, { headers: asClient('alice') }),
+    );
+    expect(other.status).toBe(200);
+    await other.text();
+    releases.shift()?.();
+    await readAnswer((await calls[0]) as Response);
+    const again = await handler.fetch(
+      modernRequest('tools/call', { name: 'echo' }, { headers: asClient('mallory') }),
+    );
+    expect(again.status).toBe(200);
+    await again.text();
+    releases.shift()?.();
+    await readAnswer((await calls[1]) as Response);
+    await handler.close();
   });
 });
 
