@@ -73,6 +73,11 @@ export const DEFAULTS = {
   idleTimeoutMs: 600_000,
   /** Live legacy sessions at most (the longest-idle one is evicted to make room). */
   maxSessions: 10_000,
+  /**
+   * Live legacy sessions of one principal (its token's, else its client address) at most; its
+   * next one evicts its own longest-idle session, never another principal's.
+   */
+  maxSessionsPerPrincipal: 1000,
   /** Stored events per session (memory event store). */
   maxEventsPerSession: 1000,
   /** Stored event bytes per session (memory event store). */

@@ -81,6 +81,8 @@ export type RefusalReason =
   | 'session-principal'
   /** 503: the session manager is full and can make no room now. */
   | 'session-limit'
+  /** 429: the principal has its quota of sessions (`maxSessionsPerPrincipal`), every one busy. */
+  | 'session-quota'
   /** 429: `limits.maxInFlightPerSession` requests of the session are in flight. */
   | 'session-busy'
   /** 429: `limits.maxStreamsPerSession` streams of the session are open. */

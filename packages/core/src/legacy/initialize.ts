@@ -55,6 +55,7 @@ export function initialize(
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as Implementation) : undefined,
     clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
     owner: auth?.principal,
+    client: request.remoteAddress,
   };
   let created: Session | Promise<Session>;
   try {
@@ -109,9 +110,27 @@ function refused(error: unknown, rpc: JsonRpcRequest): Reply {
   if (error instanceof StoreUnavailableError)
     return markRefused(storageUnavailable(error.retryAfterSeconds, rpc.id), 'storage-unavailable');
   if (!(error instanceof SessionLimitError)) throw error;
-  return refuse('session-limit', 503, ErrorCode.InternalError, error.message, rpc.id, undefined, {
-    'retry-after': String(error.retryAfterSeconds),
-  });
+  const headers = { 'retry-after': String(error.retryAfterSeconds) };
+  // The asking principal's own quota is a 429; the whole manager's, a 503.
+  if (error.scope === 'principal')
+    return refuse(
+      'session-quota',
+      429,
+      ErrorCode.ServerError,
+      error.message,
+      rpc.id,
+      undefined,
+      headers,
+    );
+  return refuse(
+    'session-limit',
+    503,
+    ErrorCode.InternalError,
+    error.message,
+    rpc.id,
+    undefined,
+    headers,
+  );
 }
 
 function answer(

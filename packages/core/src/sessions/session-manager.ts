@@ -20,9 +20,16 @@ export { StoreUnavailableError } from '../errors.ts';
 export class SessionLimitError extends Error {
   override readonly name = 'SessionLimitError';
   readonly retryAfterSeconds: number;
-  constructor(limit: number, retryAfterSeconds: number) {
-    super(`Too many sessions (limit ${limit})`);
+  /** Whose limit: the manager's (503), or the asking principal's own quota (429). */
+  readonly scope: 'server' | 'principal';
+  constructor(limit: number, retryAfterSeconds: number, scope: 'server' | 'principal' = 'server') {
+    super(
+      scope === 'server'
+        ? `Too many sessions (limit ${limit})`
+        : `This client has ${limit} sessions, every one busy`,
+    );
     this.retryAfterSeconds = retryAfterSeconds;
+    this.scope = scope;
   }
 }
 
@@ -121,6 +128,12 @@ export interface MemorySessionManagerOptions {
    * busy is `initialize` answered 503 with `Retry-After`. @default 10000
    */
   maxSessions?: number;
+  /**
+   * Live sessions of one principal (the session's owner, else the client address that opened
+   * it) at most. A principal at its quota evicts its own longest-idle session, never another's;
+   * when every one of its sessions is busy, its `initialize` is answered 429. @default 1000
+   */
+  maxSessionsPerPrincipal?: number;
 }
 
 let sweep: (manager: MemorySessionManager) => void;
@@ -150,6 +163,9 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
   readonly #sessions = new Map<string, Session>();
   readonly #idleMs: number;
   readonly #max: number;
+  readonly #maxPerPrincipal: number;
+  /** Live sessions per quota key (only keys with sessions). */
+  readonly #perPrincipal = new Map<string, number>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #host: SessionHost = UNBOUND;
   #reaped = 0;
@@ -157,6 +173,7 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
   constructor(options: MemorySessionManagerOptions = {}) {
     this.#idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
     this.#max = options.maxSessions ?? DEFAULTS.maxSessions;
+    this.#maxPerPrincipal = options.maxSessionsPerPrincipal ?? DEFAULTS.maxSessionsPerPrincipal;
   }
 
   get reaped(): number {
@@ -172,13 +189,18 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
   }
 
   create(init: SessionInit): Session {
-    if (this.#sessions.size >= this.#max && !this.#evictOne()) {
+    const key = init.owner ?? init.client ?? '';
+    if ((this.#perPrincipal.get(key) ?? 0) >= this.#maxPerPrincipal) {
+      // A principal at its quota makes room among its own sessions only.
+      if (!this.#evictOne(key)) throw new SessionLimitError(this.#maxPerPrincipal, 1, 'principal');
+    } else if (this.#sessions.size >= this.#max && !this.#evictOne(undefined)) {
       // Every session is busy; one may be evictable as soon as any request ends.
       throw new SessionLimitError(this.#max, 1);
     }
     const session = this.#host.open(crypto.randomUUID(), init);
     session.observer = this;
     this.#sessions.set(session.id, session);
+    this.#perPrincipal.set(session.quotaKey, (this.#perPrincipal.get(session.quotaKey) ?? 0) + 1);
     if (!this.#sweeper && this.#idleMs > 0 && Number.isFinite(this.#idleMs)) {
       // Reaped between idleTimeout and idleTimeout × 1.1 after the last activity.
       this.#sweeper = unrefTimer(
@@ -217,10 +239,13 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
     this.#sessions.set(session.id, session);
   }
 
-  /** Ends the longest-idle session with nothing in flight; false when every session is busy. */
-  #evictOne(): boolean {
+  /**
+   * Ends the longest-idle session with nothing in flight (of principal `key` only, when given);
+   * false when every such session is busy.
+   */
+  #evictOne(key: string | undefined): boolean {
     for (const session of this.#sessions.values()) {
-      if (session.active === 0) {
+      if (session.active === 0 && (key === undefined || session.quotaKey === key)) {
         this.#end(session, 'session-evicted');
         return true;
       }
@@ -245,6 +270,9 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
 
   #end(session: Session, reason: AbortReasonType): void {
     this.#sessions.delete(session.id);
+    const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
+    if (left <= 0) this.#perPrincipal.delete(session.quotaKey);
+    else this.#perPrincipal.set(session.quotaKey, left);
     session.abort(reason);
     session.dispose();
     if (this.#sessions.size === 0 && this.#sweeper !== undefined) {

@@ -13,6 +13,8 @@ export interface SessionInit {
    * see the session (any other principal gets 404, as if it did not exist).
    */
   owner?: string | undefined;
+  /** The client address of the `initialize`: what an unauthenticated session counts against. */
+  client?: string | undefined;
 }
 
 /** A server→client request waiting for the client's POSTed response. */

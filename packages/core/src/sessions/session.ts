@@ -71,6 +71,8 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly owner: string | undefined;
+  /** Who the session counts against for quotas: its owner, else the client that opened it. */
+  readonly quotaKey: string;
   initialized = false;
   logLevel: LogLevel | undefined;
   /** In-flight requests and live stream connections; the session is idle only at 0. */
@@ -109,6 +111,7 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities;
     this.owner = init.owner;
+    this.quotaKey = init.owner ?? init.client ?? '';
   }
 
   get state(): Map<string, unknown> {
