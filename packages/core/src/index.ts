@@ -29,6 +29,7 @@ export {
   type TokenRejection,
 } from './errors.ts';
 export type { CorsOptions } from './http/cors.ts';
+export type { RateLimit, RateLimitOptions } from './http/rate-limit.ts';
 export { ClientCapabilityError } from './legacy/context.ts';
 export {
   type AbortReasonType,

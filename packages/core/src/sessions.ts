@@ -1,11 +1,18 @@
 /**
  * @module
  * edge-mcp core, for storage implementers: the seams where legacy sessions, their replayable
- * SSE events and tasks live (`SessionManager`, `EventStore`, `TaskStore`), the memory
+ * SSE events, tasks and rate-limit buckets live (`SessionManager`, `EventStore`, `TaskStore`,
+ * `RateLimitStore`), the memory
  * implementations every runtime uses by default, the records a durable implementation stores,
  * and what sessions spanning several instances need (`SessionCluster`, relayed streams,
  * `ClusterBus`, `StoreUnavailableError`).
  */
+export {
+  type BucketTake,
+  MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+  type RateLimitStore,
+} from './http/rate-limit.ts';
 export type { ClusterBus, ClusterEvent, ClusterHost } from './sessions/cluster.ts';
 export {
   type AppendInfo,

@@ -8,7 +8,7 @@ import type { IncomingRequest } from '../http/incoming.ts';
 import { type Reply, refuse } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import { refuseToken, type TokenRefusal } from '../server/resource-server.ts';
-import type { RoutedEndpoint } from './route.ts';
+import type { RoutedEndpoint } from './routed-endpoint.ts';
 
 /** What an adapter may refuse on its own. */
 export type AdapterRefusal = 'body-too-large' | 'session-unknown' | TokenRefusal;

@@ -2,6 +2,7 @@ import { DEFAULTS, type Limits } from '../defaults.ts';
 import { CorsPolicy } from '../http/cors.ts';
 import { type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
 import type { Reply } from '../http/responses.ts';
 import type { HandlerCounters, StreamSettings } from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
@@ -32,7 +33,7 @@ import type { Instrumentation } from './instrumentation.ts';
 import type { HandlerStats, McpHandlerOptions, SessionEvent } from './options.ts';
 import { RequestAccounting } from './request-accounting.ts';
 import { sessionEventOf } from './request-event.ts';
-import type { RoutedEndpoint } from './route.ts';
+import type { RoutedEndpoint } from './routed-endpoint.ts';
 
 /**
  * Shared state of one handler, built once; every request reads it, none copies it. It is the
@@ -52,6 +53,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
   readonly streams: StreamSettings;
   readonly limits: Limits;
   readonly load: InFlightLoad;
+  readonly rateLimiter: RateLimiter | undefined;
   readonly counters: HandlerCounters = {
     openStreams: 0,
     resumed: 0,
@@ -100,6 +102,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     this.path = options.path === false ? undefined : (options.path ?? DEFAULTS.path);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
     this.limits = { ...DEFAULTS.limits, ...options.limits };
+    this.rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
     this.load = new InFlightLoad(
       this.limits.maxInFlightBytes,
       this.limits.maxInFlightBytesPerPrincipal,

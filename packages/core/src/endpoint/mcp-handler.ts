@@ -16,7 +16,8 @@ import {
   type McpHandlerOptions,
   NESTED_OPTION_KEYS,
 } from './options.ts';
-import { type Given, route } from './route.ts';
+import { route } from './route.ts';
+import type { Given } from './routed-endpoint.ts';
 
 /** A handler with the fast entry adapters use (see `HANDLE`). */
 export interface FastEntry {

@@ -1,5 +1,6 @@
 import { DEFAULTS, type Limits } from '../defaults.ts';
 import type { CorsOptions } from '../http/cors.ts';
+import type { RateLimitOptions } from '../http/rate-limit.ts';
 import { optionKeys } from '../schema/option-keys.ts';
 import type { AuthOptions } from '../server/resource-server.ts';
 import type { RequestEvent, SessionEvent } from './events.ts';
@@ -127,6 +128,13 @@ export interface McpHandlerOptions {
   onSessionOpen?: (event: SessionEvent) => void;
   /** A legacy session closed (DELETE, idle timeout, shutdown, operator), with the reason. Must not throw. */
   onSessionClose?: (event: SessionEvent) => void;
+  /**
+   * Token-bucket rate limits per principal, per tool and in total; a request over one is answered
+   * 429 with `Retry-After` (JSON-RPC -32000, `data.retryAfterMs`). Buckets live in memory unless
+   * `store` says otherwise (`@edge-mcp/redis` shares them across instances).
+   * @default undefined (no rate limit)
+   */
+  rateLimit?: RateLimitOptions;
   /** Called once per request when its handler settled (the request log). Must not throw. */
   onRequest?: (event: RequestEvent) => void;
   /**
@@ -164,6 +172,7 @@ export const HANDLER_OPTION_KEYS = optionKeys<McpHandlerOptions>()([
   'onSessionClose',
   'onRequest',
   'instrumentation',
+  'rateLimit',
 ]);
 
 /**
@@ -185,6 +194,7 @@ export const NESTED_OPTION_KEYS = {
     'maxResultBytes',
   ]),
   cors: optionKeys<CorsOptions>()(['origins', 'maxAgeSeconds']),
+  rateLimit: optionKeys<RateLimitOptions>()(['perPrincipal', 'perTool', 'total', 'store']),
   auth: optionKeys<AuthOptions>()([
     'verify',
     'resource',

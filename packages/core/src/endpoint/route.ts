@@ -1,8 +1,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { InvalidTokenError } from '../errors.ts';
-import { BodyTooLargeError, BudgetExceededError, readBody } from '../http/body.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
-import { acceptsBoth, checkHost, type HostPolicy, isJsonContentType } from '../http/guards.ts';
+import { checkHost } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
   type Answer,
@@ -13,16 +12,13 @@ import {
   refuse,
   refused,
   shuttingDown,
-  storageUnavailable,
 } from '../http/responses.ts';
 import { pathOf } from '../http/url.ts';
 import { handleBatch } from '../legacy/batch.ts';
 import { handleLegacy } from '../legacy/dispatch.ts';
-import type { LegacyEndpoint } from '../legacy/endpoint.ts';
 import { handleDelete, handleGet } from '../legacy/get-delete.ts';
-import { type InFlightLoad, RequestLoad } from '../lifecycle/in-flight-load.ts';
+import { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { handleModern } from '../modern/dispatch.ts';
-import type { ModernEndpoint } from '../modern/endpoint.ts';
 import {
   DEFAULT_LEGACY_VERSION,
   ErrorCode,
@@ -32,37 +28,15 @@ import {
 } from '../protocol/constants.ts';
 import { modernHeader } from '../protocol/era.ts';
 import {
-  classify,
   isObject,
   type JsonObject,
   type JsonRpcMessage,
   type RequestId,
 } from '../protocol/jsonrpc.ts';
 import { type ResourceServer, refuseToken } from '../server/resource-server.ts';
-import { StoreUnavailableError } from '../sessions/session-manager.ts';
-
-/**
- * What an integration in front of the handler says of a request's principal: who it is, that its
- * token was rejected (answered 401 with that reason), or nothing (the handler authenticates).
- */
-export type Given = AuthInfo | InvalidTokenError | undefined;
-
-/** What routing reads of the endpoint, besides what the two eras read. */
-export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
-  readonly policy: HostPolicy;
-  /** Browser origins allowed to call (the `cors` option). */
-  readonly cors: CorsPolicy | undefined;
-  /** The endpoint's path; `undefined` serves every path. */
-  readonly path: string | undefined;
-  readonly maxBodyBytes: number;
-  readonly legacyEnabled: boolean;
-  /** Requests in flight now (streams included). */
-  readonly inFlight: number;
-  /** What the requests running hold (`limits.maxInFlightBytes`, `maxInFlightPerPrincipal`). */
-  readonly load: InFlightLoad;
-  /** Reports a request refused before its method ran (the request log, instrumentation). */
-  refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void;
-}
+import { busyPrincipal, notAllowed, rateLimited, unavailable } from './admission.ts';
+import { readMessage } from './read-message.ts';
+import type { Given, RoutedEndpoint } from './routed-endpoint.ts';
 
 /**
  * One HTTP request to the endpoint. With the `cors` option, a browser's preflight is answered
@@ -144,6 +118,10 @@ async function serve(
     if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
     const read = await readMessage(core, request, held);
     if (read instanceof Reply) return settled(core, request, read, undefined);
+    if (core.rateLimiter && !Array.isArray(read) && read.kind === 'request') {
+      const limited = await rateLimited(core.rateLimiter, read.message, held.principal);
+      if (limited) return settled(core, request, limited, read);
+    }
     const answer = toEra(core, request, read, auth, held);
     return settled(core, request, answer instanceof Promise ? await answer : answer, read);
   } finally {
@@ -173,66 +151,6 @@ function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean):
     );
   }
   return undefined;
-}
-
-/**
- * A POST's JSON-RPC message (or batch), after the method, Content-Type, Accept and size checks,
- * or the refusal.
- */
-async function readMessage(
-  core: RoutedEndpoint,
-  request: IncomingRequest,
-  held: RequestLoad,
-): Promise<JsonRpcMessage | unknown[] | Reply> {
-  if (request.method !== 'POST') return notAllowed(core);
-  if (!isJsonContentType(request.headers.get(HEADER.contentType)))
-    return refuse(
-      'content-type',
-      415,
-      ErrorCode.InvalidRequest,
-      'Content-Type must be application/json',
-    );
-  if (!acceptsBoth(request.headers.get(HEADER.accept)))
-    return refuse(
-      'accept',
-      406,
-      ErrorCode.InvalidRequest,
-      'Accept must list both application/json and text/event-stream',
-    );
-  // A declared length is charged before anything is read; a chunked body chunk by chunk.
-  const declared = declaredLength(request);
-  if (declared !== undefined && declared <= core.maxBodyBytes && !held.take(declared))
-    return overBytes(core, held);
-  let text: string;
-  try {
-    text = await readBody(request, core.maxBodyBytes, declared === undefined ? held : undefined);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      return refuse('body-too-large', 413, ErrorCode.InvalidRequest, error.message);
-    if (error instanceof BudgetExceededError) return overBytes(core, held);
-    return refuse('body-unreadable', 400, ErrorCode.ParseError, 'Could not read the request body');
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return refuse(
-      'parse-error',
-      400,
-      ErrorCode.ParseError,
-      'Parse error: the body is not valid JSON',
-    );
-  }
-  if (Array.isArray(value)) return value;
-  return (
-    classify(value) ??
-    refuse(
-      'invalid-message',
-      400,
-      ErrorCode.InvalidRequest,
-      'The body is not a JSON-RPC 2.0 request or notification',
-    )
-  );
 }
 
 /**
@@ -297,51 +215,6 @@ function settled(
   if (answer instanceof Reply && answer.refusal !== undefined)
     core.refused(request, answer, Array.isArray(message) ? undefined : message);
   return answer;
-}
-
-/** A usable Content-Length, or `undefined` (none, or one that says nothing). */
-function declaredLength(request: IncomingRequest): number | undefined {
-  const value = request.headers.get(HEADER.contentLength);
-  if (value === null) return undefined;
-  const length = Number(value);
-  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
-}
-
-/** A principal with `limits.maxInFlightPerPrincipal` requests running: 429. */
-function busyPrincipal(core: RoutedEndpoint): Reply {
-  core.streams.counters.rejected++;
-  return refused(
-    overBudget(
-      429,
-      `This client has ${core.limits.maxInFlightPerPrincipal} requests in flight already`,
-    ),
-    'principal-in-flight',
-  );
-}
-
-/** A body the in-flight byte budget cannot take: 503 for the handler's, 429 for the principal's. */
-function overBytes(core: RoutedEndpoint, held: RequestLoad): Reply {
-  core.streams.counters.rejected++;
-  return held.refused === 'principal'
-    ? refused(
-        overBudget(429, 'This client has too many request bytes in flight; retry later'),
-        'principal-in-flight-bytes',
-      )
-    : refused(
-        overBudget(503, 'The server has too many request bytes in flight; retry later'),
-        'in-flight-bytes',
-      );
-}
-
-function notAllowed(core: RoutedEndpoint): Reply {
-  return refused(methodNotAllowed(core.allow), 'method-not-allowed');
-}
-
-/** Session storage that cannot be reached is a 503 with Retry-After; anything else is thrown on. */
-function unavailable(error: unknown, id: RequestId | undefined): Reply {
-  if (error instanceof StoreUnavailableError)
-    return refused(storageUnavailable(error.retryAfterSeconds, id), 'storage-unavailable');
-  throw error;
 }
 
 function isMetadata(core: RoutedEndpoint, request: IncomingRequest): boolean {

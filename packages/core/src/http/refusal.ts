@@ -21,6 +21,8 @@ export type RefusalReason =
   | 'origin-not-allowed'
   /** 503: `limits.maxInFlight` requests are in flight. */
   | 'capacity'
+  /** 429: over a bucket of the `rateLimit` option (per principal, per tool, or in total). */
+  | 'rate-limited'
   /** 429: `limits.maxInFlightPerPrincipal` requests of the principal are running. */
   | 'principal-in-flight'
   /** 503: the body does not fit `limits.maxInFlightBytes` (the bytes of every request running). */

@@ -1,0 +1,41 @@
+/**
+ * What routing reads of the handler: the endpoint both eras read, and what only routing needs.
+ *
+ * @module
+ */
+import type { AuthInfo } from '../auth/auth-info.ts';
+import type { InvalidTokenError } from '../errors.ts';
+import type { CorsPolicy } from '../http/cors.ts';
+import type { HostPolicy } from '../http/guards.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import type { Reply } from '../http/responses.ts';
+import type { LegacyEndpoint } from '../legacy/endpoint.ts';
+import type { InFlightLoad } from '../lifecycle/in-flight-load.ts';
+import type { ModernEndpoint } from '../modern/endpoint.ts';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.ts';
+
+/**
+ * What an integration in front of the handler says of a request's principal: who it is, that its
+ * token was rejected (answered 401 with that reason), or nothing (the handler authenticates).
+ */
+export type Given = AuthInfo | InvalidTokenError | undefined;
+
+/** What routing reads of the endpoint, besides what the two eras read. */
+export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
+  readonly policy: HostPolicy;
+  /** Browser origins allowed to call (the `cors` option). */
+  readonly cors: CorsPolicy | undefined;
+  /** The endpoint's path; `undefined` serves every path. */
+  readonly path: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly legacyEnabled: boolean;
+  /** Requests in flight now (streams included). */
+  readonly inFlight: number;
+  /** What the requests running hold (`limits.maxInFlightBytes`, `maxInFlightPerPrincipal`). */
+  readonly load: InFlightLoad;
+  /** The `rateLimit` option's buckets, when there are any. */
+  readonly rateLimiter: RateLimiter | undefined;
+  /** Reports a request refused before its method ran (the request log, instrumentation). */
+  refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void;
+}

@@ -1,0 +1,150 @@
+/**
+ * Token-bucket rate limits: per principal, per tool and per principal, and for the whole
+ * handler. Each bucket holds at most `burst` tokens and gains `perSecond` of them a second; a
+ * request takes one token from every bucket it falls under, all or none. Buckets live in a
+ * `RateLimitStore`: in memory by default, in Redis (`@edge-mcp/redis`) to share them across
+ * instances.
+ *
+ * @module
+ */
+
+/** A bucket's shape: `burst` requests at once, `perSecond` requests a second sustained. */
+export interface RateLimit {
+  readonly perSecond: number;
+  readonly burst: number;
+}
+
+/** The `rateLimit` option of `createMcpHandler()`. Every limit is off unless given. */
+export interface RateLimitOptions {
+  /** Requests of one principal (its token's, else its client address). */
+  perPrincipal?: RateLimit;
+  /**
+   * `tools/call`s of one principal, per tool: by tool name, and `'*'` for every tool not named.
+   */
+  perTool?: Readonly<Record<string, RateLimit>>;
+  /** Requests of every principal together (what the server as a whole takes). */
+  total?: RateLimit;
+  /** Where the buckets live. @default new MemoryRateLimitStore() */
+  store?: RateLimitStore;
+}
+
+/** One bucket a request takes a token from: its key and its shape. */
+export interface BucketTake {
+  readonly key: string;
+  readonly limit: RateLimit;
+}
+
+/**
+ * Where buckets live, for storage implementers. `take` takes one token from each bucket, all or
+ * none (atomically, for a store shared by instances): `0` when taken, else the milliseconds until
+ * every bucket has one again. May answer with a promise.
+ */
+export interface RateLimitStore {
+  take(buckets: readonly BucketTake[], now: number): number | Promise<number>;
+}
+
+export interface MemoryRateLimitStoreOptions {
+  /**
+   * Buckets kept at most; past it, full buckets (which a missing entry stands for) are dropped,
+   * then the least recently used. @default 100000
+   */
+  maxBuckets?: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+  limit: RateLimit;
+}
+
+/** Tokens of a bucket at `now`: what it had, refilled since, at most `burst`. */
+function level(bucket: Bucket | undefined, limit: RateLimit, now: number): number {
+  if (bucket === undefined) return limit.burst;
+  return Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
+}
+
+/** Buckets in one process. Bounded: a client cycling through addresses cannot grow it. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #max: number;
+
+  constructor(options: MemoryRateLimitStoreOptions = {}) {
+    this.#max = options.maxBuckets ?? 100_000;
+  }
+
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  take(buckets: readonly BucketTake[], now: number): number {
+    let wait = 0;
+    for (const { key, limit } of buckets) {
+      const tokens = level(this.#buckets.get(key), limit, now);
+      if (tokens < 1) wait = Math.max(wait, Math.ceil(((1 - tokens) / limit.perSecond) * 1000));
+    }
+    if (wait > 0) return wait;
+    for (const { key, limit } of buckets) {
+      const tokens = level(this.#buckets.get(key), limit, now) - 1;
+      // Re-inserted, so the map's order is the order of last use.
+      this.#buckets.delete(key);
+      this.#buckets.set(key, { tokens, at: now, limit });
+    }
+    if (this.#buckets.size > this.#max) this.#trim(now);
+    return 0;
+  }
+
+  #trim(now: number): void {
+    // A full bucket is what a missing one stands for: dropping it changes nothing.
+    for (const [key, bucket] of this.#buckets) {
+      if (this.#buckets.size <= this.#max) return;
+      if (level(bucket, bucket.limit, now) >= bucket.limit.burst) this.#buckets.delete(key);
+    }
+    for (const key of this.#buckets.keys()) {
+      if (this.#buckets.size <= this.#max) return;
+      this.#buckets.delete(key);
+    }
+  }
+}
+
+/** The limits of one handler, built once: which buckets a request takes from. */
+export class RateLimiter {
+  readonly #perPrincipal: RateLimit | undefined;
+  readonly #perTool: Readonly<Record<string, RateLimit>> | undefined;
+  readonly #total: RateLimit | undefined;
+  readonly #store: RateLimitStore;
+
+  constructor(options: RateLimitOptions) {
+    this.#perPrincipal = checked(options.perPrincipal, 'perPrincipal');
+    this.#total = checked(options.total, 'total');
+    if (options.perTool)
+      for (const [name, limit] of Object.entries(options.perTool))
+        checked(limit, `perTool[${JSON.stringify(name)}]`);
+    this.#perTool = options.perTool;
+    this.#store = options.store ?? new MemoryRateLimitStore();
+  }
+
+  /**
+   * Takes a token for a request of `principal` (a `tools/call` of `tool`): `0` when it may run,
+   * else the milliseconds until it may.
+   */
+  take(principal: string, tool: string | undefined, now: number): number | Promise<number> {
+    const buckets: BucketTake[] = [];
+    if (this.#total) buckets.push({ key: 't', limit: this.#total });
+    if (this.#perPrincipal) buckets.push({ key: `p\u0000${principal}`, limit: this.#perPrincipal });
+    if (tool !== undefined && this.#perTool) {
+      const limit = this.#perTool[tool] ?? this.#perTool['*'];
+      if (limit) buckets.push({ key: `t\u0000${tool}\u0000${principal}`, limit });
+    }
+    return buckets.length === 0 ? 0 : this.#store.take(buckets, now);
+  }
+}
+
+function checked(limit: RateLimit | undefined, what: string): RateLimit | undefined {
+  if (limit === undefined) return undefined;
+  const { perSecond, burst } = limit;
+  if (!(perSecond > 0) || !Number.isFinite(perSecond) || !(burst >= 1) || !Number.isFinite(burst))
+    throw new TypeError(
+      `rateLimit.${what}: perSecond must be a positive number and burst a number of at least 1`,
+    );
+  return limit;
+}
