@@ -4,12 +4,14 @@
  * one `RedisContext`; `handlerOptions()` gives them to `createMcpHandler`.
  */
 import type { AbortReasonType, McpHandlerOptions, TaskOptions } from '@edge-mcp/core';
+import type { RateLimitStore } from '@edge-mcp/core/sessions';
 import { RedisBus } from './bus.ts';
 import { connectRedis, type RedisConnection } from './connection.ts';
 import { RedisEventStore } from './event-store.ts';
 import { Instance, newInstanceTag } from './instance.ts';
 import { RedisKeys } from './keys.ts';
 import { type RedisClusterOptions, type ResolvedRedisOptions, resolveOptions } from './options.ts';
+import { RedisRateLimitStore } from './rate-limit-store.ts';
 import { RedisSessionManager } from './session-manager.ts';
 import { RedisTaskStore } from './task-store.ts';
 
@@ -51,6 +53,11 @@ export interface RedisCluster {
   readonly bus: RedisBus;
   /** Tasks in Redis (the core's `TaskStore`, shared by every instance). */
   readonly taskStore: RedisTaskStore;
+  /**
+   * Rate-limit buckets in Redis, shared by every instance (the core's `RateLimitStore`): give it
+   * as `rateLimit.store` next to the limits.
+   */
+  readonly rateLimits: RateLimitStore;
   /** Both connections are ready. */
   readonly available: boolean;
   /**
@@ -128,6 +135,7 @@ function makeCluster(context: RedisContext): RedisCluster {
   const eventStore =
     options.events === false ? undefined : new RedisEventStore(connection, keys, options.events);
   const taskStore = new RedisTaskStore(context);
+  const rateLimits = new RedisRateLimitStore(connection, keys);
   let closed: Promise<void> | undefined;
   return {
     instance: instance.tag,
@@ -135,6 +143,7 @@ function makeCluster(context: RedisContext): RedisCluster {
     eventStore,
     bus,
     taskStore,
+    rateLimits,
     get available() {
       return connection.available;
     },

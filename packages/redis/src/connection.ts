@@ -210,7 +210,7 @@ export class RedisConnection {
   #run(op: RedisOp): Promise<RedisReply> {
     if (!('script' in op)) return this.#send(op);
     const { script, keys, args = [] } = op;
-    if (keys.length !== script.keys)
+    if (script.keys >= 0 && keys.length !== script.keys)
       return Promise.reject(
         new TypeError(`script ${script.name} takes ${script.keys} keys, got ${keys.length}`),
       );

@@ -50,6 +50,14 @@ export const TASK_FIELDS = {
   binding: 'b',
 } as const;
 
+/** Fields of a rate-limit bucket `<ns>:rl:<key>`. */
+export const RATE_FIELDS = {
+  /** Tokens left at `at` (a decimal number). */
+  tokens: 't',
+  /** When `tokens` was written (ms, Redis `TIME`). */
+  at: 'a',
+} as const;
+
 /** How long a session's tombstone (`…:gone`) is kept: reconciliation reads it. */
 export const TOMBSTONE_TTL_MS = 600_000;
 /** How long an instance's inbox outlives its last push. */
@@ -122,6 +130,11 @@ export class RedisKeys {
   /** Sorted set: task ids by `expiresAt` (the TTL sweep). */
   get tasks(): string {
     return `${this.namespace}:tasks`;
+  }
+
+  /** Hash: a rate-limit bucket (`RATE_FIELDS`), expiring once it would be full again. */
+  rateBucket(key: string): string {
+    return `${this.namespace}:rl:${key}`;
   }
 
   /** String: the shared `requestState` secret, when a deployment asks Redis for it. */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 export interface RedisScript {
   /** Unique within the package (`touch`, `create`, `publish-or-inbox`, …). */
   readonly name: string;
-  /** How many of its arguments are keys (`KEYS[1..n]`); the rest are `ARGV`. */
+  /** How many of its arguments are keys (`KEYS[1..n]`), `-1` for any number; the rest are `ARGV`. */
   readonly keys: number;
   readonly lua: string;
   /** SHA-1 of `lua`, hex: what `EVALSHA` names. */
@@ -26,8 +26,8 @@ export function defineScript(name: string, keys: number, lua: string): RedisScri
     if (existing.lua === lua && existing.keys === keys) return existing;
     throw new Error(`Redis script ${name} is defined twice`);
   }
-  if (!Number.isInteger(keys) || keys < 0)
-    throw new TypeError(`Redis script ${name}: keys must be an integer >= 0`);
+  if (!Number.isInteger(keys) || keys < -1)
+    throw new TypeError(`Redis script ${name}: keys must be an integer >= 0, or -1 for any`);
   const script: RedisScript = Object.freeze({
     name,
     keys,
