@@ -1,6 +1,7 @@
 /**
  * `pnpm stress`: the long runs of what `pnpm test` runs briefly — 100,000 fuzz scenarios through
- * the core handler in-process, then a 10-minute soak of a real Node server — and a summary.
+ * the core handler in-process, a 10-minute soak of a real Node server, then the abuse mode
+ * against the example on Node, Deno and Bun — and a summary.
  * Exits 1 if any invariant broke.
  *
  * Environment (defaults in brackets):
@@ -10,9 +11,14 @@
  *   STRESS_CLIENTS [32]         concurrent soak clients
  *   STRESS_STALLED [8]          stalled readers kept open during the soak
  *   STRESS_HEAP_MIB [16]        allowed heap growth after GC
- *   STRESS_ONLY [both]          `fuzz` or `soak`
+ *   STRESS_ONLY [all]           `fuzz`, `soak` or `abuse`
+ *   STRESS_ABUSE_RUNTIMES [node,deno,bun]  where the abuse mode attacks the example (192 MB heap)
  *   FUZZ_SEED, SOAK_SEED        replay a printed seed
  */
+
+import { abuseFailures, formatAbuse, runAbuse } from './abuse/abuse.ts';
+import { SCALES } from './abuse/attacks.ts';
+import type { Runtime } from './abuse/target.ts';
 import {
   type Budget,
   eraProperty,
@@ -116,8 +122,27 @@ async function soakRun(): Promise<void> {
     failures.push(`soak: handles left: ${JSON.stringify(summary.leftoverHandles)}`);
 }
 
-if (only !== 'soak') await fuzz();
-if (only !== 'fuzz') await soakRun();
+/** The abuse mode at length: every attack against the example, on each runtime. */
+async function abuse(): Promise<void> {
+  const runtimes = (process.env.STRESS_ABUSE_RUNTIMES ?? 'node,deno,bun').split(',') as Runtime[];
+  for (const runtime of runtimes) {
+    console.log(`abuse: ${runtime}`);
+    try {
+      const report = await runAbuse(runtime, SCALES.long);
+      console.log(formatAbuse(report));
+      const broken = abuseFailures(report);
+      if (broken.length > 0) failures.push(`abuse on ${runtime}: ${broken.join('; ')}`);
+    } catch (error) {
+      failures.push(
+        `abuse on ${runtime}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}
+
+if (only === undefined || only === 'fuzz') await fuzz();
+if (only === undefined || only === 'soak') await soakRun();
+if (only === undefined || only === 'abuse') await abuse();
 if (failures.length > 0) {
   console.log(`\n${failures.length} failure(s):\n${failures.join('\n\n')}`);
   process.exitCode = 1;

@@ -1,0 +1,176 @@
+/**
+ * The attacks of the abuse mode (issue 22's findings, and the earlier ones), each from the
+ * attacker's address and bounded in count: what each sent and how the server answered.
+ */
+import { modern } from '@edge-mcp/test-kit';
+import { ATTACKER, holdStream, pool, post, refusedUpload, slowBody } from './wire.ts';
+
+const LEGACY = '2025-11-25';
+
+/** How many of each attack a run makes (`short` in `pnpm test`, `long` in `pnpm stress`). */
+export interface AbuseScale {
+  /** Dropped 2025-11-25 calls with a 4 MB argument (the remote OOM of finding 1). */
+  droppedCalls: number;
+  /** 2026-07-28 calls with a 4 MB argument, dropped after their first event. */
+  modernCalls: number;
+  /** Uploads refused before they were read, written on after the answer (finding 4). */
+  refusedUploads: number;
+  /** `initialize` calls of one client (finding 3). */
+  initializes: number;
+  /** Sessions each holding a GET stream open (finding 3). */
+  heldStreams: number;
+  /** Connections sending a body one byte at a time, held through the run. */
+  slowBodies: number;
+}
+
+export const SCALES: Readonly<Record<'short' | 'long', AbuseScale>> = {
+  short: {
+    droppedCalls: 40,
+    modernCalls: 20,
+    refusedUploads: 2,
+    initializes: 300,
+    heldStreams: 50,
+    slowBodies: 20,
+  },
+  long: {
+    droppedCalls: 500,
+    modernCalls: 200,
+    refusedUploads: 10,
+    initializes: 12_000,
+    heldStreams: 500,
+    slowBodies: 200,
+  },
+};
+
+/** Statuses an attack got, by status (0: the connection failed). */
+export type Tally = Record<string, number>;
+
+function tally(statuses: number[]): Tally {
+  const counts: Tally = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+// 4 MB, under the 4 MiB body limit with its envelope: the calls are read and run.
+const JUNK = 'x'.repeat(4_000_000);
+
+/** A legacy session of the attacker's: `initialize` and `notifications/initialized`. */
+export async function openSession(mcpUrl: string, from = ATTACKER): Promise<string | undefined> {
+  const opened = await post(
+    mcpUrl,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: LEGACY,
+        capabilities: {},
+        clientInfo: { name: 'abuse', version: '1' },
+      },
+    }),
+    { from },
+  );
+  if (!opened.session) return undefined;
+  await post(mcpUrl, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
+    from,
+    headers: sessionHeaders(opened.session),
+  });
+  return opened.session;
+}
+
+export function sessionHeaders(session: string): Record<string, string> {
+  return { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY };
+}
+
+/** 2025-11-25 `sleep` calls with a 4 MB argument and a progress token, dropped after the priming event. */
+export async function droppedLegacyCalls(mcpUrl: string, count: number): Promise<Tally> {
+  const session = await openSession(mcpUrl);
+  if (!session) return { 'no-session': 1 };
+  const statuses = await pool(count, 8, (i) =>
+    post(
+      mcpUrl,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: i + 10,
+        method: 'tools/call',
+        params: {
+          name: 'sleep',
+          arguments: { ms: 60_000, junk: JUNK },
+          _meta: { progressToken: i },
+        },
+      }),
+      { from: ATTACKER, headers: sessionHeaders(session), drop: 'first-chunk' },
+    ).then((sent) => sent.status),
+  );
+  return tally(statuses);
+}
+
+/** 2026-07-28 `sleep` calls with a 4 MB argument, dropped after their first event. */
+export async function droppedModernCalls(mcpUrl: string, count: number): Promise<Tally> {
+  const statuses = await pool(count, 8, () => {
+    const init = modern(
+      'tools/call',
+      { name: 'sleep', arguments: { ms: 60_000, junk: JUNK } },
+      { meta: { progressToken: 'p' } },
+    );
+    return post(mcpUrl, String(init.body), {
+      from: ATTACKER,
+      headers: init.headers as Record<string, string>,
+      drop: 'first-chunk',
+    }).then((sent) => sent.status);
+  });
+  return tally(statuses);
+}
+
+/**
+ * Refused uploads of 64 MiB (a 415 before the body is read; under Bun's own 128 MiB limit, so the
+ * adapter's handling is what is measured): how much the server took.
+ */
+export async function refusedUploads(
+  mcpUrl: string,
+  count: number,
+): Promise<{ statuses: string[]; maxWritten: number }> {
+  const results = await pool(count, 2, () =>
+    refusedUpload(mcpUrl, 'Content-Type: text/plain', UPLOAD_BYTES),
+  );
+  return {
+    statuses: results.map((r) => r.status),
+    maxWritten: Math.max(...results.map((r) => r.written)),
+  };
+}
+
+export const UPLOAD_BYTES = 64 * 1024 * 1024;
+
+/** `initialize` after `initialize` from one client. */
+export async function sessionFlood(mcpUrl: string, count: number): Promise<Tally> {
+  const statuses = await pool(count, 16, () =>
+    post(
+      mcpUrl,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: LEGACY,
+          capabilities: {},
+          clientInfo: { name: 'flood', version: '1' },
+        },
+      }),
+      { from: ATTACKER },
+    ).then((sent) => sent.status),
+  );
+  return tally(statuses);
+}
+
+/** Sessions each holding a GET stream open; the closers drop them all. */
+export async function heldStreams(mcpUrl: string, count: number): Promise<Array<() => void>> {
+  return pool(count, 16, async () => {
+    const session = await openSession(mcpUrl);
+    return session ? holdStream(mcpUrl, session) : () => {};
+  });
+}
+
+/** Connections whose body never arrives; the closers drop them. */
+export function slowBodies(mcpUrl: string, count: number): Array<() => void> {
+  return Array.from({ length: count }, () => slowBody(mcpUrl, 200));
+}

@@ -1,0 +1,32 @@
+/**
+ * The abuse mode's short version (issue 22): every attack against the example server with a
+ * 192 MB heap on Node, Deno and Bun while a well-behaved client keeps calling from another
+ * address. `pnpm stress` runs the long version (500 dropped 4 MB calls, 12,000 initializes, …).
+ */
+import { describe, expect, test } from 'vitest';
+import { formatAbuse, runAbuse } from '../src/abuse/abuse.ts';
+import { SCALES, UPLOAD_BYTES } from '../src/abuse/attacks.ts';
+import type { Runtime } from '../src/abuse/target.ts';
+
+describe.each<Runtime>(['node', 'deno', 'bun'])('abuse on %s (192 MB heap)', (runtime) => {
+  test('the server lives, the well-behaved client is served, every budget is back to zero', async () => {
+    const report = await runAbuse(runtime, SCALES.short);
+    console.log(formatAbuse(report));
+    expect(report.alive, report.exit).toBe(true);
+    expect(report.wellBehaved.failures).toEqual([]);
+    expect(report.wellBehaved.calls).toBeGreaterThan(50);
+    expect(report.sessionKept).toBe(true);
+    expect(report.after).toMatchObject({ inFlight: 0, inFlightBytes: 0, openStreams: 0 });
+    // The byte budget took some of the 4 MB calls and refused the rest (429 per client).
+    const legacy = report.attacks.droppedLegacyCalls;
+    expect(legacy['200']).toBeGreaterThan(0);
+    expect(legacy['429']).toBeGreaterThan(0);
+    expect(report.attacks.sessionFlood['200']).toBe(SCALES.short.initializes);
+    expect(report.attacks.newcomerWhileStreamsHeld).toBe(5);
+    // Refused uploads end with the connection; Deno's server reads them to the end whatever
+    // the answer (its own behaviour, see the adapters' README).
+    for (const status of report.attacks.refusedUploads.statuses) expect(status).toMatch(/ 415 /);
+    if (runtime !== 'deno')
+      expect(report.attacks.refusedUploads.maxWritten).toBeLessThan(UPLOAD_BYTES / 2);
+  }, 120_000);
+});
