@@ -10,6 +10,7 @@ import {
   isTerminal,
   StoreUnavailableError,
   type TaskHost,
+  TaskLimitError,
   type TaskRecord,
   type TaskStore,
 } from '@edge-mcp/core/sessions';
@@ -126,13 +127,14 @@ export class RedisTaskStore implements TaskStore {
     this.#host = host;
   }
 
-  async create(record: TaskRecord): Promise<void> {
+  async create(record: TaskRecord, maxActive?: number): Promise<void> {
     const { keys, connection } = this.#context;
     const json = JSON.stringify(record);
     const terminal = isTerminal(record.status);
     const session = record.sessionId;
+    let created: RedisReply;
     try {
-      await connection.script(
+      created = await connection.script(
         TASK_CREATE,
         [
           keys.task(record.id),
@@ -153,11 +155,14 @@ export class RedisTaskStore implements TaskStore {
           this.#channelPrefix,
           this.#message(record.id, record.status),
           session === undefined ? 0 : 1,
+          maxActive ?? '',
         ],
       );
     } catch (error) {
       this.#fail(error);
     }
+    // Counted in the same script as the write: two instances cannot both take the last one.
+    if (created === 0) throw new TaskLimitError(`Too many unfinished tasks (limit ${maxActive})`);
     this.#remember(record.id, { version: 1, json });
     if (record.runner === this.runner && !terminal) this.#track(record.id, record.expiresAt);
   }

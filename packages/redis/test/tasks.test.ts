@@ -585,6 +585,22 @@ describe('handlers on several instances sharing a RedisTaskStore', () => {
     expect(fourth.message.result.resultType).toBe('task');
   });
 
+  test('maxActivePerPrincipal holds under a race: calls at once on three instances create no more than the limit', async () => {
+    const [a, b, c] = (await nodes(3, {}, { maxActivePerPrincipal: 5 })) as [Node, Node, Node];
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call([a, b, c][i % 3]?.handler as McpHandler, 'tools/call', {
+          name: 'compute',
+          arguments: {},
+        }),
+      ),
+    );
+    // Before, each instance counted then created: 182 tasks against a limit of 100.
+    const tasks = answers.filter((answer) => answer.message.result?.resultType === 'task');
+    expect(tasks).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(25);
+  });
+
   test('2025-11-25 tasks/list: one principal’s tasks from every instance, newest first, by pages', async () => {
     const auth = { authorization: 'Bearer alice' };
     const version = '2025-11-25';

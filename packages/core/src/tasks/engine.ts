@@ -126,6 +126,8 @@ export class TaskEngine implements TaskHost {
     ttlMs: number,
     sessionId: string | undefined,
   ): Promise<TaskRecord | undefined> {
+    // A quick answer without a write; the store checks again as it creates (atomically, where
+    // instances share it).
     if ((await this.store.countActive(binding)) >= this.#maxActive) return undefined;
     const now = Date.now();
     const record: TaskRecord = {
@@ -143,7 +145,7 @@ export class TaskEngine implements TaskHost {
       runner: this.id,
     };
     try {
-      await this.store.create(record);
+      await this.store.create(record, this.#maxActive);
     } catch (error) {
       // A full store is a budget like the per-principal one: the call runs without a task.
       if (error instanceof TaskLimitError) return undefined;

@@ -91,7 +91,12 @@ export interface TaskStore {
    * is the only secret. @default newTaskId()
    */
   newId?(): string;
-  create(record: TaskRecord): void | Promise<void>;
+  /**
+   * Stores a new task. With `maxActive`, throws `TaskLimitError` instead when the record's
+   * binding has that many unfinished tasks already: atomically, where instances share the store
+   * (two instances must not both create the last one a principal may have).
+   */
+  create(record: TaskRecord, maxActive?: number): void | Promise<void>;
   /** The task, unless unknown or expired. */
   get(id: string): TaskRecord | undefined | Promise<TaskRecord | undefined>;
   /**
@@ -169,7 +174,9 @@ export class MemoryTaskStore implements TaskStore {
     this.#host = host;
   }
 
-  create(record: TaskRecord): void {
+  create(record: TaskRecord, maxActive?: number): void {
+    if (maxActive !== undefined && this.countActive(record.binding) >= maxActive)
+      throw new TaskLimitError(`Too many unfinished tasks (limit ${maxActive})`);
     if (this.#tasks.size >= this.#max && !this.#evictOne())
       throw new TaskLimitError(`Too many tasks (limit ${this.#max})`);
     this.#tasks.set(record.id, { ...record });

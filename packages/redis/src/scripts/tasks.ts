@@ -30,13 +30,15 @@ end`;
  * session's standalone stream (2025-11-25 status notifications go out there).
  * KEYS: task, binding's list, binding's active set, expiry index, session hash (or the task).
  * ARGV: JSON, status, runner, binding, createdAt, expiresAt, id, terminal (1/0), channel prefix,
- * message, has session (1/0).
+ * message, has session (1/0), the binding's most unfinished tasks ('' for no limit).
+ * Returns 1 when created, 0 when the binding has its most unfinished tasks already.
  */
 export const TASK_CREATE = defineScript(
   'task-create',
   5,
   `${TELL}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('ERR task ' .. ARGV[7] .. ' exists') end
+if ARGV[12] ~= '' and redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[12]) then return 0 end
 redis.call('HSET', KEYS[1], '${R}', ARGV[1], '${VER}', 1, '${ST}', ARGV[2], '${RN}', ARGV[3], '${B}', ARGV[4])
 redis.call('PEXPIREAT', KEYS[1], ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[5], ARGV[7])
