@@ -17,15 +17,20 @@ describe.each<Runtime>(['node', 'deno', 'bun'])('abuse on %s (192 MB heap)', (ru
     expect(report.wellBehaved.calls).toBeGreaterThan(50);
     expect(report.sessionKept).toBe(true);
     expect(report.after).toMatchObject({ inFlight: 0, inFlightBytes: 0, openStreams: 0 });
-    // The byte budget took some of the 4 MB calls and refused the rest (429 per client).
+    // The byte budgets took some of the 4 MB calls and refused the rest (503 for the handler's,
+    // 429 for a client's own).
     const legacy = report.attacks.droppedLegacyCalls;
     expect(legacy['200']).toBeGreaterThan(0);
-    expect(legacy['429']).toBeGreaterThan(0);
+    expect((legacy['503'] ?? 0) + (legacy['429'] ?? 0)).toBeGreaterThan(0);
+    expect(legacy['0']).toBeUndefined();
     expect(report.attacks.sessionFlood['200']).toBe(SCALES.short.initializes);
     expect(report.attacks.newcomerWhileStreamsHeld).toBe(5);
     // Refused uploads end with the connection; Deno's server reads them to the end whatever
-    // the answer (its own behaviour, see the adapters' README).
-    for (const status of report.attacks.refusedUploads.statuses) expect(status).toMatch(/ 415 /);
+    // the answer (its own behaviour, see the adapters' README). Bun cannot linger once it has
+    // answered: a client still writing past the drained part may see the connection reset
+    // before it reads the 415.
+    for (const status of report.attacks.refusedUploads.statuses)
+      expect(status).toMatch(runtime === 'bun' ? /^$|^HTTP\/1\.1 415 / : /^HTTP\/1\.1 415 /);
     if (runtime !== 'deno')
       expect(report.attacks.refusedUploads.maxWritten).toBeLessThan(UPLOAD_BYTES / 2);
   }, 120_000);

@@ -27,7 +27,12 @@ import {
   respond,
   safeReporter,
 } from '../shared/serve.ts';
-import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
+import {
+  type ErrorReporter,
+  type FetchHandler,
+  REMOTE_ADDRESS,
+  type RuntimeHandlerOptions,
+} from '../shared/types.ts';
 import { answerFast, type FastServing } from '../shared/web-incoming.ts';
 import { type BunHttpServer, bunRuntime } from './types.ts';
 
@@ -159,7 +164,11 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     idleTimeout: 0,
     fetch: entry
       ? (request, bunServer) => answerFast(handler, entry, request, serving, bunServer)
-      : async (request) => headNow(await respond(handler, request, report, 'drain')),
+      : async (request, bunServer) => {
+          (request as { [REMOTE_ADDRESS]?: string })[REMOTE_ADDRESS] =
+            bunServer.requestIP(request)?.address;
+          return headNow(await respond(handler, request, report, 'drain'));
+        },
     // Reached when the handler's value is not a usable Response.
     error(error) {
       report(error);

@@ -42,7 +42,12 @@ import {
   safeReporter,
   signalExitCode,
 } from '../shared/serve.ts';
-import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
+import {
+  type ErrorReporter,
+  type FetchHandler,
+  REMOTE_ADDRESS,
+  type RuntimeHandlerOptions,
+} from '../shared/types.ts';
 import { answerFast, type FastServing } from '../shared/web-incoming.ts';
 import { type DenoHttpServer, type DenoRuntime, type DenoSignal, denoRuntime } from './types.ts';
 
@@ -197,7 +202,10 @@ export async function serve(
     },
     entry
       ? (request, info) => answerFast(handler, entry, request, serving, info.remoteAddr?.hostname)
-      : (request) => respond(handler, request, report, 'close'),
+      : (request, info) => {
+          (request as { [REMOTE_ADDRESS]?: string })[REMOTE_ADDRESS] = info.remoteAddr?.hostname;
+          return respond(handler, request, report, 'close');
+        },
   );
   const info = listenInfo(hostname, server.addr.port, server.addr.hostname);
 

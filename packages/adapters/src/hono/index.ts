@@ -7,7 +7,8 @@ import { type AuthInfo, InvalidTokenError } from '@edge-mcp/core';
 import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import type { Context, Handler } from 'hono';
 import { lightResponse, toWebResponse } from '../shared/light-response.ts';
-import { type FetchHandler, lightIncomingOf } from '../shared/types.ts';
+import { type FetchHandler, lightIncomingOf, remoteAddressOf } from '../shared/types.ts';
+import { WebIncoming } from '../shared/web-incoming.ts';
 
 export type { FetchHandler } from '../shared/types.ts';
 
@@ -59,7 +60,12 @@ export function mcp(handler: FetchHandler, options: McpOptions = {}): Handler {
     // Served by the Node adapter, the Request is lazy and carries the light request: the core's
     // fast entry then answers without a Request or Response being built.
     const light = lightIncomingOf(raw);
-    if (light === undefined) return entry(raw, true, auth).then(toWebResponse);
+    if (light === undefined) {
+      // On Deno and Bun, the adapter left the client's address on the runtime's Request.
+      const remote = remoteAddressOf(raw);
+      const incoming = remote === undefined ? raw : new WebIncoming(raw, remote);
+      return entry(incoming, true, auth).then(toWebResponse);
+    }
     return entry(light, true, auth).then(lightResponse);
   };
   if (!principal) return (c: Context) => answer(c, undefined);

@@ -83,6 +83,18 @@ export type ErrorReporter = (error: unknown) => void;
  */
 export const LIGHT_INCOMING: unique symbol = Symbol.for('edge-mcp.light-incoming');
 
+/**
+ * Where the Deno and Bun adapters put the client's address on the runtime's own `Request` when a
+ * handler other than the core's (a Hono app) serves it: `mcp()` hands it on to the core, which
+ * counts unauthenticated clients by it.
+ */
+export const REMOTE_ADDRESS: unique symbol = Symbol.for('edge-mcp.remote-address');
+
+/** The client address an adapter put on `request`, if any. */
+export function remoteAddressOf(request: Request): string | undefined {
+  return (request as { [REMOTE_ADDRESS]?: string })[REMOTE_ADDRESS];
+}
+
 /** The light request behind `request`, when an adapter made it lazily and nothing consumed it. */
 export function lightIncomingOf(request: Request): IncomingRequest | undefined {
   return (request as { [LIGHT_INCOMING]?: IncomingRequest })[LIGHT_INCOMING];

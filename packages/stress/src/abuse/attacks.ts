@@ -82,12 +82,22 @@ export function sessionHeaders(session: string): Record<string, string> {
   return { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY };
 }
 
-/** 2025-11-25 `sleep` calls with a 4 MB argument and a progress token, dropped after the priming event. */
+/**
+ * The heavy attacks come from many addresses (127.0.1.1–32), so the budgets per client do not
+ * stop them all and the handler's own (`maxInFlightBytes`) is what the heap is left to.
+ */
+export const SWARM = Array.from({ length: 32 }, (_, i) => `127.0.1.${i + 1}`);
+
+/**
+ * 2025-11-25 `sleep` calls with a 4 MB argument and a progress token, dropped after the priming
+ * event: each is kept for its disconnect grace (30 s) with no connection.
+ */
 export async function droppedLegacyCalls(mcpUrl: string, count: number): Promise<Tally> {
-  const session = await openSession(mcpUrl);
-  if (!session) return { 'no-session': 1 };
-  const statuses = await pool(count, 8, (i) =>
-    post(
+  const sessions = await Promise.all(SWARM.map((from) => openSession(mcpUrl, from)));
+  const statuses = await pool(count, 8, (i) => {
+    const session = sessions[i % SWARM.length];
+    if (!session) return Promise.resolve(0);
+    return post(
       mcpUrl,
       JSON.stringify({
         jsonrpc: '2.0',
@@ -99,22 +109,22 @@ export async function droppedLegacyCalls(mcpUrl: string, count: number): Promise
           _meta: { progressToken: i },
         },
       }),
-      { from: ATTACKER, headers: sessionHeaders(session), drop: 'first-chunk' },
-    ).then((sent) => sent.status),
-  );
+      { from: SWARM[i % SWARM.length], headers: sessionHeaders(session), drop: 'first-chunk' },
+    ).then((sent) => sent.status);
+  });
   return tally(statuses);
 }
 
 /** 2026-07-28 `sleep` calls with a 4 MB argument, dropped after their first event. */
 export async function droppedModernCalls(mcpUrl: string, count: number): Promise<Tally> {
-  const statuses = await pool(count, 8, () => {
+  const statuses = await pool(count, 8, (i) => {
     const init = modern(
       'tools/call',
       { name: 'sleep', arguments: { ms: 60_000, junk: JUNK } },
       { meta: { progressToken: 'p' } },
     );
     return post(mcpUrl, String(init.body), {
-      from: ATTACKER,
+      from: SWARM[i % SWARM.length],
       headers: init.headers as Record<string, string>,
       drop: 'first-chunk',
     }).then((sent) => sent.status);
