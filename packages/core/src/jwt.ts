@@ -218,15 +218,27 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 
   if (options.jwksUrl !== undefined) keys = keysFor(new URL(options.jwksUrl));
 
+  // A discovery that failed is not tried again at once: while the authorization server is down
+  // every request would otherwise wait for it (up to timeoutMs per metadata URL). The pause
+  // doubles from 1 s up to the key set's cooldown; within it the failure answers at once.
+  let failedDiscovery: { until: number; pauseMs: number; error: unknown } | undefined;
+
   const getKeys = async (): Promise<GetKey> => {
     if (keys) return keys;
+    if (failedDiscovery !== undefined && Date.now() < failedDiscovery.until)
+      throw failedDiscovery.error;
     // One discovery at a time (not shared on Workers: a promise must not cross requests there).
     const pending = discovery ?? discoverJwksUrl(issuer, fetchImpl ?? fetch, timeoutMs);
     if (!onWorkers()) discovery = pending;
     try {
       const url = await pending;
+      failedDiscovery = undefined;
       keys ??= keysFor(url);
       return keys;
+    } catch (error) {
+      const pauseMs = Math.min(cooldownMs, Math.max(1000, (failedDiscovery?.pauseMs ?? 0) * 2));
+      failedDiscovery = { until: Date.now() + pauseMs, pauseMs, error };
+      throw error;
     } finally {
       if (discovery === pending) discovery = undefined;
     }

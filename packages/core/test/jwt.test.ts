@@ -418,6 +418,36 @@ describe('an unreachable authorization server', () => {
     );
   });
 
+  test('a failed discovery is not tried again for every request: one try per pause, the pause doubling', async () => {
+    resetServer([key1]);
+    as.down = true;
+    const token = await sign();
+    // The verifier's clock, moved on by hand (jose reads the real one for the token's times).
+    const realNow = Date.now;
+    let offset = 0;
+    Date.now = () => realNow() + offset;
+    try {
+      const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, cache: false });
+      const tries = () => as.counts.refused;
+      for (let i = 0; i < 5; i++)
+        await expect(verify(token, REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+      // Both metadata URLs, once: the four requests after it were answered from the failure.
+      expect(tries()).toBe(2);
+      offset += 1000;
+      await expect(verify(token, REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+      expect(tries()).toBe(4);
+      // Now the pause is 2 s.
+      offset += 1500;
+      await expect(verify(token, REQUEST)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
+      expect(tries()).toBe(4);
+      as.down = false;
+      offset += 500;
+      expect((await verify(token, REQUEST))?.principal).toBe('alice');
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   test('keys already fetched keep verifying past their age while the server is down', async () => {
     resetServer([key1]);
     const lenient = verifier({ jwks: { cacheMaxAgeMs: 50 }, unavailable: 'throw' });

@@ -65,6 +65,43 @@ describe('input-required results (MRTR)', () => {
     expect(runs).toEqual(['greeted en']);
   });
 
+  test('requestState: replayable within its lifetime by default; singleUse accepts it once', async () => {
+    for (const singleUse of [false, true]) {
+      const runs: string[] = [];
+      const handler = createMcpHandler(server(runs), {
+        requestState: { secret: 'test-secret', singleUse },
+      });
+      const first = await call(
+        handler,
+        'tools/call',
+        { name: 'greet', arguments: { lang: 'en' } },
+        { capabilities: ELICIT },
+      );
+      const retry = () =>
+        call(
+          handler,
+          'tools/call',
+          {
+            name: 'greet',
+            arguments: { lang: 'en' },
+            requestState: first.message.result.requestState,
+            inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+          },
+          { capabilities: ELICIT },
+        );
+      expect((await retry()).message.result.resultType).toBe('complete');
+      const again = await retry();
+      if (singleUse) {
+        expect(again.message.error).toMatchObject({ code: -32602 });
+        expect(again.message.error.message).toContain('used already');
+        expect(runs).toEqual(['greeted en']);
+      } else {
+        expect(again.message.result.resultType).toBe('complete');
+        expect(runs).toEqual(['greeted en', 'greeted en']);
+      }
+    }
+  });
+
   test('multi-round: answers of earlier rounds travel in the signed state', async () => {
     const handler = createMcpHandler(server([]));
     const caps = { ...ELICIT, sampling: {}, roots: {} };

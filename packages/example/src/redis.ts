@@ -97,7 +97,12 @@ export async function exampleCluster(
   }
   const cluster = await redisCluster({ ...settings, ...overrides });
   try {
-    const secret = env('MCP_REQUEST_STATE_SECRET') || (await cluster.sharedSecret());
+    const configured = env('MCP_REQUEST_STATE_SECRET');
+    if (!configured)
+      log(
+        'edge-mcp example: MCP_REQUEST_STATE_SECRET is not set; the requestState secret is kept in Redis, where anyone who can read Redis can sign states (set it on every instance)',
+      );
+    const secret = configured || (await cluster.sharedSecret());
     return {
       cluster,
       options: { ...cluster.handlerOptions(), requestState: { secret } },

@@ -75,7 +75,9 @@ export interface RedisCluster {
   closeAll(reason?: AbortReasonType): Promise<number>;
   /**
    * A secret shared by every instance, kept in Redis (`SET NX`), for `requestState.secret` when
-   * the deployment has no secret manager.
+   * the deployment has no secret manager. It is stored in plain text: whoever can read Redis can
+   * sign states, and a `FLUSHALL` makes a new one (states signed before are then refused). In
+   * production, give every instance the same secret of your own instead.
    */
   sharedSecret(): Promise<string>;
   /**

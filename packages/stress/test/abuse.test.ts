@@ -31,7 +31,9 @@ describe.each<Runtime>(['node', 'deno', 'bun'])('abuse on %s (192 MB heap)', (ru
     // before it reads the 415.
     for (const status of report.attacks.refusedUploads.statuses)
       expect(status).toMatch(runtime === 'bun' ? /^$|^HTTP\/1\.1 415 / : /^HTTP\/1\.1 415 /);
+    // What was written past the answer: the lingering read (8 MiB, checked every 5 ms) and the
+    // kernel's buffers; reading it all (the old behaviour) is UPLOAD_BYTES.
     if (runtime !== 'deno')
-      expect(report.attacks.refusedUploads.maxWritten).toBeLessThan(UPLOAD_BYTES / 2);
+      expect(report.attacks.refusedUploads.maxWritten).toBeLessThan(UPLOAD_BYTES * 0.75);
   }, 120_000);
 });

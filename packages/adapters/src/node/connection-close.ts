@@ -20,7 +20,7 @@ export function closesConnection(res: ServerResponse, status: number): boolean {
 }
 
 /** How often a lingering connection checks its deadline and what it has read. */
-const LINGER_CHECK_MS = 25;
+const LINGER_CHECK_MS = 5;
 
 interface LingeringSocket extends Socket {
   destroySoon(): void;

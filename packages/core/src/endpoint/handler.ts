@@ -91,6 +91,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     this.signer = new RequestStateSigner(
       options.requestState?.secret,
       options.requestState?.ttlMs ?? DEFAULTS.requestStateTtlMs,
+      options.requestState?.singleUse === true,
     );
     this.cors = options.cors ? new CorsPolicy(options.cors) : undefined;
     this.resourceServer = options.auth ? new ResourceServer(options.auth) : undefined;

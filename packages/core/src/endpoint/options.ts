@@ -77,6 +77,14 @@ export interface McpHandlerOptions {
     secret?: string | Uint8Array;
     /** Lifetime of a state. @default 600000 (10 minutes) */
     ttlMs?: number;
+    /**
+     * Accept each state once: a second request with the same `requestState` is answered -32602
+     * (a retry of a round must then start the round again). Remembered by this handler only, up
+     * to 100,000 states within their lifetime; several instances do not share what they saw.
+     * @default false (a state may be sent again within its lifetime, by the same principal, for
+     * the same request)
+     */
+    singleUse?: boolean;
   };
   /** Cache hints on list, read and discover results (2026-07-28). @default { ttlMs: 0, cacheScope: 'private' } */
   cache?: { ttlMs?: number; cacheScope?: 'public' | 'private' };
@@ -183,7 +191,11 @@ export const HANDLER_OPTION_KEYS = optionKeys<McpHandlerOptions>()([
 export const NESTED_OPTION_KEYS = {
   // DEFAULTS.limits satisfies Limits, so it names every limit and nothing else.
   limits: Object.keys(DEFAULTS.limits) as (keyof Limits)[],
-  requestState: optionKeys<NonNullable<McpHandlerOptions['requestState']>>()(['secret', 'ttlMs']),
+  requestState: optionKeys<NonNullable<McpHandlerOptions['requestState']>>()([
+    'secret',
+    'ttlMs',
+    'singleUse',
+  ]),
   cache: optionKeys<NonNullable<McpHandlerOptions['cache']>>()(['ttlMs', 'cacheScope']),
   tasks: optionKeys<TaskOptions>()([
     'store',

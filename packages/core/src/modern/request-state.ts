@@ -16,12 +16,15 @@ export class RequestStateSigner {
   #raw: Uint8Array<ArrayBuffer> | undefined;
   #key: CryptoKey | undefined;
   readonly #ttlMs: number;
+  /** With `singleUse`: the signatures of states accepted, to their expiry (in that order). */
+  readonly #used: Map<string, number> | undefined;
 
-  constructor(secret: string | Uint8Array | undefined, ttlMs: number) {
+  constructor(secret: string | Uint8Array | undefined, ttlMs: number, singleUse = false) {
     this.#raw = (typeof secret === 'string' ? encoder.encode(secret) : secret) as
       | Uint8Array<ArrayBuffer>
       | undefined;
     this.#ttlMs = ttlMs;
+    this.#used = singleUse ? new Map() : undefined;
   }
 
   /**
@@ -69,10 +72,27 @@ export class RequestStateSigner {
       x: number;
     };
     if (decoded.b !== binding) throw invalidState('requestState belongs to another request');
-    if (decoded.x < Date.now()) throw invalidState('requestState expired');
+    const now = Date.now();
+    if (decoded.x < now) throw invalidState('requestState expired');
+    if (this.#used) this.#spend(state.slice(dot + 1), decoded.x, now);
     return { answers: decoded.r, asked: decoded.q };
   }
+
+  /** Single use: a state seen before is refused; the ones past their expiry are forgotten. */
+  #spend(signature: string, expiresAt: number, now: number): void {
+    const used = this.#used as Map<string, number>;
+    if (used.has(signature)) throw invalidState('requestState was used already');
+    // Every state lives as long: insertion order is expiry order.
+    for (const [seen, expiry] of used) {
+      if (expiry >= now && used.size < MAX_USED) break;
+      used.delete(seen);
+    }
+    used.set(signature, expiresAt);
+  }
 }
+
+/** States remembered at most with `singleUse` (the oldest go first past it). */
+const MAX_USED = 100_000;
 
 /** What a verified `requestState` carries. */
 export interface VerifiedState {

@@ -173,7 +173,7 @@ export function formatAbuse(report: AbuseReport): string {
     `abuse on ${report.runtime} (heap ${report.heapMib} MiB, ${report.ms} ms): ${report.alive ? 'alive' : `DIED ${report.exit}`}, peak RSS ${report.peakRssMib} MiB`,
     `  well-behaved: ${report.wellBehaved.calls} calls, ${report.wellBehaved.failures.length} failed; its session ${report.sessionKept ? 'kept' : 'LOST'}`,
     `  dropped 4 MB legacy calls ${JSON.stringify(a.droppedLegacyCalls)}, modern ${JSON.stringify(a.droppedModernCalls)}`,
-    `  refused 64 MiB uploads ${JSON.stringify(a.refusedUploads.statuses)}, at most ${Math.round(a.refusedUploads.maxWritten / 1048576)} MiB written`,
+    `  refused 120 MiB uploads ${JSON.stringify(a.refusedUploads.statuses)}, at most ${Math.round(a.refusedUploads.maxWritten / 1048576)} MiB written`,
     `  initialize flood ${JSON.stringify(a.sessionFlood)}; newcomers while streams held: ${a.newcomerWhileStreamsHeld}/5`,
     `  after: ${JSON.stringify(report.after)}`,
   ].join('\n');

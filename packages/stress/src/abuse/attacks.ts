@@ -132,8 +132,10 @@ export async function droppedModernCalls(mcpUrl: string, count: number): Promise
   return tally(statuses);
 }
 
+export const UPLOAD_BYTES = 120 * 1024 * 1024;
+
 /**
- * Refused uploads of 64 MiB (a 415 before the body is read; under Bun's own 128 MiB limit, so the
+ * Refused uploads of 120 MiB (a 415 before the body is read; under Bun's own 128 MiB limit, so the
  * adapter's handling is what is measured): how much the server took.
  */
 export async function refusedUploads(
@@ -148,8 +150,6 @@ export async function refusedUploads(
     maxWritten: Math.max(...results.map((r) => r.written)),
   };
 }
-
-export const UPLOAD_BYTES = 64 * 1024 * 1024;
 
 /** `initialize` after `initialize` from one client. */
 export async function sessionFlood(mcpUrl: string, count: number): Promise<Tally> {
