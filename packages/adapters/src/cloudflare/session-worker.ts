@@ -112,7 +112,10 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
       }
       // Another path is the app's business, but a principal header a client sent is never
       // passed on (an app that decodes /%6Dcp to /mcp would otherwise believe it).
-      if (pathOf(incoming.url) !== path) return handler.fetch(withPrincipal(incoming, undefined));
+      if (pathOf(incoming.url) !== path) {
+        const forwarded = withPrincipal(incoming, undefined);
+        return answered(forwarded, await handler.fetch(forwarded));
+      }
       let auth: AuthInfo | InvalidTokenError | undefined;
       try {
         auth = options.auth ? await options.auth(incoming, env, ctx) : undefined;
@@ -242,12 +245,19 @@ async function serve(
   auth: AuthInfo | InvalidTokenError | undefined,
 ): Promise<Response> {
   const entry = handler[HANDLE];
-  if (!entry) return handler.fetch(request);
+  if (!entry) return answered(request, await handler.fetch(request));
   const answer = await entry.call(handler, request, true, auth);
-  // workerd: an answer sent while the request's body is still unread can break the isolate's next
-  // request (a 503 of its own); the rest of a refused body is read first, within the bounds.
-  if (refusesBody(request, answer.status) && !request.bodyUsed) await drained(request);
-  return toWebResponse(answer);
+  return answered(request, toWebResponse(answer));
+}
+
+/**
+ * workerd: an answer sent while the request's body is still unread can break the isolate's next
+ * request ("worker restarted mid-request", a 503 of its own); the rest of a refused body is read
+ * first, within the refused-body bounds.
+ */
+async function answered(request: Request, response: Response): Promise<Response> {
+  if (refusesBody(request, response.status) && !request.bodyUsed) await drained(request);
+  return response;
 }
 
 function failure(status: number, code: number, message: string): Response {
