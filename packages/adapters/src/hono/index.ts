@@ -8,7 +8,7 @@ import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import type { Context, Handler } from 'hono';
 import { lightResponse, toWebResponse } from '../shared/light-response.ts';
 import { type FetchHandler, lightIncomingOf, remoteAddressOf } from '../shared/types.ts';
-import { WebIncoming } from '../shared/web-incoming.ts';
+import { WebIncoming } from '../shared/web-request.ts';
 
 export type { FetchHandler } from '../shared/types.ts';
 
