@@ -19,8 +19,9 @@ export interface Limits {
   readonly maxInFlight: number;
   /**
    * Requests running at once for one principal (its token's principal; without authentication,
-   * its client address), listen streams included; more is answered 429 with Retry-After, so one
-   * client cannot take every slot of `maxInFlight`.
+   * its client address), its listen streams and legacy GET streams included; more is answered 429
+   * with Retry-After, so one client cannot take every slot of `maxInFlight`, nor hold a stream
+   * open on every session it opens.
    */
   readonly maxInFlightPerPrincipal: number;
   /**

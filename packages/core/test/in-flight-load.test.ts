@@ -7,6 +7,7 @@
  * its grace.
  */
 import {
+  legacyGetRequest,
   legacyRequest,
   modernRequest,
   openSession,
@@ -15,6 +16,8 @@ import {
 } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
+import { HANDLE } from '../src/adapter.ts';
+import { toResponse } from '../src/http/responses.ts';
 import {
   createMcpHandler,
   type McpHandlerOptions,
@@ -210,6 +213,39 @@ describe('requests in flight per principal', () => {
     await readAnswer((await calls[1]) as Response);
     await handler.close();
   });
+});
+
+test("GET streams count among a client's requests in flight until they end: holding one per session cannot take every slot", async () => {
+  const { handler } = setup({ limits: { maxInFlightPerPrincipal: 3 } });
+  const from = (address: string, request: Request) =>
+    handler[HANDLE](Object.assign(request, { remoteAddress: address })).then(toResponse);
+  const streams: Response[] = [];
+  for (let i = 0; i < 3; i++) {
+    const session = await openSession({ fetch: (r) => from('192.0.2.9', r) });
+    const stream = await from('192.0.2.9', legacyGetRequest(session));
+    expect(stream.status).toBe(200);
+    streams.push(stream);
+  }
+  const fourth = await openSession({ fetch: (r) => from('192.0.2.9', r) }).catch(
+    (error: Error) => error.message,
+  );
+  expect(String(fourth)).toContain('429');
+  // Another client opens its session and stream.
+  const theirs = await openSession({ fetch: (r) => from('192.0.2.10', r) });
+  const stream = await from('192.0.2.10', legacyGetRequest(theirs));
+  expect(stream.status).toBe(200);
+  await stream.body?.cancel();
+  // A stream that ends gives its slot back.
+  await streams[0]?.body?.cancel();
+  await expect
+    .poll(async () => {
+      const answer = await from('192.0.2.9', modernRequest('tools/call', { name: 'echo' }));
+      await answer.text();
+      return answer.status;
+    })
+    .toBe(200);
+  for (const open of streams.slice(1)) await open.body?.cancel();
+  await handler.close();
 });
 
 test('a dropped resumable 2025-11-25 call keeps its bytes through its grace, and gives them back when it ends', async () => {

@@ -98,22 +98,26 @@ async function serve(
     if (authenticated instanceof Reply) return settled(core, request, authenticated, undefined);
     auth = authenticated;
   }
+  // The request counts among its principal's in flight (a GET until the stream it opens ends),
+  // and its body's bytes against the budgets from the first byte read until it, and every
+  // exchange it made, ended.
+  const held = new RequestLoad(core.load, auth?.principal ?? request.remoteAddress ?? '');
   const method = request.method;
   if (method === 'GET' || method === 'DELETE') {
     if (!core.legacyEnabled) return settled(core, request, notAllowed(core), undefined);
+    if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
     let answer: Answer;
     try {
       answer = await (method === 'GET'
-        ? handleGet(core, request, auth)
+        ? handleGet(core, request, auth, held)
         : handleDelete(core, request, auth));
     } catch (error) {
       answer = unavailable(error, undefined);
+    } finally {
+      held.release();
     }
     return settled(core, request, answer, undefined);
   }
-  // The body's bytes count against the handler's and this principal's budget from the first byte
-  // read until the request, and every exchange it made, ended.
-  const held = new RequestLoad(core.load, auth?.principal ?? request.remoteAddress ?? '');
   try {
     if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
     const read = await readMessage(core, request, held);

@@ -9,6 +9,7 @@ import {
   refuse,
   refused,
 } from '../http/responses.ts';
+import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
 import { parseEventId } from '../sessions/event-store.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
@@ -33,6 +34,8 @@ export async function handleGet(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
   auth: AuthInfo | undefined,
+  /** The GET's place among its principal's requests in flight, held by the stream it opens. */
+  load?: RequestLoad,
 ): Promise<Answer> {
   if (!endpoint.sessions) return notAllowed(endpoint);
   const accept = request.headers.get(HEADER.accept);
@@ -80,14 +83,14 @@ export async function handleGet(
   if (streamId === STANDALONE) {
     session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
     return lastEventId === null
-      ? session.standalone.connect(request.signal)
-      : session.standalone.resume(lastEventId, request.signal);
+      ? session.standalone.connect(request.signal, true, load)
+      : session.standalone.resume(lastEventId, request.signal, load);
   }
-  if (running) return running.resume(lastEventId as string, request.signal);
+  if (running) return running.resume(lastEventId as string, request.signal, load);
   // A finished stream: replay what is stored, then end.
   const finished = new LegacyStream(session, streamId, endpoint.legacy);
   finished.end();
-  return finished.resume(lastEventId as string, request.signal);
+  return finished.resume(lastEventId as string, request.signal, load);
 }
 
 /** DELETE: ends the session (reason `session-deleted`); its id answers 404 from then on. */

@@ -1,6 +1,7 @@
 import type { StreamSettings } from '../http/stream-settings.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { RequestAbortedError } from '../lifecycle/abort-reason.ts';
+import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import type { AppendInfo, EventStore } from '../sessions/event-store.ts';
 import type { RemoteSink, Session, SessionStream } from '../sessions/session.ts';
@@ -50,6 +51,8 @@ export class LegacyStream implements SseOwner, SessionStream {
   /** Another instance's relay carrying the connection instead of `#live`. */
   #remote: RemoteSink | undefined;
   #signal: AbortSignal | undefined;
+  /** The GET's place among its principal's requests in flight, while its connection is live. */
+  #load: RequestLoad | undefined;
   /** The final message went out: the stream ends once it is delivered. */
   #done = false;
   /** The final message was handed to the connection, or the stream was ended: nothing follows. */
@@ -83,14 +86,19 @@ export class LegacyStream implements SseOwner, SessionStream {
     return this.#config.eventStore !== undefined && this.#idSent && !this.session.aborted;
   }
 
-  /** Opens a new HTTP connection for this stream, replacing a live one (which is ended). */
-  connect(signal: AbortSignal | undefined, prime = true): Response {
+  /**
+   * Opens a new HTTP connection for this stream, replacing a live one (which is ended). A GET's
+   * `load` (its place among its principal's requests in flight) is held while it is open.
+   */
+  connect(signal: AbortSignal | undefined, prime = true, load?: RequestLoad): Response {
     this.#detach(true);
     this.#endRemote();
     const settings = this.#config.streams;
     const live = new SseStream(this, settings.keepAliveMs, settings.maxQueuedBytes);
     this.#live = live;
     this.#signal = signal;
+    load?.retain();
+    this.#load = load;
     signal?.addEventListener('abort', this);
     this.session.enter();
     this.session.connections++;
@@ -107,11 +115,15 @@ export class LegacyStream implements SseOwner, SessionStream {
   }
 
   /** Replays stored events after `lastEventId` onto a new connection, then goes on live. */
-  async resume(lastEventId: string, signal: AbortSignal | undefined): Promise<Response> {
+  async resume(
+    lastEventId: string,
+    signal: AbortSignal | undefined,
+    load?: RequestLoad,
+  ): Promise<Response> {
     const store = this.#config.eventStore;
     const replay = store ? await store.replay(this.session.id, lastEventId) : undefined;
     // No priming on a resume: the client's last id must stay where the replay leaves it.
-    const response = this.connect(signal, false);
+    const response = this.connect(signal, false, load);
     // Written as the client reads them: a long replay is not a stalled client.
     this.#live?.replay(replay?.events ?? []);
     this.#config.streams.counters.resumed++;
@@ -281,6 +293,8 @@ export class LegacyStream implements SseOwner, SessionStream {
     this.#live = undefined;
     this.#signal?.removeEventListener('abort', this);
     this.#signal = undefined;
+    this.#load?.release();
+    this.#load = undefined;
     this.session.leave();
     this.session.connections--;
     const counters = this.#config.streams.counters;

@@ -1,4 +1,5 @@
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
+import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import type { LegacyVersion } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { ClientCapabilities, Implementation } from '../server/types.ts';
@@ -64,10 +65,17 @@ export interface SessionStream {
   send(message: string): void;
   /** Ends the live connection without a final message. */
   end(): void;
-  /** Opens a new HTTP connection for the stream, replacing a live one. */
-  connect(signal: AbortSignal | undefined): Response;
+  /**
+   * Opens a new HTTP connection for the stream, replacing a live one; a GET's `load` is held
+   * while it is open.
+   */
+  connect(signal: AbortSignal | undefined, prime?: boolean, load?: RequestLoad): Response;
   /** Replays what followed `lastEventId` on a new connection, then goes on live. */
-  resume(lastEventId: string, signal: AbortSignal | undefined): Promise<Response>;
+  resume(
+    lastEventId: string,
+    signal: AbortSignal | undefined,
+    load?: RequestLoad,
+  ): Promise<Response>;
   /**
    * Another instance's relay becomes this stream's connection: a live one is replaced, and a
    * pending disconnect grace is cleared. False when the stream is over.
