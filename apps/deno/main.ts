@@ -11,7 +11,7 @@
  * Run with `--unstable-no-legacy-abort` (the start script does) so that `request.signal` aborts
  * only when a client disconnects; see the Deno section of packages/adapters/README.md.
  */
-import { RUNTIME_HANDLER_OPTIONS, serve } from '@edge-mcp/adapters/deno';
+import { serve } from '@edge-mcp/adapters/deno';
 import { createMcpHandler } from '@edge-mcp/core';
 import {
   createExampleApp,
@@ -36,9 +36,6 @@ const redis = env('REDIS_URL')
       })
   : undefined;
 const handler = createMcpHandler(createExampleServer(), {
-  // streamAfterMs 1000: Deno.serve may notice a client that left a call only once the answer
-  // starts, so a call still running after 1 s answers as a stream (see the Deno adapter).
-  ...RUNTIME_HANDLER_OPTIONS,
   ...exampleOptions(env, {
     host: Deno.env.get('HOST') ?? '127.0.0.1',
     port: Deno.env.get('PORT') ?? 8787,

@@ -36,6 +36,7 @@ const RENAMED: Record<string, { keys: string[]; text: string }> = {
     text: literal(DEFAULTS.requestStateTtlMs),
   },
   maxTasks: { keys: ['tasks.maxTasks'], text: literal(DEFAULTS.tasks.maxTasks) },
+  streamAfterMs: { keys: ['denoStreamAfterMs'], text: literal(DEFAULTS.denoStreamAfterMs) },
   maxTaskBytes: { keys: ['tasks.maxTaskBytes'], text: literal(DEFAULTS.tasks.maxTaskBytes) },
   cache: {
     keys: ['cacheTtlMs', 'cacheScope'],

@@ -1,5 +1,5 @@
 /** Target: edge-mcp on Bun (`@edge-mcp/adapters/bun`), side channel on SIDE_PORT. */
-import { RUNTIME_HANDLER_OPTIONS, serve } from '@edge-mcp/adapters/bun';
+import { serve } from '@edge-mcp/adapters/bun';
 import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
 import { createEdgeServer } from './edge-tools.ts';
 import { createSideChannel } from './side-channel.ts';
@@ -11,7 +11,7 @@ const side = createSideChannel({
   stats: () => handler?.stats(),
 });
 // As the README's server.mjs: what the runtime needs (Deno: streamAfterMs) spread in.
-handler = createMcpHandler(createEdgeServer(side.abort), { ...RUNTIME_HANDLER_OPTIONS });
+handler = createMcpHandler(createEdgeServer(side.abort));
 await serve(handler, { port: Number(process.env.PORT), hostname });
 await serve(side, {
   port: Number(process.env.SIDE_PORT),

@@ -56,6 +56,11 @@ export const DEFAULTS = {
   maxBodyBytes: 4 * 1024 * 1024,
   /** Interval of SSE comment keep-alives (ms). */
   keepAliveMs: 15_000,
+  /**
+   * `streamAfterMs` on Deno when it is not given (ms): Deno tells a departed client to a handler
+   * only once a write fails, so a silent call streams (with keep-alives) after this long.
+   */
+  denoStreamAfterMs: 1000,
   /** How long `close()` waits for handlers that ignore their signal (ms). */
   shutdownTimeoutMs: 10_000,
   /** Lifetime of an input-required `requestState` (ms). */

@@ -244,3 +244,38 @@ describe('batches under an adapter watch() that holds one listener', () => {
     expect(reasons).toEqual(['disconnect', 'disconnect', 'disconnect']);
   });
 });
+
+test('onClose runs once, after every handler settled, before close() resolves; its failure does not reject close()', async () => {
+  const server = new McpServer({ name: 'on-close', version: '1' });
+  const order: string[] = [];
+  server.tool(
+    'wait',
+    {},
+    (_args, ctx) =>
+      new Promise((_, reject) =>
+        ctx.signal.addEventListener(
+          'abort',
+          () => {
+            order.push('handler aborted');
+            reject(ctx.signal.reason);
+          },
+          { once: true },
+        ),
+      ),
+  );
+  let calls = 0;
+  const handler = createMcpHandler(server, {
+    onClose: async () => {
+      calls++;
+      order.push(`onClose (in flight ${handler.inFlight})`);
+      throw new Error('the store would not close');
+    },
+  });
+  const running = handler.fetch(modernRequest('tools/call', { name: 'wait' }));
+  await expect.poll(() => handler.inFlight).toBe(1);
+  await Promise.all([handler.close(), handler.close()]);
+  order.push('closed');
+  expect(order).toEqual(['handler aborted', 'onClose (in flight 0)', 'closed']);
+  expect(calls).toBe(1);
+  await running;
+});

@@ -39,7 +39,7 @@ export interface RedisClusterStats {
 
 /** What `handlerOptions()` gives `createMcpHandler`. */
 export type RedisHandlerOptions = Required<
-  Pick<McpHandlerOptions, 'sessions' | 'eventStore' | 'cluster' | 'tasks'>
+  Pick<McpHandlerOptions, 'sessions' | 'eventStore' | 'cluster' | 'tasks' | 'onClose'>
 >;
 
 export interface RedisCluster {
@@ -62,7 +62,9 @@ export interface RedisCluster {
   readonly available: boolean;
   /**
    * `sessions`, `eventStore`, `cluster` and `tasks` (with `taskStore`, and `tasks`'s other
-   * settings when given; `false`: no tasks), to spread into `createMcpHandler`'s options.
+   * settings when given; `false`: no tasks), to spread into `createMcpHandler`'s options, and
+   * `onClose`, so that `handler.close()` (what `serve()` calls on SIGTERM) closes this cluster
+   * once the handler has ended everything.
    */
   handlerOptions(tasks?: Omit<TaskOptions, 'store'> | false): RedisHandlerOptions;
   stats(): RedisClusterStats;
@@ -139,6 +141,16 @@ function makeCluster(context: RedisContext): RedisCluster {
   const taskStore = new RedisTaskStore(context);
   const rateLimits = new RedisRateLimitStore(connection, keys);
   let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      // Without handler.close() first, this instance's replicas end here (reason shutdown).
+      await sessions.shutdown();
+      await taskStore.close();
+      await bus.close();
+      await connection.close();
+    })();
+    return closed;
+  };
   return {
     instance: instance.tag,
     sessions,
@@ -149,12 +161,15 @@ function makeCluster(context: RedisContext): RedisCluster {
     get available() {
       return connection.available;
     },
-    handlerOptions: (tasks = {}) => ({
-      sessions,
-      eventStore: eventStore ?? false,
-      cluster: bus,
-      tasks: tasks === false ? false : { ...tasks, store: taskStore },
-    }),
+    handlerOptions(tasks = {}) {
+      return {
+        sessions,
+        eventStore: eventStore ?? false,
+        cluster: bus,
+        tasks: tasks === false ? false : { ...tasks, store: taskStore },
+        onClose: close,
+      };
+    },
     stats() {
       const { roundTrips, commands, reconnects } = connection.stats();
       const { published, received } = bus.stats();
@@ -195,15 +210,6 @@ function makeCluster(context: RedisContext): RedisCluster {
       const stored = await connection.command(['SET', keys.secret, candidate, 'NX', 'GET']);
       return typeof stored === 'string' ? stored : candidate;
     },
-    close() {
-      closed ??= (async () => {
-        // Without handler.close() first, this instance's replicas end here (reason shutdown).
-        await sessions.shutdown();
-        await taskStore.close();
-        await bus.close();
-        await connection.close();
-      })();
-      return closed;
-    },
+    close,
   };
 }

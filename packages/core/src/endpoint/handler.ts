@@ -111,7 +111,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     );
     this.streams = {
       keepAliveMs: options.keepAliveMs ?? DEFAULTS.keepAliveMs,
-      streamAfterMs: options.streamAfterMs,
+      streamAfterMs: options.streamAfterMs ?? runtimeStreamAfterMs(),
       maxQueuedBytes: this.limits.maxQueuedBytes,
       counters: this.counters,
     };
@@ -279,7 +279,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     const recorded =
       ended instanceof Promise ? Promise.all([ended.catch(ignore), tasks]).then(ignore) : tasks;
     this.root.abort('shutdown');
-    this.#closing = new Promise<void>((resolve) => {
+    const settled = new Promise<void>((resolve) => {
       // Done when every handler settled and every running task's end is recorded, or at the
       // timeout (a handler that ignores its signal, a store that does not answer).
       const timer = unrefTimer(setTimeout(resolve, this.shutdownTimeoutMs));
@@ -297,6 +297,9 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
       });
       check();
     });
+    const onClose = this.#options.onClose;
+    // What the stores are built on goes last; its failure must not make close() reject.
+    this.#closing = onClose ? settled.then(onClose).then(ignore, ignore) : settled;
     return this.#closing;
   }
 
@@ -306,6 +309,18 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
 }
 
 function ignore(): void {}
+
+/**
+ * The `streamAfterMs` a runtime needs when none is given, read once per handler: Deno notices a
+ * client that left only when a write to it fails, so a call that writes nothing must stream. By
+ * the Web-standard `navigator.userAgent` (`Deno/2.x`); nothing elsewhere.
+ */
+function runtimeStreamAfterMs(): number | undefined {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return typeof agent === 'string' && agent.startsWith('Deno/')
+    ? DEFAULTS.denoStreamAfterMs
+    : undefined;
+}
 
 function allowedOrigins(
   origins: readonly string[] | '*' | undefined,

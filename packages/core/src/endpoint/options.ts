@@ -63,7 +63,8 @@ export interface McpHandlerOptions {
    * finishing. Needed where the runtime learns of a departed client only when a write fails
    * (workerd: a client that leaves is then noticed within `keepAliveMs`), and useful behind proxies
    * that cut quiet connections. `undefined` streams only when the handler sends a notification.
-   * @default undefined (the Cloudflare adapter recommends 0)
+   * On Deno, which notices a departed client only when a write fails, it is 1000 unless given.
+   * @default undefined; 1000 on Deno (the Cloudflare adapter's WORKERD_HANDLER_OPTIONS: 0)
    */
   streamAfterMs?: number;
   /**
@@ -132,6 +133,12 @@ export interface McpHandlerOptions {
   disconnectGraceMs?: number;
   /** SSE `retry` hint sent with the 2025-11-25 priming event. @default 1000 */
   retryMs?: number;
+  /**
+   * Called once by `close()` after every handler settled and every session ended (or the
+   * shutdown timeout passed), before it resolves: close what the handler's stores are built on
+   * (a Redis backend's `handlerOptions()` sets it to close its connections). @default undefined
+   */
+  onClose?: () => void | Promise<void>;
   /** A legacy session opened. Must not throw. */
   onSessionOpen?: (event: SessionEvent) => void;
   /** A legacy session closed (DELETE, idle timeout, shutdown, operator), with the reason. Must not throw. */
@@ -176,6 +183,7 @@ export const HANDLER_OPTION_KEYS = optionKeys<McpHandlerOptions>()([
   'tasks',
   'disconnectGraceMs',
   'retryMs',
+  'onClose',
   'onSessionOpen',
   'onSessionClose',
   'onRequest',

@@ -2,7 +2,7 @@
  * The suite's app on Deno: `deno run -A src/entries/deno.ts` with PORT (and FIXTURE, GRACE_MS;
  * with REDIS_URL, one instance of a cluster on that Redis).
  */
-import { RUNTIME_HANDLER_OPTIONS, serve } from '@edge-mcp/adapters/deno';
+import { serve } from '@edge-mcp/adapters/deno';
 import { clusterRoutes, suiteCluster } from '../cluster-entry.ts';
 import { createSuiteApp, type FixtureKind } from '../fixture.ts';
 
@@ -13,8 +13,7 @@ const { app, handler } = createSuiteApp(
   'deno',
   (Deno.env.get('FIXTURE') ?? 'suite') as FixtureKind,
   {
-    // streamAfterMs: Deno may notice a departed client only when the answer starts.
-    ...RUNTIME_HANDLER_OPTIONS,
+    // No streamAfterMs: on Deno the core picks the one it needs (1000) by itself.
     disconnectGraceMs: Number(Deno.env.get('GRACE_MS') ?? 30_000),
     ...redis?.options,
   },

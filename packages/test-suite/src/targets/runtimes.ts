@@ -45,7 +45,7 @@ export const WORKERD_KEEP_ALIVE_MS = 500;
 
 /**
  * Deno may notice a client that left a silent call only when the answer's head is written: the
- * entry uses the Deno adapter's RUNTIME_HANDLER_OPTIONS (streamAfterMs 1000), which bounds it.
+ * core picks streamAfterMs 1000 on Deno by itself (the entry gives none), which bounds it.
  */
 export const DENO_CAPS: TargetCaps = {
   sessions: true,
