@@ -109,6 +109,12 @@ export interface JwtVerifierOptions {
    * never kept. `false` checks every request's token. @default { maxEntries: 1000, maxAgeMs: 60000 }
    */
   cache?: VerifiedTokenCacheOptions | false;
+  /**
+   * The clock (ms since the epoch) of the token's times (`exp`, `nbf`, `iat`), the verified-token
+   * cache and the pause after a failed discovery; tests give a fake one. The key set's own cache
+   * follows jose's clock. @default Date.now
+   */
+  now?: () => number;
 }
 
 const DEFAULT_ALGORITHMS: readonly string[] = [
@@ -161,6 +167,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const staleIfErrorMs = jwks.staleIfErrorMs ?? 3_600_000;
   const cooldownMs = jwks.cooldownMs ?? 30_000;
   const verified = options.cache === false ? undefined : new VerifiedTokens(options.cache);
+  const now = options.now ?? Date.now;
 
   let keys: GetKey | undefined;
   let discovery: Promise<URL> | undefined;
@@ -225,8 +232,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 
   const getKeys = async (): Promise<GetKey> => {
     if (keys) return keys;
-    if (failedDiscovery !== undefined && Date.now() < failedDiscovery.until)
-      throw failedDiscovery.error;
+    if (failedDiscovery !== undefined && now() < failedDiscovery.until) throw failedDiscovery.error;
     // One discovery at a time (not shared on Workers: a promise must not cross requests there).
     const pending = discovery ?? discoverJwksUrl(issuer, fetchImpl ?? fetch, timeoutMs);
     if (!onWorkers()) discovery = pending;
@@ -237,7 +243,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       return keys;
     } catch (error) {
       const pauseMs = Math.min(cooldownMs, Math.max(1000, (failedDiscovery?.pauseMs ?? 0) * 2));
-      failedDiscovery = { until: Date.now() + pauseMs, pauseMs, error };
+      failedDiscovery = { until: now() + pauseMs, pauseMs, error };
       throw error;
     } finally {
       if (discovery === pending) discovery = undefined;
@@ -248,7 +254,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) {
       throw new InvalidTokenError('malformed');
     }
-    const known = verified?.get(token);
+    const known = verified?.get(token, now());
     if (known !== undefined) return known;
     try {
       const getKey = await getKeys();
@@ -258,9 +264,11 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         clockTolerance,
         algorithms,
         requiredClaims: ['exp'],
+        // Only a given clock costs a Date per check.
+        ...(options.now ? { currentDate: new Date(now()) } : {}),
       });
       // jose checks `iat` only against a maximum age; one in the future is refused here.
-      if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + clockTolerance)
+      if (typeof payload.iat === 'number' && payload.iat > now() / 1000 + clockTolerance)
         throw new InvalidTokenError('not-yet-valid');
       if (!typAccepted(protectedHeader.typ, requireAtJwt)) throw new InvalidTokenError('claims');
       const principal = principalOf(payload, principalClaim);
@@ -276,7 +284,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         clientId,
         claims: Object.freeze({ ...payload }),
       };
-      return verified ? verified.set(token, info) : info;
+      return verified ? verified.set(token, info, now()) : info;
     } catch (error) {
       // Keys that cannot be had: a 503 (`throw`), or a refusal with no reason to give.
       if (error instanceof JwtVerifierUnavailableError) {
