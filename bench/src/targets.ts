@@ -149,6 +149,26 @@ export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
     ],
   },
   {
+    id: 'node/edge-mcp-ratelimit/modern',
+    label: 'edge-mcp modern, rate limits on',
+    runtime: 'node',
+    library: 'edge-mcp',
+    // Buckets per principal, per tool and in total, high enough never to refuse the load: what
+    // taking a token from three buckets costs every call (the byte budget and the per-principal
+    // count are always on, in both targets).
+    spec: node('node-edge.ts', undefined, { RATE_LIMIT: '1000000000:1000000000' }),
+    ...MODERN,
+    baseline: 'node/bare',
+    goals: [
+      {
+        against: 'node/edge-mcp/modern',
+        comparison: '>=',
+        threshold: 0.97,
+        label: 'Node: modern tools/call with rate limits vs without (cost <= 3%)',
+      },
+    ],
+  },
+  {
     id: 'node/edge-mcp/legacy-session',
     label: 'edge-mcp legacy, one session',
     runtime: 'node',

@@ -4,15 +4,24 @@
  * exits by itself. MAX_SESSIONS raises the session cap for the 10,000-session measures.
  */
 import { serve } from '@edge-mcp/adapters/node';
-import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
+import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';
 import { MemorySessionManager } from '@edge-mcp/core/sessions';
 import { createEdgeServer } from './edge-tools.ts';
 import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 let handler: McpHandler | undefined;
 const side = nodeSideChannel(() => handler?.stats());
+/** RATE_LIMIT=`perSecond:burst`: the same bucket per principal, per tool and in total. */
+function rateLimit(): McpHandlerOptions['rateLimit'] {
+  const [perSecond, burst] = (process.env.RATE_LIMIT ?? '').split(':').map(Number);
+  if (!perSecond || !burst) return undefined;
+  const limit = { perSecond, burst };
+  return { perPrincipal: limit, perTool: { '*': limit }, total: limit };
+}
+
 handler = createMcpHandler(createEdgeServer(side.abort), {
   sessions: new MemorySessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
+  rateLimit: rateLimit(),
 });
 await serve(handler, { port: PORT, hostname: HOST });
 await serveSideChannel(side, handler.signal);
