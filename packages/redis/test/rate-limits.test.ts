@@ -53,7 +53,7 @@ test("two instances share a principal's bucket: its burst is counted across both
   // Another principal has its own bucket, on either instance.
   expect(await call(two, 'alice')).toBe(200);
   // A bucket is a hash that expires once it would be full again.
-  const ttl = (await a.connection.command(['PTTL', a.keys.rateBucket('p\u0000mallory')])) as number;
+  const ttl = (await a.connection.command(['PTTL', a.keys.rateBucket('mallory')])) as number;
   expect(ttl).toBeGreaterThan(3_000_000);
   await Promise.all([one.close(), two.close()]);
 });

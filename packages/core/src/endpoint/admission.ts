@@ -19,19 +19,31 @@ import type { JsonRpcRequest, RequestId } from '../protocol/jsonrpc.ts';
 import { StoreUnavailableError } from '../sessions/session-manager.ts';
 import type { RoutedEndpoint } from './routed-endpoint.ts';
 
-/** The 429 of a request over a rate limit, or `undefined` when it may run. */
-export async function rateLimited(
+/**
+ * The 429 of a request over a rate limit, or `undefined` when it may run. Synchronous with a
+ * store that answers at once (memory): no promise, no microtask hop per request.
+ */
+export function rateLimited(
   limiter: RateLimiter,
   rpc: JsonRpcRequest,
   principal: string,
-): Promise<Reply | undefined> {
+): Reply | undefined | Promise<Reply | undefined> {
   const name = rpc.method === 'tools/call' ? rpc.params?.name : undefined;
-  let wait: number;
+  let wait: number | Promise<number>;
   try {
-    wait = await limiter.take(principal, typeof name === 'string' ? name : undefined, Date.now());
+    wait = limiter.take(principal, typeof name === 'string' ? name : undefined, Date.now());
   } catch (error) {
     return unavailable(error, rpc.id);
   }
+  if (wait instanceof Promise)
+    return wait.then(
+      (ms) => overRate(ms, rpc),
+      (error: unknown) => unavailable(error, rpc.id),
+    );
+  return overRate(wait, rpc);
+}
+
+function overRate(wait: number, rpc: JsonRpcRequest): Reply | undefined {
   if (wait <= 0) return undefined;
   return refuse(
     'rate-limited',

@@ -123,7 +123,8 @@ async function serve(
     const read = await readMessage(core, request, held);
     if (read instanceof Reply) return settled(core, request, read, undefined);
     if (core.rateLimiter && !Array.isArray(read) && read.kind === 'request') {
-      const limited = await rateLimited(core.rateLimiter, read.message, held.principal);
+      const verdict = rateLimited(core.rateLimiter, read.message, held.principal);
+      const limited = verdict instanceof Promise ? await verdict : verdict;
       if (limited) return settled(core, request, limited, read);
     }
     const answer = toEra(core, request, read, auth, held);

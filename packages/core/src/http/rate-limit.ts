@@ -46,7 +46,7 @@ export interface RateLimitStore {
 export interface MemoryRateLimitStoreOptions {
   /**
    * Buckets kept at most; past it, full buckets (which a missing entry stands for) are dropped,
-   * then the least recently used. @default 100000
+   * then the oldest. @default 100000
    */
   maxBuckets?: number;
 }
@@ -78,16 +78,23 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   take(buckets: readonly BucketTake[], now: number): number {
     let wait = 0;
-    for (const { key, limit } of buckets) {
+    for (let i = 0; i < buckets.length; i++) {
+      const { key, limit } = buckets[i] as BucketTake;
       const tokens = level(this.#buckets.get(key), limit, now);
       if (tokens < 1) wait = Math.max(wait, Math.ceil(((1 - tokens) / limit.perSecond) * 1000));
     }
     if (wait > 0) return wait;
-    for (const { key, limit } of buckets) {
-      const tokens = level(this.#buckets.get(key), limit, now) - 1;
-      // Re-inserted, so the map's order is the order of last use.
-      this.#buckets.delete(key);
-      this.#buckets.set(key, { tokens, at: now, limit });
+    for (let i = 0; i < buckets.length; i++) {
+      const { key, limit } = buckets[i] as BucketTake;
+      const bucket = this.#buckets.get(key);
+      // Changed in place: the map's order stays the order buckets were made in (what the trim
+      // walks), and a busy bucket costs no re-insertion per request.
+      if (bucket === undefined) this.#buckets.set(key, { tokens: limit.burst - 1, at: now, limit });
+      else {
+        bucket.tokens = level(bucket, limit, now) - 1;
+        bucket.at = now;
+        bucket.limit = limit;
+      }
     }
     if (this.#buckets.size > this.#max) this.#trim(now);
     return 0;
@@ -99,6 +106,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (this.#buckets.size <= this.#max) return;
       if (level(bucket, bucket.limit, now) >= bucket.limit.burst) this.#buckets.delete(key);
     }
+    // Then the oldest made (a drained bucket dropped refills early: the bound comes first).
     for (const key of this.#buckets.keys()) {
       if (this.#buckets.size <= this.#max) return;
       this.#buckets.delete(key);
@@ -112,6 +120,8 @@ export class RateLimiter {
   readonly #perTool: Readonly<Record<string, RateLimit>> | undefined;
   readonly #total: RateLimit | undefined;
   readonly #store: RateLimitStore;
+  /** The one bucket of the whole handler: built once. */
+  readonly #totalTake: BucketTake | undefined;
 
   constructor(options: RateLimitOptions) {
     this.#perPrincipal = checked(options.perPrincipal, 'perPrincipal');
@@ -121,6 +131,7 @@ export class RateLimiter {
         checked(limit, `perTool[${JSON.stringify(name)}]`);
     this.#perTool = options.perTool;
     this.#store = options.store ?? new MemoryRateLimitStore();
+    this.#totalTake = this.#total ? { key: '\u0000', limit: this.#total } : undefined;
   }
 
   /**
@@ -129,11 +140,11 @@ export class RateLimiter {
    */
   take(principal: string, tool: string | undefined, now: number): number | Promise<number> {
     const buckets: BucketTake[] = [];
-    if (this.#total) buckets.push({ key: 't', limit: this.#total });
-    if (this.#perPrincipal) buckets.push({ key: `p\u0000${principal}`, limit: this.#perPrincipal });
+    if (this.#total) buckets.push(this.#totalTake as BucketTake);
+    if (this.#perPrincipal) buckets.push({ key: principal, limit: this.#perPrincipal });
     if (tool !== undefined && this.#perTool) {
       const limit = this.#perTool[tool] ?? this.#perTool['*'];
-      if (limit) buckets.push({ key: `t\u0000${tool}\u0000${principal}`, limit });
+      if (limit) buckets.push({ key: `${tool}\u0000${principal}`, limit });
     }
     return buckets.length === 0 ? 0 : this.#store.take(buckets, now);
   }
