@@ -4,6 +4,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
+import { ErrorCode, errorMessage } from '@edge-mcp/core/adapter';
 import { knownText } from '../shared/light-response.ts';
 import { INTERNAL_ERROR } from '../shared/serve.ts';
 import type { ErrorReporter } from '../shared/types.ts';
@@ -11,7 +12,10 @@ import { clientDisconnected } from './abort.ts';
 import { closeAfterAnswer, closesConnection } from './connection-close.ts';
 
 /** JSON-RPC body for a request the adapter refuses itself (no request id is known here). */
-const BAD_REQUEST = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request"}}';
+const BAD_REQUEST = errorMessage(undefined, {
+  code: ErrorCode.InvalidRequest,
+  message: 'Bad Request',
+});
 
 /** Readers of bodies being written, keyed by response so the close listener can be shared. */
 const readers = new WeakMap<ServerResponse, ReadableStreamDefaultReader<Uint8Array>>();

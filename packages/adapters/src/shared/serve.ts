@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ErrorCode, errorMessage } from '@edge-mcp/core/adapter';
 import { afterRefusal, type RefusedBody, refusesBody } from './refused-body.ts';
 import type { ErrorReporter, FetchHandler } from './types.ts';
 
@@ -38,8 +39,10 @@ export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOSTNAME = '127.0.0.1';
 
 /** JSON-RPC body for errors the adapters answer themselves (no request id is known there). */
-export const INTERNAL_ERROR =
-  '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
+export const INTERNAL_ERROR = errorMessage(undefined, {
+  code: ErrorCode.InternalError,
+  message: 'Internal error',
+});
 
 /** A fresh 500 response with a JSON-RPC "Internal error" body. */
 export function internalErrorResponse(): Response {

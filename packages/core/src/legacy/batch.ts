@@ -9,7 +9,7 @@ import {
   refuse,
 } from '../http/responses.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
-import { DEFAULT_LEGACY_VERSION, ErrorCode } from '../protocol/constants.ts';
+import { DEFAULT_LEGACY_VERSION, ErrorCode, REVISION_RULES } from '../protocol/constants.ts';
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
 import { encodeEvent } from '../sse/encoder.ts';
 import { SSE_HEADERS } from '../sse/stream.ts';
@@ -33,7 +33,7 @@ export async function handleBatch(
   const session: SessionLookup = await sessionOf(endpoint, request, auth);
   if (session instanceof Reply) return session;
   const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
-  if (version !== '2025-03-26')
+  if (!REVISION_RULES.batches(version))
     return refuse(
       'batch',
       400,

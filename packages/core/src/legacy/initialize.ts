@@ -8,13 +8,18 @@ import {
   shuttingDown,
   storageUnavailable,
 } from '../http/responses.ts';
-import { ErrorCode, LEGACY_VERSIONS, type LegacyVersion } from '../protocol/constants.ts';
+import {
+  ErrorCode,
+  LEGACY_VERSIONS,
+  type LegacyVersion,
+  REVISION_RULES,
+} from '../protocol/constants.ts';
 import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
 import type { Implementation } from '../server/types.ts';
 import type { Session, SessionInit } from '../sessions/session.ts';
 import { SessionLimitError, StoreUnavailableError } from '../sessions/session-manager.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
-import { TASKS_CAPABILITY, TASKS_VERSION } from './tasks.ts';
+import { TASKS_CAPABILITY } from './tasks.ts';
 
 /**
  * `initialize`: negotiates the revision (the client's when served, else the newest legacy one;
@@ -161,7 +166,9 @@ const tailsWithTasks = new WeakMap<object, string>();
 function initializeTail(endpoint: LegacyEndpoint, protocolVersion: string): string {
   const capabilities = endpoint.registry.capabilities();
   const withTasks =
-    protocolVersion === TASKS_VERSION && endpoint.tasks !== undefined && endpoint.registry.tasks;
+    REVISION_RULES.tasks(protocolVersion) &&
+    endpoint.tasks !== undefined &&
+    endpoint.registry.tasks;
   const cache = withTasks ? tailsWithTasks : tails;
   let tail = cache.get(capabilities);
   if (tail === undefined) {

@@ -1,5 +1,5 @@
 import { RequestAbortedError } from '../lifecycle/abort-reason.ts';
-import { ErrorCode } from '../protocol/constants.ts';
+import { ErrorCode, REVISION_RULES } from '../protocol/constants.ts';
 import { errorMessage } from '../protocol/jsonrpc.ts';
 import { parseEventId, type ReplayedEvents } from '../sessions/event-store.ts';
 import type { RemoteSink, RemoteStreamLink, Session } from '../sessions/session.ts';
@@ -36,7 +36,7 @@ export async function relay(
   const store = config.eventStore;
   if (lastEventId === undefined) {
     // A fresh connection of the standalone stream: primed with the holder's newest id.
-    if (store && session.protocolVersion >= '2025-11-25')
+    if (store && REVISION_RULES.primedStreams(session.protocolVersion))
       relay.live.write(encodePriming(link.lastId ?? `${streamId}-0`, config.retryMs));
     return response;
   }

@@ -2,6 +2,7 @@ import type { StreamSettings } from '../http/stream-settings.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
+import { REVISION_RULES } from '../protocol/constants.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import type { AppendInfo, EventStore } from '../sessions/event-store.ts';
 import type { RemoteSink, Session, SessionStream } from '../sessions/session.ts';
@@ -104,7 +105,11 @@ export class LegacyStream implements SseOwner, SessionStream {
     this.session.connections++;
     settings.counters.openStreams++;
     // 2025-11-25: a priming event gives the client an id to resume from before anything else.
-    if (prime && this.#config.eventStore && this.session.protocolVersion >= '2025-11-25') {
+    if (
+      prime &&
+      this.#config.eventStore &&
+      REVISION_RULES.primedStreams(this.session.protocolVersion)
+    ) {
       live.write(encodePriming(this.#lastId ?? `${this.id}-0`, this.#config.retryMs));
       this.#idSent = true;
     }

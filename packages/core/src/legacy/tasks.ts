@@ -1,14 +1,11 @@
 import { invalidParams, McpError, methodNotFound } from '../errors.ts';
-import { ErrorCode, RELATED_TASK_META } from '../protocol/constants.ts';
+import { ErrorCode, RELATED_TASK_META, REVISION_RULES } from '../protocol/constants.ts';
 import { isObject, type JsonObject } from '../protocol/jsonrpc.ts';
 import type { MethodSpec } from '../server/methods.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import { isTerminal, type TaskRecord } from '../tasks/store.ts';
 import type { TaskEra } from '../tasks/tools-call.ts';
 import type { LegacyContext } from './context.ts';
-
-/** The one revision with (experimental) tasks before 2026-07-28. */
-export const TASKS_VERSION = '2025-11-25';
 
 /** The `tasks` server capability of a 2025-11-25 `initialize` result. */
 export const TASKS_CAPABILITY: JsonObject = {
@@ -20,7 +17,7 @@ export const TASKS_CAPABILITY: JsonObject = {
 /** Whether this request's revision has tasks and the server runs some. */
 function served(ctx: LegacyContext): boolean {
   return (
-    ctx.protocolVersion === TASKS_VERSION &&
+    REVISION_RULES.tasks(ctx.protocolVersion) &&
     ctx.endpoint.tasks !== undefined &&
     ctx.endpoint.registry.tasks
   );
@@ -46,7 +43,7 @@ export function legacyTask(record: TaskRecord): JsonObject {
 
 /** Tasks as a 2025-11-25 session asks for them (`params.task`) and is told about them. */
 export const LEGACY_TASKS: TaskEra = {
-  wants: (ctx, params) => ctx.protocolVersion === TASKS_VERSION && isObject(params.task),
+  wants: (ctx, params) => REVISION_RULES.tasks(ctx.protocolVersion) && isObject(params.task),
   ttlMs: (engine, params) => {
     const asked = (params.task as JsonObject).ttl;
     if (typeof asked !== 'number' || !Number.isFinite(asked) || asked <= 0) return engine.ttlMs;
@@ -55,11 +52,11 @@ export const LEGACY_TASKS: TaskEra = {
   created: (record) => ({ task: legacyTask(record) }),
   // Older revisions cannot ask for a task: the tool runs as a plain call there.
   required: (tool, ctx) =>
-    ctx.protocolVersion === TASKS_VERSION
+    REVISION_RULES.tasks(ctx.protocolVersion)
       ? new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} must be called as a task`)
       : undefined,
   forbidden: (ctx, params) =>
-    ctx.protocolVersion === TASKS_VERSION && isObject(params.task)
+    REVISION_RULES.tasks(ctx.protocolVersion) && isObject(params.task)
       ? new McpError(ErrorCode.MethodNotFound, `Tool ${String(params.name)} does not run as a task`)
       : undefined,
 };

@@ -11,6 +11,16 @@ export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
  */
 export const DEFAULT_LEGACY_VERSION: LegacyVersion = '2025-03-26';
 
+/** What each legacy revision brought, as named rules (not string comparisons at each use). */
+export const REVISION_RULES = {
+  /** JSON-RPC batches: 2025-03-26 only (2025-06-18 dropped them). */
+  batches: (version: string): boolean => version === '2025-03-26',
+  /** A priming event (an id to resume from) opens every stream: 2025-11-25. */
+  primedStreams: (version: string): boolean => version === '2025-11-25',
+  /** The (experimental) tasks of `params.task`: 2025-11-25, the one revision before 2026-07-28. */
+  tasks: (version: string): boolean => version === '2025-11-25',
+} as const;
+
 /** Reserved `_meta` keys of revision 2026-07-28. */
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',

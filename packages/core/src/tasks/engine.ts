@@ -167,7 +167,8 @@ export class TaskEngine implements TaskHost {
       const reason = running?.scope.reason;
       // Cancelled or expired: already recorded (or gone). Shut down: failed, saying why.
       if (reason === 'task-cancelled' || reason === 'task-expired') return;
-      const error = reason === 'shutdown' ? SHUTDOWN_ERROR : rpcError(outcome.error, -32602);
+      const error =
+        reason === 'shutdown' ? SHUTDOWN_ERROR : rpcError(outcome.error, ErrorCode.InvalidParams);
       patch = { status: 'failed', error };
     }
     let record: TaskRecord | undefined;
