@@ -72,7 +72,7 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe.each(['core', 'adapters'])('packages/%s/src', (name) => {
+describe.each(['core', 'adapters', 'redis'])('packages/%s/src', (name) => {
   const root = join(PACKAGES, name, 'src');
 
   test('has no import cycle', () => {

@@ -4,7 +4,7 @@
  * `closeAll` message tells every instance to let go of its replicas.
  */
 import type { AbortReasonType } from '@edge-mcp/core';
-import type { RedisContext } from './cluster.ts';
+import type { RedisContext } from './context.ts';
 import type { RedisReply } from './redis-types.ts';
 import { CLOSE } from './scripts/sessions.ts';
 

@@ -6,23 +6,18 @@
 import type { AbortReasonType, McpHandlerOptions, TaskOptions } from '@edge-mcp/core';
 import type { RateLimitStore } from '@edge-mcp/core/sessions';
 import { RedisBus } from './bus.ts';
-import { connectRedis, type RedisConnection } from './connection.ts';
+import { connectRedis } from './connection.ts';
+import type { RedisContext } from './context.ts';
 import { RedisEventStore } from './event-store.ts';
 import { Instance, newInstanceTag } from './instance.ts';
 import { RedisKeys } from './keys.ts';
-import { type RedisClusterOptions, type ResolvedRedisOptions, resolveOptions } from './options.ts';
+import { type RedisClusterOptions, resolveOptions } from './options.ts';
+
+export type { RedisContext } from './context.ts';
+
 import { RedisRateLimitStore } from './rate-limit-store.ts';
 import { RedisSessionManager } from './session-manager.ts';
 import { RedisTaskStore } from './task-store.ts';
-
-/** What every part of the package is built on (one per `redisCluster()`). */
-export interface RedisContext {
-  readonly options: ResolvedRedisOptions;
-  readonly keys: RedisKeys;
-  readonly connection: RedisConnection;
-  readonly instance: Instance;
-  readonly bus: RedisBus;
-}
 
 export interface RedisClusterStats {
   /** Awaited Redis operations (a command, a script or a pipeline each count 1). */

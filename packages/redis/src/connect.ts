@@ -8,8 +8,8 @@ import {
   redisVersion,
   versionAtLeast,
 } from './client-config.ts';
-import type { ConnectionOptions, RedisConnection } from './connection.ts';
 import { REDIS_DEFAULTS } from './options.ts';
+import type { ConnectionOptions, RedisArg, RedisReply } from './redis-types.ts';
 import { RedisUnavailableError } from './redis-types.ts';
 
 export type Client = ReturnType<typeof createClient>;
@@ -19,10 +19,16 @@ const ARRAYS = { [RESP_TYPES.MAP]: Array } as Record<number, unknown>;
  * Opens both connections within `connectTimeoutMs` (no retry before the first success), checks
  * the server's version and eviction policy, loads the scripts; `make` wraps the two clients.
  */
-export async function openConnection(
+/** What `openConnection` asks of the connection it makes (RedisConnection has these). */
+interface Opened {
+  command(args: readonly RedisArg[]): Promise<RedisReply>;
+  loadScripts(): Promise<void>;
+}
+
+export async function openConnection<C extends Opened>(
   options: ConnectionOptions,
-  make: (url: string, commands: Client, subscriber: Client) => RedisConnection,
-): Promise<RedisConnection> {
+  make: (url: string, commands: Client, subscriber: Client) => C,
+): Promise<C> {
   checkDenoPermissions();
   const url = maskUrl(options.url);
   const timeouts = {

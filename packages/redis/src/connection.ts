@@ -5,6 +5,10 @@
  */
 import { ErrorReply } from '@redis/client';
 import { type Client, openConnection } from './connect.ts';
+import type { ConnectionOptions } from './redis-types.ts';
+
+export type { ConnectionOptions } from './redis-types.ts';
+
 import { REDIS_DEFAULTS } from './options.ts';
 import {
   type RedisArg,
@@ -22,21 +26,6 @@ export {
   RedisReplyError,
   RedisUnavailableError,
 } from './redis-types.ts';
-
-export interface ConnectionOptions {
-  /** `redis://[user:password@]host:port[/db]`, `rediss://` for TLS. */
-  url: string;
-  /** The first connection @default 5000 */
-  connectTimeoutMs?: number;
-  /** A Redis that stops answering is noticed within it @default 5000 */
-  socketTimeoutMs?: number;
-  /** `CLIENT SETNAME` of the commands connection (the subscriber gets `<name>:sub`). */
-  name?: string;
-  /** Connection lost and regained, scripts not reloaded, eviction policy; must not throw. */
-  onError?: (error: Error, where: string) => void;
-  /** `retryAfterSeconds` of the `RedisUnavailableError`s of a lost connection @default 1 */
-  retryAfterSeconds?: number;
-}
 
 export interface ConnectionStats {
   /** Awaited operations: a command, a script or a pipeline each count 1. */

@@ -6,19 +6,34 @@
  * gone meanwhile release their replicas (a missed `closed`); due sessions are swept. Writes
  * queued while Redis was away are flushed alongside.
  */
-import type { RedisContext } from './cluster.ts';
+import type { AbortReasonType } from '@edge-mcp/core';
+import type { RedisContext } from './context.ts';
 import type { BeatPart } from './instance.ts';
 import type { RedisOp, RedisReply } from './redis-types.ts';
+import type { Replica } from './replicas.ts';
 import { REFRESH, SWEEP } from './scripts/sessions.ts';
-import type { RedisSessionManager } from './session-manager.ts';
 import { reasonOf } from './session-record.ts';
+import type { SessionWriter } from './session-writes.ts';
 
 /** Session ids per refresh script call. */
 const REFRESH_BATCH = 500;
 /** Sessions ended per sweep. */
 const SWEEP_LIMIT = 100;
 
-export function sessionBeat(manager: RedisSessionManager, context: RedisContext): BeatPart {
+/** What a beat reads and tells of the session manager (its own type would import it back). */
+export interface BeatingManager {
+  readonly deadlineMs: number;
+  readonly backstopMs: number;
+  /** Check every replica at the next beat (Redis was away). */
+  reconcile: boolean;
+  pruneCancels(): void;
+  replicas(): Iterable<Replica>;
+  writer(): SessionWriter;
+  release(id: string, reason: AbortReasonType): void;
+  ended(replies: readonly RedisReply[]): void;
+}
+
+export function sessionBeat(manager: BeatingManager, context: RedisContext): BeatPart {
   const { keys, instance } = context;
   manager.pruneCancels();
   // After Redis was away, every replica is checked: sessions may have ended meanwhile.

@@ -27,3 +27,19 @@ export class RedisUnavailableError extends StoreUnavailableError {
 export class RedisReplyError extends Error {
   override readonly name = 'RedisReplyError';
 }
+
+/** How `connectRedis()` connects. */
+export interface ConnectionOptions {
+  /** `redis://[user:password@]host:port[/db]`, `rediss://` for TLS. */
+  url: string;
+  /** The first connection @default 5000 */
+  connectTimeoutMs?: number;
+  /** A Redis that stops answering is noticed within it @default 5000 */
+  socketTimeoutMs?: number;
+  /** `CLIENT SETNAME` of the commands connection (the subscriber gets `<name>:sub`). */
+  name?: string;
+  /** Connection lost and regained, scripts not reloaded, eviction policy; must not throw. */
+  onError?: (error: Error, where: string) => void;
+  /** `retryAfterSeconds` of the `RedisUnavailableError`s of a lost connection @default 1 */
+  retryAfterSeconds?: number;
+}

@@ -13,7 +13,7 @@ import type {
   Session,
   SessionCluster,
 } from '@edge-mcp/core/sessions';
-import type { RedisContext } from './cluster.ts';
+import type { RedisContext } from './context.ts';
 import { EarlyCancels } from './early-cancels.ts';
 import { holderOf } from './instance.ts';
 import { StreamLinks } from './streams.ts';

@@ -15,7 +15,7 @@ import {
   type SessionObserver,
 } from '@edge-mcp/core/sessions';
 import { closeEverySession } from './close-all.ts';
-import type { RedisContext } from './cluster.ts';
+import type { RedisContext } from './context.ts';
 import { sessionBeat } from './heartbeat.ts';
 import type { RedisReply } from './redis-types.ts';
 import { type Replica, Replicas } from './replicas.ts';

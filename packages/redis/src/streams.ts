@@ -10,7 +10,7 @@
  */
 import type { RemoteStreamLink, Session } from '@edge-mcp/core/sessions';
 import type { BusEnvelope, BusMessage } from './bus-messages.ts';
-import type { RedisContext } from './cluster.ts';
+import type { RedisContext } from './context.ts';
 import { holderOf } from './instance.ts';
 import { RedisUnavailableError } from './redis-types.ts';
 import { HOME } from './scripts/sessions.ts';

@@ -15,8 +15,8 @@ import {
   type TaskStore,
 } from '@edge-mcp/core/sessions';
 import { encodeMessage } from './bus-messages.ts';
-import type { RedisContext } from './cluster.ts';
 import { type RedisReply, RedisUnavailableError } from './connection.ts';
+import type { RedisContext } from './context.ts';
 import { TASK_FIELDS } from './keys.ts';
 import {
   TASK_CAS,
