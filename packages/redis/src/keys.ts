@@ -67,6 +67,27 @@ export const INBOX_MAX = 10_000;
 /** The liveness key's TTL, in heartbeats. */
 export const LIVENESS_HEARTBEATS = 3;
 
+/**
+ * The parts of a session's keys after `<ns>:{<sid>}`, and of the names that follow `<ns>`: one
+ * home for `RedisKeys` and for the scripts, which build the keys of other sessions (the sweep,
+ * the refresh) in Lua with `LUA_KEYS`.
+ */
+const SESSION_KEY = { record: ':s', events: ':e', gone: ':gone' } as const;
+const NAMES = { sessions: ':sessions', broadcast: ':all', channel: ':i:' } as const;
+
+/**
+ * Lua functions of the same names, for the scripts: `session_key(ns, id)`, `events_key(ns, id)`,
+ * `gone_key(ns, id)`, `index_key(ns)`, `broadcast_channel(ns)`, `instance_channel(ns, tag)`.
+ */
+export const LUA_KEYS = `local function session_part(ns, id, part) return ns .. ':{' .. id .. '}' .. part end
+local function session_key(ns, id) return session_part(ns, id, '${SESSION_KEY.record}') end
+local function events_key(ns, id) return session_part(ns, id, '${SESSION_KEY.events}') end
+local function gone_key(ns, id) return session_part(ns, id, '${SESSION_KEY.gone}') end
+local function index_key(ns) return ns .. '${NAMES.sessions}' end
+local function broadcast_channel(ns) return ns .. '${NAMES.broadcast}' end
+local function instance_channel(ns, tag) return ns .. '${NAMES.channel}' .. tag end
+`;
+
 /** The default namespace: several deployments may share one Redis with others. */
 export const DEFAULT_NAMESPACE = 'edge-mcp';
 
@@ -84,22 +105,22 @@ export class RedisKeys {
 
   /** Hash: the session record (`SESSION_FIELDS`). */
   session(sessionId: string): string {
-    return `${this.namespace}:{${sessionId}}:s`;
+    return `${this.namespace}:{${sessionId}}${SESSION_KEY.record}`;
   }
 
   /** Stream: the session's replayable events (`EVENT_FIELDS`). */
   events(sessionId: string): string {
-    return `${this.namespace}:{${sessionId}}:e`;
+    return `${this.namespace}:{${sessionId}}${SESSION_KEY.events}`;
   }
 
   /** String: why an ended session ended (`session-deleted`, …), for `TOMBSTONE_TTL_MS`. */
   gone(sessionId: string): string {
-    return `${this.namespace}:{${sessionId}}:gone`;
+    return `${this.namespace}:{${sessionId}}${SESSION_KEY.gone}`;
   }
 
   /** Sorted set: session ids by idle deadline (ms, Redis `TIME`); its size is the session count. */
   get sessions(): string {
-    return `${this.namespace}:sessions`;
+    return `${this.namespace}${NAMES.sessions}`;
   }
 
   /** String: an instance's liveness (`{runtime, startedAt}` JSON), `PX` 3 × heartbeat. */
@@ -144,12 +165,12 @@ export class RedisKeys {
 
   /** Channel: broadcast to every instance. */
   get broadcast(): string {
-    return `${this.namespace}:all`;
+    return `${this.namespace}${NAMES.broadcast}`;
   }
 
   /** Channel: messages for one instance. */
   channel(tag: string): string {
-    return `${this.namespace}:i:${tag}`;
+    return `${this.namespace}${NAMES.channel}${tag}`;
   }
 
   /** The instance tag of a channel of `channel(tag)`, else `undefined`. */

@@ -1,5 +1,9 @@
 /** The event store's scripts (design §4.5): one Redis stream per session, entry ids `<seq>-0`. */
+import { EVENT_FIELDS, SESSION_FIELDS } from '../keys.ts';
 import { defineScript } from '../scripts.ts';
+
+const { stream: S, message: M, final: F } = EVENT_FIELDS;
+const { eventSeq: SEQ, eventBytes: BYTES, request: REQUEST } = SESSION_FIELDS;
 
 /**
  * Stores one event. Nothing is stored for a session that ended (nil). The sequence is one counter
@@ -16,27 +20,27 @@ export const APPEND = defineScript(
   2,
   `if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local stream, message, final = ARGV[1], ARGV[2], ARGV[5] == '1'
-local open = 'q:' .. stream
+local open = '${REQUEST}' .. stream
 if final and redis.call('HEXISTS', KEYS[1], open) == 0 then
   for _, entry in ipairs(redis.call('XREVRANGE', KEYS[2], '+', '-')) do
     local fields, s, f = entry[2], nil, nil
     for j = 1, #fields, 2 do
-      if fields[j] == 's' then s = fields[j + 1] elseif fields[j] == 'f' then f = fields[j + 1] end
+      if fields[j] == '${S}' then s = fields[j + 1] elseif fields[j] == '${F}' then f = fields[j + 1] end
     end
     if s == stream and f == '1' then
       return tonumber(string.match(entry[1], '^(%d+)'))
     end
   end
 end
-local seq = redis.call('HINCRBY', KEYS[1], 'e#', 1)
+local seq = redis.call('HINCRBY', KEYS[1], '${SEQ}', 1)
 if final then
-  redis.call('XADD', KEYS[2], seq .. '-0', 's', stream, 'm', message, 'f', '1')
+  redis.call('XADD', KEYS[2], seq .. '-0', '${S}', stream, '${M}', message, '${F}', '1')
   redis.call('HDEL', KEYS[1], open)
 else
-  redis.call('XADD', KEYS[2], seq .. '-0', 's', stream, 'm', message)
+  redis.call('XADD', KEYS[2], seq .. '-0', '${S}', stream, '${M}', message)
   if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], open, ARGV[6]) end
 end
-local bytes = redis.call('HINCRBY', KEYS[1], 'eb', #message)
+local bytes = redis.call('HINCRBY', KEYS[1], '${BYTES}', #message)
 local max, maxBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
 local len = redis.call('XLEN', KEYS[2])
 if len > max or bytes > maxBytes then
@@ -47,13 +51,13 @@ if len > max or bytes > maxBytes then
     for _, entry in ipairs(redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', n)) do
       local fields = entry[2]
       for j = 1, #fields, 2 do
-        if fields[j] == 'm' then bytes = bytes - #fields[j + 1] end
+        if fields[j] == '${M}' then bytes = bytes - #fields[j + 1] end
       end
       redis.call('XDEL', KEYS[2], entry[1])
       len = len - 1
     end
   end
-  redis.call('HSET', KEYS[1], 'eb', bytes)
+  redis.call('HSET', KEYS[1], '${BYTES}', bytes)
 end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
@@ -75,8 +79,8 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[2], '(' .. ARGV[2] .. '-0', '+'
   local fields, s, m, f = entry[2], nil, nil, nil
   for j = 1, #fields, 2 do
     local name = fields[j]
-    if name == 's' then s = fields[j + 1] elseif name == 'm' then m = fields[j + 1]
-    elseif name == 'f' then f = fields[j + 1] end
+    if name == '${S}' then s = fields[j + 1] elseif name == '${M}' then m = fields[j + 1]
+    elseif name == '${F}' then f = fields[j + 1] end
   end
   if s == stream then
     out[#out + 1] = tonumber(string.match(entry[1], '^(%d+)'))
@@ -87,6 +91,6 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[2], '(' .. ARGV[2] .. '-0', '+'
     end
   end
 end
-out[2] = redis.call('HGET', KEYS[1], 'q:' .. stream) or ''
+out[2] = redis.call('HGET', KEYS[1], '${REQUEST}' .. stream) or ''
 return out`,
 );

@@ -4,8 +4,10 @@
  * eviction, the heartbeat's refresh) are built in Lua from the namespace: one primary holds
  * everything (design §4.3).
  */
-import { TOMBSTONE_TTL_MS } from '../keys.ts';
+import { LUA_KEYS, SESSION_FIELDS, TOMBSTONE_TTL_MS } from '../keys.ts';
 import { defineScript } from '../scripts.ts';
+
+const F = SESSION_FIELDS;
 
 /**
  * Shared by the scripts that end sessions: `now_ms()`, and `end_session(ns, id, reason, tag,
@@ -13,25 +15,25 @@ import { defineScript } from '../scripts.ts';
  * (unless quiet) and returns `{reason, id, pv, ci, cc, ow}` ('' for a missing field), or nil when
  * its record was already gone.
  */
-const ENDING = `local function now_ms()
+const ENDING = `${LUA_KEYS}local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local function end_session(ns, id, reason, tag, quiet)
-  local s = ns .. ':{' .. id .. '}:s'
-  local ident = redis.call('HMGET', s, 'pv', 'ci', 'cc', 'ow')
-  redis.call('DEL', s, ns .. ':{' .. id .. '}:e')
-  redis.call('ZREM', ns .. ':sessions', id)
+  local s = session_key(ns, id)
+  local ident = redis.call('HMGET', s, '${F.protocolVersion}', '${F.clientInfo}', '${F.capabilities}', '${F.owner}')
+  redis.call('DEL', s, events_key(ns, id))
+  redis.call('ZREM', index_key(ns), id)
   if not ident[1] then return nil end
-  redis.call('SET', ns .. ':{' .. id .. '}:gone', reason, 'PX', ${TOMBSTONE_TTL_MS})
+  redis.call('SET', gone_key(ns, id), reason, 'PX', ${TOMBSTONE_TTL_MS})
   if not quiet then
-    redis.call('PUBLISH', ns .. ':all',
+    redis.call('PUBLISH', broadcast_channel(ns),
       cjson.encode({ v = 1, o = tag, k = 'closed', s = id, reason = reason }))
   end
   return { reason, id, ident[1], ident[2] or '', ident[3] or '', ident[4] or '' }
 end
 local function sweep(ns, tag, limit, now, ended)
-  local due = redis.call('ZRANGEBYSCORE', ns .. ':sessions', '-inf', now, 'LIMIT', 0, limit)
+  local due = redis.call('ZRANGEBYSCORE', index_key(ns), '-inf', now, 'LIMIT', 0, limit)
   for _, id in ipairs(due) do
     local r = end_session(ns, id, 'session-expired', tag, false)
     if r then ended[#ended + 1] = r end
@@ -62,7 +64,7 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
   local r = end_session(ns, oldest[1], 'session-evicted', tag, false)
   if r then ended[#ended + 1] = r end
 end
-redis.call('HSET', KEYS[2], 'v', 1, 'ct', now, unpack(ARGV, 8))
+redis.call('HSET', KEYS[2], '${F.version}', 1, '${F.created}', now, unpack(ARGV, 8))
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), id)
 return { 'ok', unpack(ended) }`,
@@ -85,7 +87,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], 'XX', 'GT', now + tonumber(ARGV[2]), ARGV[1])
-local v = redis.call('HGET', KEYS[1], 'v')
+local v = redis.call('HGET', KEYS[1], '${F.version}')
 if v == ARGV[4] then return v end
 return redis.call('HGETALL', KEYS[1])`,
 );
@@ -100,7 +102,7 @@ return redis.call('HGETALL', KEYS[1])`,
 export const WRITE = defineScript(
   'session-write',
   1,
-  `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+  `${LUA_KEYS}if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local subscriptions = false
 for i = 4, #ARGV, 3 do
   local op, field = ARGV[i], ARGV[i + 1]
@@ -113,13 +115,13 @@ for i = 4, #ARGV, 3 do
       if string.sub(name, 1, #field) == field then redis.call('HDEL', KEYS[1], name) end
     end
   end
-  if string.sub(field, 1, 2) == 'u:' then subscriptions = true end
+  if string.sub(field, 1, ${F.subscription.length}) == '${F.subscription}' then subscriptions = true end
 end
-local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+local v = redis.call('HINCRBY', KEYS[1], '${F.version}', 1)
 if subscriptions then
-  local home = redis.call('HGET', KEYS[1], 'gh')
+  local home = redis.call('HGET', KEYS[1], '${F.home}')
   if home and home ~= ARGV[3] then
-    redis.call('PUBLISH', ARGV[1] .. ':i:' .. home,
+    redis.call('PUBLISH', instance_channel(ARGV[1], home),
       cjson.encode({ v = 1, o = ARGV[3], k = 'stale', s = ARGV[2] }))
   end
 end
@@ -147,19 +149,19 @@ return end_session(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5] == '1') or {}`,
 export const REFRESH = defineScript(
   'session-refresh',
   1,
-  `local t = redis.call('TIME')
+  `${LUA_KEYS}local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ns, gone = ARGV[1], {}
 for i = 4, #ARGV do
   local id = ARGV[i]
-  local s = ns .. ':{' .. id .. '}:s'
+  local s = session_key(ns, id)
   if redis.call('EXISTS', s) == 1 then
     redis.call('PEXPIRE', s, ARGV[3])
-    redis.call('PEXPIRE', ns .. ':{' .. id .. '}:e', ARGV[3])
+    redis.call('PEXPIRE', events_key(ns, id), ARGV[3])
     redis.call('ZADD', KEYS[1], 'XX', 'GT', now + tonumber(ARGV[2]), id)
   else
     gone[#gone + 1] = id
-    gone[#gone + 1] = redis.call('GET', ns .. ':{' .. id .. '}:gone') or ''
+    gone[#gone + 1] = redis.call('GET', gone_key(ns, id)) or ''
   end
 end
 return gone`,
@@ -188,9 +190,9 @@ export const HOME = defineScript(
   'session-home',
   1,
   `if redis.call('EXISTS', KEYS[1]) == 0 then return '' end
-local home = redis.call('HGET', KEYS[1], 'gh')
+local home = redis.call('HGET', KEYS[1], '${F.home}')
 if (not home) or home == ARGV[1] or home == ARGV[2] then
-  redis.call('HSET', KEYS[1], 'gh', ARGV[1])
+  redis.call('HSET', KEYS[1], '${F.home}', ARGV[1])
   return ARGV[1]
 end
 return home`,
