@@ -31,10 +31,11 @@ test('the quick mode runs every measure and writes its outputs', () => {
     expect(report.config.partial).toBe(true);
     expect(report.load?.start).toHaveLength(3);
     const { throughput, startup, sessions, disconnect, shutdown } = report.results;
-    // 'node/edge-mcp' also selects the package targets (Redis, auth, tasks).
+    // 'node/edge-mcp' also selects the package targets (rate limits, Redis, auth, tasks).
     expect(throughput.map((row) => row.id)).toEqual([
       'node/bare',
       'node/edge-mcp/modern',
+      'node/edge-mcp-ratelimit/modern',
       'node/edge-mcp/legacy-session',
       'node/edge-mcp-redis/legacy-session',
       'node/edge-mcp-auth/modern',
