@@ -2,11 +2,16 @@
  * The defaults the READMEs print are the ones the code uses: each option table between
  * `<!-- defaults: … -->` and `<!-- /defaults -->` is checked against `DEFAULTS`, every key of
  * `DEFAULTS` appears in one of them, and the handler's table lists every option of
- * `McpHandlerOptions`.
+ * `McpHandlerOptions`. The limits table of docs/limits.md lists every limit of the packages
+ * (the core's, Node `serve()`'s, Redis's), each with the tests that exercise it.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { NODE_SERVE_DEFAULTS } from '@edge-mcp/adapters/node';
 import { DEFAULTS } from '@edge-mcp/core';
+import { REDIS_DEFAULTS } from '@edge-mcp/redis';
 import { describe, expect, test } from 'vitest';
-import { codeSpans, headerOf, read, section, tableRows } from './markdown.ts';
+import { codeSpans, headerOf, ROOT, read, section, tableRows } from './markdown.ts';
 
 /** Every default as a dotted path (`limits.maxBatchSize` for a nested one) and its value. */
 function flatten(value: object, prefix = ''): Map<string, unknown> {
@@ -38,6 +43,7 @@ const RENAMED: Record<string, { keys: string[]; text: string }> = {
   maxTasks: { keys: ['tasks.maxTasks'], text: literal(DEFAULTS.tasks.maxTasks) },
   streamAfterMs: { keys: ['denoStreamAfterMs'], text: literal(DEFAULTS.denoStreamAfterMs) },
   maxTaskBytes: { keys: ['tasks.maxTaskBytes'], text: literal(DEFAULTS.tasks.maxTaskBytes) },
+  maxBuckets: { keys: ['maxRateLimitBuckets'], text: literal(DEFAULTS.maxRateLimitBuckets) },
   cache: {
     keys: ['cacheTtlMs', 'cacheScope'],
     text: `{ ttlMs: ${literal(DEFAULTS.cacheTtlMs)}, cacheScope: ${literal(DEFAULTS.cacheScope)} }`,
@@ -60,6 +66,7 @@ function namesOf(cell: string): string[] {
 interface Row {
   names: string[];
   default: string;
+  cells: string[];
 }
 
 function rows(readme: string, name: string): Row[] {
@@ -69,13 +76,16 @@ function rows(readme: string, name: string): Row[] {
   return tableRows(text).map((cells) => ({
     names: namesOf(cells[0] ?? ''),
     default: cells[column] ?? '',
+    cells,
   }));
 }
 
 const readme = read('packages/core/README.md');
+const limitsDoc = read('docs/limits.md');
 const tables = {
   createMcpHandler: rows(readme, 'createMcpHandler'),
   sessions: rows(readme, 'sessions'),
+  limits: rows(limitsDoc, 'limits'),
 };
 
 describe.each(Object.entries(tables))('the %s defaults table', (_name, table) => {
@@ -108,4 +118,45 @@ test('the handler table lists every option of McpHandlerOptions, and no other', 
     tables.createMcpHandler.flatMap((row) => row.names).map((n) => n.split('.')[0]),
   );
   expect([...listed].sort()).toEqual([...new Set(options)].sort());
+});
+
+describe('the limits table (docs/limits.md)', () => {
+  const table = tables.limits;
+  const byName = new Map(table.flatMap((row) => row.names.map((name) => [name, row] as const)));
+
+  /** Every limit the packages have, as the table names it, and its default. */
+  const limits = new Map<string, unknown>([
+    ...Object.entries(DEFAULTS.limits).map(([key, value]) => [`limits.${key}`, value] as const),
+    ...[...DEFAULT_VALUES].filter(([key]) => /^(tasks\.)?max/.test(key) && !key.includes('Ttl')),
+    ['maxBuckets', DEFAULTS.maxRateLimitBuckets],
+    ...Object.entries(NODE_SERVE_DEFAULTS),
+    ['maxReplicas', REDIS_DEFAULTS.maxReplicas],
+  ]);
+  limits.delete('maxRateLimitBuckets'); // its option is the store's `maxBuckets`
+
+  test.each([...limits])('%s has a row showing %s', (name, value) => {
+    const row = byName.get(name);
+    expect(row, `a row for ${name}`).toBeDefined();
+    expect(codeSpans(row?.default ?? '')[0]).toBe(literal(value));
+  });
+
+  test('the rate limits have a row, off by default', () => {
+    for (const name of ['rateLimit.perPrincipal', 'rateLimit.perTool', 'rateLimit.total'])
+      expect(byName.get(name)?.default, name).toBe('off');
+  });
+
+  test.each(table.map((row) => [row.names.join(', '), row] as const))(
+    '%s: the tests named exist and name it',
+    (_names, row) => {
+      const column = headerOf(section(limitsDoc, 'defaults', 'limits')).indexOf('tested in');
+      const files = codeSpans(row.cells[column] ?? '');
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) expect(existsSync(join(ROOT, file)), file).toBe(true);
+      const text = files.map((file) => read(file)).join('\n');
+      for (const name of row.names) {
+        const option = name.split('.').at(-1) as string;
+        expect(text, `${files.join(', ')} name ${option}`).toMatch(new RegExp(`\\b${option}\\b`));
+      }
+    },
+  );
 });

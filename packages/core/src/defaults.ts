@@ -90,6 +90,8 @@ export const DEFAULTS = {
   maxEventBytesPerSession: 1024 * 1024,
   /** Stored event bytes of all sessions together (memory event store). */
   maxEventBytes: 64 * 1024 * 1024,
+  /** Buckets a `MemoryRateLimitStore` keeps at most (full ones are dropped first). */
+  maxRateLimitBuckets: 100_000,
   /** The MCP endpoint's path. */
   path: '/mcp',
   tasks: {

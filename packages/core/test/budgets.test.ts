@@ -11,7 +11,7 @@ import {
   readAnswer,
 } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
-import { createMcpHandler, McpServer } from '../src/index.ts';
+import { createMcpHandler, DEFAULTS, McpServer } from '../src/index.ts';
 import { MemoryEventStore } from '../src/sessions.ts';
 import { call } from './helpers.ts';
 
@@ -60,10 +60,13 @@ describe('what a session keeps is bounded', () => {
   test('initialize with an oversized clientInfo or capabilities is 400 -32602, and opens nothing', async () => {
     const handler = createMcpHandler(server());
     const cases = [
-      { clientInfo: { name: 'x'.repeat(5000), version: '1' }, capabilities: {} },
+      {
+        clientInfo: { name: 'x'.repeat(DEFAULTS.limits.maxClientInfoBytes), version: '1' },
+        capabilities: {},
+      },
       {
         clientInfo: { name: 'c', version: '1' },
-        capabilities: { experimental: { x: 'y'.repeat(20_000) } },
+        capabilities: { experimental: { x: 'y'.repeat(DEFAULTS.limits.maxCapabilitiesBytes) } },
       },
       { clientInfo: { name: 'c', version: '1', deep: DEEP }, capabilities: {} },
     ];

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '@edge-mcp/core';
 import { type EventStore, parseEventId, type ReplayedEvents } from '@edge-mcp/core/sessions';
 import type { SqlStorage } from './workers-types.ts';
 
@@ -28,8 +29,8 @@ export class DurableObjectEventStore implements EventStore {
 
   constructor(sql: SqlStorage, options: DurableObjectEventStoreOptions = {}) {
     this.#sql = sql;
-    this.#maxEvents = options.maxEvents ?? 1000;
-    this.#maxBytes = options.maxBytes ?? 1024 * 1024;
+    this.#maxEvents = options.maxEvents ?? DEFAULTS.maxEventsPerSession;
+    this.#maxBytes = options.maxBytes ?? DEFAULTS.maxEventBytesPerSession;
     sql.exec(
       'CREATE TABLE IF NOT EXISTS mcp_events (n INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, message TEXT NOT NULL)',
     );

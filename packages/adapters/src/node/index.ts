@@ -7,6 +7,7 @@ export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shar
 export { type NodeListener, type NodeListenerOptions, toNodeListener } from './listener.ts';
 export {
   type ListenInfo,
+  NODE_SERVE_DEFAULTS,
   type NodeServer,
   RUNTIME_HANDLER_OPTIONS,
   type ServeOptions,

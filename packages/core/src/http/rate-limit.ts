@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { DEFAULTS } from '../defaults.ts';
 
 /** A bucket's shape: `burst` requests at once, `perSecond` requests a second sustained. */
 export interface RateLimit {
@@ -46,7 +47,7 @@ export interface RateLimitStore {
 export interface MemoryRateLimitStoreOptions {
   /**
    * Buckets kept at most; past it, full buckets (which a missing entry stands for) are dropped,
-   * then the oldest. @default 100000
+   * then the oldest. @default DEFAULTS.maxRateLimitBuckets (100000)
    */
   maxBuckets?: number;
 }
@@ -69,7 +70,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #max: number;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
-    this.#max = options.maxBuckets ?? 100_000;
+    this.#max = options.maxBuckets ?? DEFAULTS.maxRateLimitBuckets;
   }
 
   get size(): number {
