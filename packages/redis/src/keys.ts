@@ -15,6 +15,8 @@ export const SESSION_FIELDS = {
   /** client capabilities, JSON */
   capabilities: 'cc',
   owner: 'ow',
+  /** Whose quota the session counts in: its owner, else the client address that opened it. */
+  principal: 'pr',
   initialized: 'in',
   logLevel: 'll',
   /** `u:<uri>`: one field per resource subscription */
@@ -73,17 +75,24 @@ export const LIVENESS_HEARTBEATS = 3;
  * the refresh) in Lua with `LUA_KEYS`.
  */
 const SESSION_KEY = { record: ':s', events: ':e', gone: ':gone' } as const;
-const NAMES = { sessions: ':sessions', broadcast: ':all', channel: ':i:' } as const;
+const NAMES = {
+  sessions: ':sessions',
+  principalSessions: ':ps:',
+  broadcast: ':all',
+  channel: ':i:',
+} as const;
 
 /**
  * Lua functions of the same names, for the scripts: `session_key(ns, id)`, `events_key(ns, id)`,
- * `gone_key(ns, id)`, `index_key(ns)`, `broadcast_channel(ns)`, `instance_channel(ns, tag)`.
+ * `gone_key(ns, id)`, `index_key(ns)`, `principal_key(ns, principal)`, `broadcast_channel(ns)`,
+ * `instance_channel(ns, tag)`.
  */
 export const LUA_KEYS = `local function session_part(ns, id, part) return ns .. ':{' .. id .. '}' .. part end
 local function session_key(ns, id) return session_part(ns, id, '${SESSION_KEY.record}') end
 local function events_key(ns, id) return session_part(ns, id, '${SESSION_KEY.events}') end
 local function gone_key(ns, id) return session_part(ns, id, '${SESSION_KEY.gone}') end
 local function index_key(ns) return ns .. '${NAMES.sessions}' end
+local function principal_key(ns, principal) return ns .. '${NAMES.principalSessions}' .. principal end
 local function broadcast_channel(ns) return ns .. '${NAMES.broadcast}' end
 local function instance_channel(ns, tag) return ns .. '${NAMES.channel}' .. tag end
 `;
@@ -121,6 +130,11 @@ export class RedisKeys {
   /** Sorted set: session ids by idle deadline (ms, Redis `TIME`); its size is the session count. */
   get sessions(): string {
     return `${this.namespace}${NAMES.sessions}`;
+  }
+
+  /** Set: the session ids of one principal (`maxSessionsPerPrincipal`). */
+  principalSessions(principal: string): string {
+    return `${this.namespace}${NAMES.principalSessions}${principal}`;
   }
 
   /** String: an instance's liveness (`{runtime, startedAt}` JSON), `PX` 3 × heartbeat. */

@@ -11,6 +11,13 @@ export interface RedisClusterOptions {
   idleTimeoutMs?: number;
   /** Sessions in the whole cluster at most @default DEFAULTS.maxSessions */
   maxSessions?: number;
+  /**
+   * Sessions of one principal (its token's, else the client address) in the whole cluster at
+   * most; at it, the principal's own longest-idle session is evicted, never another's, and when
+   * all of its sessions are busy its `initialize` gets 429. Counted atomically in Redis.
+   * @default DEFAULTS.maxSessionsPerPrincipal
+   */
+  maxSessionsPerPrincipal?: number;
   /** Liveness, activity refresh and sweeps @default 5000 */
   heartbeatMs?: number;
   /** Session replicas cached per instance @default 10000 */
@@ -35,6 +42,7 @@ export interface ResolvedRedisOptions {
   readonly namespace: string;
   readonly idleTimeoutMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerPrincipal: number;
   readonly heartbeatMs: number;
   readonly maxReplicas: number;
   readonly events:
@@ -72,6 +80,11 @@ export function resolveOptions(options: RedisClusterOptions): ResolvedRedisOptio
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULTS.idleTimeoutMs),
     maxSessions: positive('maxSessions', options.maxSessions, DEFAULTS.maxSessions),
+    maxSessionsPerPrincipal: positive(
+      'maxSessionsPerPrincipal',
+      options.maxSessionsPerPrincipal,
+      DEFAULTS.maxSessionsPerPrincipal,
+    ),
     heartbeatMs: positive('heartbeatMs', options.heartbeatMs, REDIS_DEFAULTS.heartbeatMs),
     maxReplicas: positive('maxReplicas', options.maxReplicas, REDIS_DEFAULTS.maxReplicas),
     events:

@@ -97,9 +97,11 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
   async create(init: Parameters<SessionManager['create']>[0]): Promise<Session> {
     const { connection, keys, options, instance } = this.#context;
     const id = crypto.randomUUID();
+    // The quota key the memory manager and `Session.quotaKey` use.
+    const principal = init.owner ?? init.client ?? '';
     const reply = (await connection.script(
       CREATE,
-      [keys.sessions, keys.session(id)],
+      [keys.sessions, keys.session(id), keys.principalSessions(principal)],
       [
         keys.namespace,
         id,
@@ -108,10 +110,14 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
         this.backstopMs,
         Math.round(1.5 * options.heartbeatMs),
         instance.tag,
+        principal,
+        options.maxSessionsPerPrincipal,
         ...initFields(init),
       ],
     )) as RedisReply[];
     this.ended(reply.slice(1));
+    if (reply[0] === 'quota')
+      throw new SessionLimitError(options.maxSessionsPerPrincipal, 1, 'principal');
     if (reply[0] !== 'ok') throw new SessionLimitError(options.maxSessions, 1);
     const session = this.#host.open(id, init);
     this.#adopt(session, 1);

@@ -10,6 +10,7 @@ describe('key layout (design §4.3)', () => {
     expect(keys.events('S1')).toBe('ns:{S1}:e');
     expect(keys.gone('S1')).toBe('ns:{S1}:gone');
     expect(keys.sessions).toBe('ns:sessions');
+    expect(keys.principalSessions('alice')).toBe('ns:ps:alice');
     expect(keys.instance('k3x9q0ab1z')).toBe('ns:inst:k3x9q0ab1z');
     expect(keys.inbox('k3x9q0ab1z')).toBe('ns:inbox:k3x9q0ab1z');
     expect(keys.task('T1')).toBe('ns:{t:T1}');

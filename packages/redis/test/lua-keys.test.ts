@@ -11,7 +11,7 @@ const redis = useRedis();
 test('the Lua key functions name the keys RedisKeys names', async () => {
   const { connection } = await context(redis().url);
   const lua = `${LUA_KEYS}return { session_key(ARGV[1], ARGV[2]), events_key(ARGV[1], ARGV[2]),
-  gone_key(ARGV[1], ARGV[2]), index_key(ARGV[1]), broadcast_channel(ARGV[1]),
+  gone_key(ARGV[1], ARGV[2]), index_key(ARGV[1]), principal_key(ARGV[1], 'alice'), broadcast_channel(ARGV[1]),
   instance_channel(ARGV[1], ARGV[3]) }`;
   const keys = new RedisKeys('lua-ns');
   const named = await connection.command(['EVAL', lua, '0', 'lua-ns', 'S-1', 'k3x9q0ab1z']);
@@ -20,6 +20,7 @@ test('the Lua key functions name the keys RedisKeys names', async () => {
     keys.events('S-1'),
     keys.gone('S-1'),
     keys.sessions,
+    keys.principalSessions('alice'),
     keys.broadcast,
     keys.channel('k3x9q0ab1z'),
   ]);

@@ -21,9 +21,10 @@ const ENDING = `${LUA_KEYS}local function now_ms()
 end
 local function end_session(ns, id, reason, tag, quiet)
   local s = session_key(ns, id)
-  local ident = redis.call('HMGET', s, '${F.protocolVersion}', '${F.clientInfo}', '${F.capabilities}', '${F.owner}')
+  local ident = redis.call('HMGET', s, '${F.protocolVersion}', '${F.clientInfo}', '${F.capabilities}', '${F.owner}', '${F.principal}')
   redis.call('DEL', s, events_key(ns, id))
   redis.call('ZREM', index_key(ns), id)
+  if ident[5] then redis.call('SREM', principal_key(ns, ident[5]), id) end
   if not ident[1] then return nil end
   redis.call('SET', gone_key(ns, id), reason, 'PX', ${TOMBSTONE_TTL_MS})
   if not quiet then
@@ -31,6 +32,27 @@ local function end_session(ns, id, reason, tag, quiet)
       cjson.encode({ v = 1, o = tag, k = 'closed', s = id, reason = reason }))
   end
   return { reason, id, ident[1], ident[2] or '', ident[3] or '', ident[4] or '' }
+end
+-- The live sessions of a principal's set and the one with the oldest deadline (ids whose record
+-- expired without a script are dropped from the set on the way).
+local function own_sessions(ns, set)
+  local ids = redis.call('SMEMBERS', set)
+  local live, oldest, oldest_at = 0, nil, nil
+  for from = 1, #ids, 500 do
+    local to = math.min(from + 499, #ids)
+    local scores = redis.call('ZMSCORE', index_key(ns), unpack(ids, from, to))
+    for i = from, to do
+      local at = scores[i - from + 1]
+      if at then
+        live = live + 1
+        at = tonumber(at)
+        if oldest_at == nil or at < oldest_at then oldest, oldest_at = ids[i], at end
+      else
+        redis.call('SREM', set, ids[i])
+      end
+    end
+  end
+  return live, oldest, oldest_at
 end
 local function sweep(ns, tag, limit, now, ended)
   local due = redis.call('ZRANGEBYSCORE', index_key(ns), '-inf', now, 'LIMIT', 0, limit)
@@ -42,31 +64,45 @@ end
 `;
 
 /**
- * `initialize`: sweeps up to 10 due sessions, then at the cap evicts the session with the oldest
- * deadline if it was not touched for `evictMs` (nothing in flight and no stream anywhere: busy
- * sessions are refreshed every heartbeat), else answers `full`; then stores the new record.
- * KEYS: index, the new session hash. ARGV: ns, id, max, deadline (idle + heartbeat), backstop TTL,
- * evictMs, tag, then field/value pairs. Returns `{'ok' | 'full', ended…}`.
+ * `initialize`: sweeps up to 10 due sessions. A principal at its quota then evicts its own session
+ * with the oldest deadline, else answers `quota`; otherwise, at the cap, the session with the
+ * oldest deadline of anyone is evicted, else `full`. Only a session not touched for `evictMs` is
+ * evicted (nothing in flight and no stream anywhere: busy sessions are refreshed every heartbeat).
+ * Then the new record is stored and counted in its principal's set.
+ * KEYS: index, the new session hash, the principal's set. ARGV: ns, id, max, deadline (idle +
+ * heartbeat), backstop TTL, evictMs, tag, principal, max per principal, then field/value pairs.
+ * Returns `{'ok' | 'full' | 'quota', ended…}`.
  */
 export const CREATE = defineScript(
   'session-create',
-  2,
+  3,
   `${ENDING}
 local ns, id, tag = ARGV[1], ARGV[2], ARGV[7]
 local now = now_ms()
+local busy_after = now + tonumber(ARGV[4]) - tonumber(ARGV[6])
 local ended = {}
 sweep(ns, tag, 10, now, ended)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  if oldest[1] == nil or tonumber(oldest[2]) >= now + tonumber(ARGV[4]) - tonumber(ARGV[6]) then
-    return { 'full', unpack(ended) }
+local victim
+if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[9]) then
+  local live, oldest, oldest_at = own_sessions(ns, KEYS[3])
+  if live >= tonumber(ARGV[9]) then
+    if oldest == nil or oldest_at >= busy_after then return { 'quota', unpack(ended) } end
+    victim = oldest
   end
-  local r = end_session(ns, oldest[1], 'session-evicted', tag, false)
+end
+if victim == nil and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if oldest[1] == nil or tonumber(oldest[2]) >= busy_after then return { 'full', unpack(ended) } end
+  victim = oldest[1]
+end
+if victim then
+  local r = end_session(ns, victim, 'session-evicted', tag, false)
   if r then ended[#ended + 1] = r end
 end
-redis.call('HSET', KEYS[2], '${F.version}', 1, '${F.created}', now, unpack(ARGV, 8))
+redis.call('HSET', KEYS[2], '${F.version}', 1, '${F.created}', now, '${F.principal}', ARGV[8], unpack(ARGV, 10))
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), id)
+redis.call('SADD', KEYS[3], id)
 return { 'ok', unpack(ended) }`,
 );
 
