@@ -8,8 +8,10 @@ import {
   type McpHandler,
   type McpHandlerOptions,
   type McpServer,
+  type RateLimitOptions,
   type TokenRejection,
 } from '@edge-mcp/core';
+import type { RateLimitStore } from '@edge-mcp/core/sessions';
 import { createExampleApp, createExampleServer } from '@edge-mcp/example';
 import type { Hono } from 'hono';
 import * as z from 'zod';
@@ -177,6 +179,21 @@ export function logHooks(
  * Hono app, plus `/__log` exposing the log. The `auth` fixture's handler verifies tokens itself
  * unless `options.auth` says otherwise; `mcpOptions` go to Hono's `mcp()` entry.
  */
+/**
+ * The suite's rate limit: calls of the tool `rate-probe` only (no such tool: the limit is checked
+ * before dispatch, so a call within it is answered "unknown tool"), `burst` per principal, one
+ * more every 20 s. Every runtime's handlers get it, with `store` where they must share buckets
+ * (a Redis cluster's, the Durable Object's on workerd).
+ */
+export const RATE_PROBE = { tool: 'rate-probe', burst: 3 } as const;
+
+export function suiteRateLimit(store?: RateLimitStore): RateLimitOptions {
+  return {
+    perTool: { [RATE_PROBE.tool]: { perSecond: 0.05, burst: RATE_PROBE.burst } },
+    ...(store ? { store } : {}),
+  };
+}
+
 export function createSuiteApp(
   runtime: string,
   kind: FixtureKind,
@@ -186,6 +203,7 @@ export function createSuiteApp(
 ): { app: Hono; handler: McpHandler } {
   const handler = createMcpHandler(fixtureServer(kind), {
     requestState: { secret: 'edge-mcp-test-suite' },
+    rateLimit: suiteRateLimit(),
     ...(kind === 'auth' ? { auth: suiteAuth() } : {}),
     ...options,
     ...logHooks(sink),

@@ -15,6 +15,12 @@ export { DurableObjectSessionManager } from './do-session-manager.ts';
 export { DurableObjectTaskStore, type DurableObjectTaskStoreOptions } from './do-task-store.ts';
 export { type AlarmUser, ObjectAlarm } from './object-alarm.ts';
 export { PRINCIPAL_HEADER, principalOf, type WorkerAuth } from './principal.ts';
+export {
+  DurableObjectRateLimitStore,
+  type DurableObjectRateLimitStoreOptions,
+  RateLimitObject,
+  type RateLimitObjectOptions,
+} from './rate-limit-object.ts';
 export { type SessionControl, type SessionInspection, sessionControl } from './session-control.ts';
 export {
   defineSessionObject,

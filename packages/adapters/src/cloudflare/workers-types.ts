@@ -6,6 +6,8 @@
 export interface SqlCursor<T> extends Iterable<T> {
   toArray(): T[];
   one(): T;
+  /** Rows the statement changed (so far, for a cursor not yet read to its end). */
+  readonly rowsWritten: number;
 }
 
 export interface SqlStorage {

@@ -4,7 +4,7 @@
  */
 import { serve } from '@edge-mcp/adapters/deno';
 import { clusterRoutes, suiteCluster } from '../cluster-entry.ts';
-import { createSuiteApp, type FixtureKind } from '../fixture.ts';
+import { createSuiteApp, type FixtureKind, suiteRateLimit } from '../fixture.ts';
 
 declare const Deno: { env: { get(name: string): string | undefined } };
 
@@ -16,6 +16,8 @@ const { app, handler } = createSuiteApp(
     // No streamAfterMs: on Deno the core picks the one it needs (1000) by itself.
     disconnectGraceMs: Number(Deno.env.get('GRACE_MS') ?? 30_000),
     ...redis?.options,
+    // A cluster's instances take from the same buckets.
+    ...(redis ? { rateLimit: suiteRateLimit(redis.cluster.rateLimits) } : {}),
   },
 );
 clusterRoutes(app, redis);

@@ -4,12 +4,14 @@
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { clusterRoutes, suiteCluster } from '../cluster-entry.ts';
-import { createSuiteApp, type FixtureKind } from '../fixture.ts';
+import { createSuiteApp, type FixtureKind, suiteRateLimit } from '../fixture.ts';
 
 const redis = await suiteCluster((name) => process.env[name]);
 const { app, handler } = createSuiteApp('node', (process.env.FIXTURE ?? 'suite') as FixtureKind, {
   disconnectGraceMs: Number(process.env.GRACE_MS ?? 30_000),
   ...redis?.options,
+  // A cluster's instances take from the same buckets.
+  ...(redis ? { rateLimit: suiteRateLimit(redis.cluster.rateLimits) } : {}),
 });
 clusterRoutes(app, redis);
 const server = await serve(

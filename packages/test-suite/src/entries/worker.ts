@@ -15,6 +15,7 @@
 import {
   createSessionWorker,
   type DurableObjectNamespace,
+  DurableObjectRateLimitStore,
   defineSessionObject,
   principalOf,
   sessionControl,
@@ -28,6 +29,7 @@ import {
   logHooks,
   suiteAuth,
   suitePrincipal,
+  suiteRateLimit,
 } from '../fixture.ts';
 import { logTasksTo } from '../fixture-tasks.ts';
 
@@ -41,6 +43,7 @@ interface Env {
   MCP_SESSIONS: DurableObjectNamespace;
   SESSION_REGISTRY: DurableObjectNamespace;
   SUITE_LOG: DurableObjectNamespace;
+  RATE_LIMITS: DurableObjectNamespace;
 }
 
 /** The log of the whole deployment: one object, lines kept in memory. */
@@ -93,6 +96,8 @@ function handlerOptions(env: Env) {
     keepAliveMs: Number(env.KEEP_ALIVE_MS ?? WORKERD_HANDLER_OPTIONS.keepAliveMs),
     disconnectGraceMs: Number(env.GRACE_MS ?? 30_000),
     requestState: { secret: 'edge-mcp-test-suite' },
+    // The isolate and every session object take from the buckets of one object.
+    rateLimit: suiteRateLimit(new DurableObjectRateLimitStore(env.RATE_LIMITS)),
     // Behind the Worker's authentication: the metadata and challenges, no token checked here.
     ...(kindOf(env) === 'auth' ? { auth: suiteAuth(false) } : {}),
   };
@@ -111,7 +116,7 @@ export const McpSession = defineSessionObject((env: Env) => {
   };
 });
 
-export { SessionRegistry } from '@edge-mcp/adapters/cloudflare';
+export { RateLimitObject, SessionRegistry } from '@edge-mcp/adapters/cloudflare';
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,

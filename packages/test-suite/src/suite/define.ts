@@ -4,6 +4,7 @@ import { auth } from './auth.ts';
 import { basics } from './basics.ts';
 import { disconnect } from './disconnect.ts';
 import { errors } from './errors.ts';
+import { rateLimits } from './rate-limits.ts';
 import { refusals } from './refusals.ts';
 import { sessions } from './sessions.ts';
 import { shutdown } from './shutdown.ts';
@@ -24,6 +25,7 @@ export function defineSuite(name: string, caps: TargetCaps, start: () => Promise
     basics(current);
     errors(current);
     refusals(current);
+    rateLimits(current, caps);
     disconnect(current, caps);
     sessions(current, caps);
     // Last: it ends the server.
