@@ -1,16 +1,19 @@
 import { DEFAULTS, type Limits } from '../defaults.ts';
-import { CorsPolicy } from '../http/cors.ts';
+import { allowedOrigins, CorsPolicy } from '../http/cors.ts';
 import { type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import type { Reply } from '../http/responses.ts';
-import type { HandlerCounters, StreamSettings } from '../http/stream-settings.ts';
+import {
+  type HandlerCounters,
+  runtimeStreamAfterMs,
+  type StreamSettings,
+} from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut, taskStatusFanOut } from '../legacy/fan-out.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { InFlightLoad } from '../lifecycle/in-flight-load.ts';
 import { Scope } from '../lifecycle/scope.ts';
-import { unrefTimer } from '../lifecycle/timers.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.ts';
@@ -34,6 +37,7 @@ import type { HandlerStats, McpHandlerOptions, SessionEvent } from './options.ts
 import { RequestAccounting } from './request-accounting.ts';
 import { sessionEventOf } from './request-event.ts';
 import type { RoutedEndpoint } from './routed-endpoint.ts';
+import { settle } from './settle.ts';
 
 /**
  * Shared state of one handler, built once; every request reads it, none copies it. It is the
@@ -279,24 +283,15 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     const recorded =
       ended instanceof Promise ? Promise.all([ended.catch(ignore), tasks]).then(ignore) : tasks;
     this.root.abort('shutdown');
-    const settled = new Promise<void>((resolve) => {
-      // Done when every handler settled and every running task's end is recorded, or at the
-      // timeout (a handler that ignores its signal, a store that does not answer).
-      const timer = unrefTimer(setTimeout(resolve, this.shutdownTimeoutMs));
-      let written = recorded === undefined;
-      const check = () => {
-        if (!written || !this.#idle()) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      this.requests.drained = check;
-      this.tasks?.onIdle(check);
-      recorded?.then(() => {
-        written = true;
-        check();
-      });
-      check();
-    });
+    const settled = settle(
+      this.shutdownTimeoutMs,
+      recorded,
+      () => this.#idle(),
+      (check) => {
+        this.requests.drained = check;
+        this.tasks?.onIdle(check);
+      },
+    );
     const onClose = this.#options.onClose;
     // What the stores are built on goes last; its failure must not make close() reject.
     this.#closing = onClose ? settled.then(onClose).then(ignore, ignore) : settled;
@@ -309,24 +304,3 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
 }
 
 function ignore(): void {}
-
-/**
- * The `streamAfterMs` a runtime needs when none is given, read once per handler: Deno notices a
- * client that left only when a write to it fails, so a call that writes nothing must stream. By
- * the Web-standard `navigator.userAgent` (`Deno/2.x`); nothing elsewhere.
- */
-function runtimeStreamAfterMs(): number | undefined {
-  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
-  return typeof agent === 'string' && agent.startsWith('Deno/')
-    ? DEFAULTS.denoStreamAfterMs
-    : undefined;
-}
-
-function allowedOrigins(
-  origins: readonly string[] | '*' | undefined,
-  cors: CorsPolicy | undefined,
-): readonly string[] | '*' | undefined {
-  if (cors === undefined || origins === '*') return origins;
-  const fromCors = cors.origins;
-  return fromCors === '*' ? '*' : [...(origins ?? []), ...fromCors];
-}

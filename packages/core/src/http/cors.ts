@@ -93,3 +93,13 @@ export function withHeaders<A extends Reply | Response>(
   for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
   return answer;
 }
+
+/** The Origins the Host/Origin guard lets through: the allowed ones and CORS's. */
+export function allowedOrigins(
+  origins: readonly string[] | '*' | undefined,
+  cors: CorsPolicy | undefined,
+): readonly string[] | '*' | undefined {
+  if (cors === undefined || origins === '*') return origins;
+  const fromCors = cors.origins;
+  return fromCors === '*' ? '*' : [...(origins ?? []), ...fromCors];
+}

@@ -1,3 +1,5 @@
+import { DEFAULTS } from '../defaults.ts';
+
 /** What the handler counts for `stats()`; the streams and exchanges update it. */
 export interface HandlerCounters {
   /** Open SSE connections (legacy streams and 2026-07-28 streamed answers). */
@@ -23,4 +25,16 @@ export interface StreamSettings {
   /** Bytes a stream may queue for a client that does not read before it is ended. */
   readonly maxQueuedBytes: number;
   readonly counters: HandlerCounters;
+}
+
+/**
+ * The `streamAfterMs` a runtime needs when none is given, read once per handler: Deno notices a
+ * client that left only when a write to it fails, so a call that writes nothing must stream. By
+ * the Web-standard `navigator.userAgent` (`Deno/2.x`); nothing elsewhere.
+ */
+export function runtimeStreamAfterMs(): number | undefined {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return typeof agent === 'string' && agent.startsWith('Deno/')
+    ? DEFAULTS.denoStreamAfterMs
+    : undefined;
 }
