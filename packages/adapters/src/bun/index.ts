@@ -32,6 +32,7 @@ import {
   type FetchHandler,
   REMOTE_ADDRESS,
   type RuntimeHandlerOptions,
+  SHARED_SERVE_KEYS,
 } from '../shared/types.ts';
 import { answerFast, type FastServing } from '../shared/web-incoming.ts';
 import { type BunHttpServer, bunRuntime } from './types.ts';
@@ -101,15 +102,7 @@ export interface ServeOptions {
 }
 
 /** The names {@link serve} accepts; another is refused with the nearest of them. */
-const SERVE_OPTION_KEYS = optionKeys<ServeOptions>()([
-  'port',
-  'hostname',
-  'signal',
-  'shutdownSignals',
-  'onListen',
-  'onWarning',
-  'onError',
-]);
+const SERVE_OPTION_KEYS = optionKeys<ServeOptions>()([...SHARED_SERVE_KEYS]);
 
 /** A listening server, as resolved by {@link serve}. */
 export interface BunServer extends ListenInfo {

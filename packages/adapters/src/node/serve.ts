@@ -17,6 +17,7 @@ import {
   safeReporter,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
+import { SHARED_SERVE_KEYS } from '../shared/types.ts';
 import { type NodeListenerOptions, toNodeListener } from './listener.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
@@ -95,13 +96,7 @@ export interface ServeOptions extends NodeListenerOptions {
 
 /** The names {@link serve} accepts; another is refused with the nearest of them. */
 const SERVE_OPTION_KEYS = optionKeys<ServeOptions>()([
-  'port',
-  'hostname',
-  'signal',
-  'shutdownSignals',
-  'onListen',
-  'onWarning',
-  'onError',
+  ...SHARED_SERVE_KEYS,
   'headersTimeout',
   'requestTimeout',
   'maxConnections',

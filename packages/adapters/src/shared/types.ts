@@ -77,6 +77,17 @@ export interface RuntimeHandlerOptions {
 /** Receives errors that escaped the handler or broke a response while it was being written. */
 export type ErrorReporter = (error: unknown) => void;
 
+/** The options every runtime's `serve()` takes (each runtime's `ServeOptions` adds its own). */
+export const SHARED_SERVE_KEYS = [
+  'port',
+  'hostname',
+  'signal',
+  'shutdownSignals',
+  'onListen',
+  'onWarning',
+  'onError',
+] as const;
+
 /**
  * Where an adapter's lazy `Request` keeps its light request: `mcp()` finds it there and takes the
  * handler's `handle()` entry with it, so no Web `Request` is built for the MCP endpoint.
