@@ -28,6 +28,7 @@ export const MEASURES = [
   'sessions',
   'disconnect',
   'shutdown',
+  'fairness',
   'cloudflare',
 ] as const;
 export type Measure = (typeof MEASURES)[number];
@@ -52,7 +53,10 @@ export const config = {
   quick,
   /** Interleaved rounds: every target is measured once per round, in a fresh process. */
   rounds: Math.max(1, Math.round(num('BENCH_ROUNDS', quick ? 1 : 3))),
-  /** Seconds of load per throughput target, after `warmup` seconds of the same load. */
+  /**
+   * Seconds of load per throughput target, after `warmup` seconds of the same load; also the
+   * seconds of each of the fairness measure's six segments per round.
+   */
   duration: num('BENCH_DURATION', quick ? 1 : 5),
   warmup: num('BENCH_WARMUP', quick ? 0.5 : 2),
   connections: num('BENCH_CONNECTIONS', quick ? 10 : 50),

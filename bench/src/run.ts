@@ -15,6 +15,7 @@ import {
 } from './lib/system.ts';
 import { type CloudflareResults, runCloudflare } from './measures/cloudflare.ts';
 import { type DisconnectRow, runDisconnectRounds } from './measures/disconnect.ts';
+import { type FairnessRow, runFairness } from './measures/fairness.ts';
 import { runSessions, type SessionRow } from './measures/sessions.ts';
 import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
 import { runStartup, type StartupRow } from './measures/startup.ts';
@@ -24,6 +25,7 @@ import { judge } from './report/goals.ts';
 import { writeOutputs } from './report/write.ts';
 import {
   DISCONNECT_TARGETS,
+  FAIRNESS_TARGETS,
   SESSION_TARGETS,
   SHUTDOWN_TARGETS,
   STARTUP_TARGETS,
@@ -56,6 +58,7 @@ let startup: StartupRow[] = [];
 let sessions: SessionRow[] = [];
 let disconnect: DisconnectRow[] = [];
 let shutdown: ShutdownRow[] = [];
+let fairness: FairnessRow[] = [];
 let cloudflare: CloudflareResults | undefined;
 
 if (config.measures.includes('throughput')) {
@@ -81,6 +84,15 @@ if (config.measures.includes('disconnect')) {
 if (config.measures.includes('shutdown')) {
   shutdown = await runShutdownRounds(selection(SHUTDOWN_TARGETS), config, log);
 }
+if (config.measures.includes('fairness')) {
+  const targets = selection(FAIRNESS_TARGETS);
+  if (targets.length > 0) {
+    log(
+      `fairness: 2 × ${config.warmup} s warm-up + 6 × ${config.duration} s (alone, attack, control, control, attack, alone) per round`,
+    );
+    fairness = await runFairness(targets, config, log);
+  }
+}
 if (config.measures.includes('cloudflare')) {
   const storage = selection(STORAGE_TARGETS);
   const bundles = selection(BUNDLE_TARGETS);
@@ -92,7 +104,7 @@ if (config.measures.includes('cloudflare')) {
 
 const loadEnd = loadAverage();
 const others = othersCores(cpuStart, cpuSnapshot());
-const results = { throughput, startup, sessions, disconnect, shutdown, cloudflare };
+const results = { throughput, startup, sessions, disconnect, shutdown, fairness, cloudflare };
 const goals = judge(results);
 const { partial, out, ...knobs } = config;
 // The load average at the end counts this run's own processes too; other work is judged by
@@ -118,6 +130,7 @@ const failures = [
   ...sessions.flatMap((r) => r.errors.map((e) => `sessions ${r.id} ${e}`)),
   ...disconnect.flatMap((r) => r.errors.map((e) => `disconnect ${r.id} ${e}`)),
   ...shutdown.flatMap((r) => r.errors.map((e) => `shutdown ${r.id} ${e}`)),
+  ...fairness.flatMap((r) => r.errors.map((e) => `fairness ${r.id} ${e}`)),
   ...[...(cloudflare?.storage ?? []), ...(cloudflare?.bundles ?? [])].flatMap((r) =>
     r.errors.map((e) => `cloudflare ${r.id} ${e}`),
   ),

@@ -401,6 +401,34 @@ export const SHUTDOWN_TARGETS: ProbeTarget[] = [
 ];
 
 /**
+ * The fairness measure's per-principal bucket (src/measures/fairness.ts says why these numbers):
+ * a bucket per principal only, no `total` and no per-tool bucket, so one principal cannot spend
+ * another's budget and what is measured is whether its refused flood slows the other down.
+ */
+export const FAIRNESS_LIMIT = { perSecond: 200, burst: 200 } as const;
+
+/**
+ * A principal flooding at 10× its rate limit vs another principal's latency. `control` is the
+ * server the same flood goes to in the control phase: another process on the same machine, so
+ * that phase shows what the flood costs the victim through the shared cores alone.
+ */
+export type FairnessTarget = ProbeTarget & { control: TargetSpec };
+
+export const FAIRNESS_TARGETS: FairnessTarget[] = [
+  {
+    id: 'node/edge-mcp',
+    label: 'edge-mcp',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: node('node-edge.ts', undefined, {
+      RATE_LIMIT: `${FAIRNESS_LIMIT.perSecond}:${FAIRNESS_LIMIT.burst}`,
+      RATE_LIMIT_SCOPE: 'principal',
+    }),
+    control: node('node-bare.ts'),
+  },
+];
+
+/**
  * Process start → first answered `tools/call`, from a bundle as a user ships it (src/startup,
  * bundled by esbuild for the runtime; no side channel, no tsx). `spec.entry` is the file in
  * src/startup.

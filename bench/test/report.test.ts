@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { spread } from '../src/lib/stats.ts';
+import type { FairnessRow, PhaseSpread } from '../src/measures/fairness.ts';
 import type { StartupRow } from '../src/measures/startup.ts';
 import type { ThroughputRow, ThroughputSample } from '../src/measures/throughput.ts';
 import { goal, judge, type Results, startupByRound } from '../src/report/goals.ts';
@@ -140,6 +141,62 @@ describe('verdicts on the worst round', () => {
     });
     expect(alone!.met).toBeNull();
     expect(goal('x', 'ms', '<=', 10, null, '').met).toBeNull();
+  });
+});
+
+function fairnessRow(ratios: number[], victimErrors = 0): FairnessRow {
+  const phase = (p99: number[]): PhaseSpread => ({
+    calls: 1000 * p99.length,
+    errors: 0,
+    p50Ms: spread(p99.map(() => 0.9)),
+    p99Ms: spread(p99),
+    maxLagMs: spread(p99.map(() => 1)),
+    serverCpuUsPerRequest: spread(p99.map(() => 100)),
+    floodCores: null,
+  });
+  return {
+    id: 'node/edge-mcp',
+    limit: { perSecond: 200, burst: 200 },
+    victimRate: 100,
+    attackerRate: 2000,
+    segmentSeconds: 5,
+    samples: [],
+    phases: {
+      alone: phase(ratios.map(() => 2)),
+      attack: phase(ratios.map((r) => 2 * r)),
+      control: phase(ratios.map(() => 2)),
+    },
+    ratio: spread(ratios),
+    controlRatio: spread(ratios.map(() => 1)),
+    victimErrors,
+    attackerStatuses: { 200: 6000, 429: 54000 },
+    errors: [],
+  };
+}
+
+describe('the fairness goal', () => {
+  const label = 'Node: victim p99 while another principal sends 10× its rate limit, vs alone';
+  const judged = (row: FairnessRow) =>
+    judge({ ...empty, fairness: [row] }).find((g) => g.label === label);
+
+  test('is judged on the round with the highest p99 ratio', () => {
+    const fair = judged(fairnessRow([1.02, 1.08, 1.05]));
+    expect(fair?.comparison).toBe('<=');
+    expect(fair?.worst).toBeCloseTo(1.08);
+    expect(fair?.met).toBe(true);
+    const unfair = judged(fairnessRow([1.02, 1.15, 1.05]));
+    expect(unfair?.met).toBe(false);
+    expect(unfair?.medianMet).toBe(true);
+  });
+
+  test('a refused victim call fails it, whatever the latencies', () => {
+    const refused = judged(fairnessRow([1.0, 1.0], 3));
+    expect(refused?.met).toBe(false);
+    expect(refused?.detail).toContain('3 victim calls not answered 200');
+  });
+
+  test('a run without the measure has no such goal', () => {
+    expect(judge(empty).some((g) => g.label === label)).toBe(false);
   });
 });
 

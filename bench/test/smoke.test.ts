@@ -30,7 +30,7 @@ test('the quick mode runs every measure and writes its outputs', () => {
     const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
     expect(report.config.partial).toBe(true);
     expect(report.load?.start).toHaveLength(3);
-    const { throughput, startup, sessions, disconnect, shutdown } = report.results;
+    const { throughput, startup, sessions, disconnect, shutdown, fairness = [] } = report.results;
     // 'node/edge-mcp' also selects the package targets (rate limits, Redis, auth, tasks).
     expect(throughput.map((row) => row.id)).toEqual([
       'node/bare',
@@ -53,7 +53,15 @@ test('the quick mode runs every measure and writes its outputs', () => {
       ?.perCall?.redisRoundTrips?.median;
     expect(typeof roundTrips).toBe(redis ? 'undefined' : 'number');
     const ran = throughput.filter((row) => !row.skipped);
-    for (const row of [...ran, ...startup, ...sessions, ...disconnect, ...shutdown]) {
+    // The fairness measure ran, and the server saw two principals: the attacker (127.0.0.2) was
+    // refused, the victim (127.0.0.1, at half its limit) never.
+    expect(fairness.map((row) => row.id)).toEqual(['node/edge-mcp']);
+    expect(fairness[0]?.attackerStatuses['429'] ?? 0).toBeGreaterThan(0);
+    expect(fairness[0]?.victimErrors).toBe(0);
+    expect(report.goals.map((g) => g.label)).toContain(
+      'Node: victim p99 while another principal sends 10× its rate limit, vs alone',
+    );
+    for (const row of [...ran, ...startup, ...sessions, ...disconnect, ...shutdown, ...fairness]) {
       expect(row.errors, row.id).toEqual([]);
       expect(row.samples.length, row.id).toBeGreaterThan(0);
     }

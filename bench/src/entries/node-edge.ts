@@ -11,11 +11,16 @@ import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 let handler: McpHandler | undefined;
 const side = nodeSideChannel(() => handler?.stats());
-/** RATE_LIMIT=`perSecond:burst`: the same bucket per principal, per tool and in total. */
+/**
+ * RATE_LIMIT=`perSecond:burst`: the same bucket per principal, per tool and in total.
+ * RATE_LIMIT_SCOPE=principal: the bucket per principal only (the fairness measure: a `total`
+ * bucket would let one principal spend another's budget, a different question).
+ */
 function rateLimit(): McpHandlerOptions['rateLimit'] {
   const [perSecond, burst] = (process.env.RATE_LIMIT ?? '').split(':').map(Number);
   if (!perSecond || !burst) return undefined;
   const limit = { perSecond, burst };
+  if (process.env.RATE_LIMIT_SCOPE === 'principal') return { perPrincipal: limit };
   return { perPrincipal: limit, perTool: { '*': limit }, total: limit };
 }
 

@@ -8,6 +8,7 @@
 import { median, pairedRatios, type Spread, spread, worst } from '../lib/stats.ts';
 import type { CloudflareResults } from '../measures/cloudflare.ts';
 import type { DisconnectRow } from '../measures/disconnect.ts';
+import type { FairnessRow } from '../measures/fairness.ts';
 import { initByRound, type SessionRow } from '../measures/sessions.ts';
 import type { ShutdownRow } from '../measures/shutdown.ts';
 import type { StartupRow } from '../measures/startup.ts';
@@ -19,6 +20,7 @@ import {
   THROUGHPUT_TARGETS,
 } from '../targets.ts';
 import { cloudflareGoals } from './cloudflare.ts';
+import { fairnessGoals } from './fairness.ts';
 
 export interface Goal {
   label: string;
@@ -42,6 +44,8 @@ export interface Results {
   sessions: SessionRow[];
   disconnect: DisconnectRow[];
   shutdown: ShutdownRow[];
+  /** A principal flooding at 10× its rate limit vs another's latency (absent in older runs). */
+  fairness?: FairnessRow[];
   /** Storage operations and deployed bundles on Cloudflare (absent in runs from before them). */
   cloudflare?: CloudflareResults;
 }
@@ -202,6 +206,7 @@ export function judge(results: Results): Goal[] {
       ),
     );
   }
+  goals.push(...fairnessGoals(results.fairness));
   goals.push(...cloudflareGoals(results.cloudflare));
   return goals;
 }

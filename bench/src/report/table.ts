@@ -3,6 +3,7 @@ import type { Spread } from '../lib/stats.ts';
 import { formatLoad, NOISY_LOAD, NOISY_OTHERS } from '../lib/system.ts';
 import { THROUGHPUT_TARGETS } from '../targets.ts';
 import { cloudflareTables } from './cloudflare.ts';
+import { fairnessTables } from './fairness.ts';
 import { formatGoalValue, formatThreshold, n, table, unitOf, verdict } from './format.ts';
 import type { Results } from './goals.ts';
 import type { Report } from './write.ts';
@@ -178,6 +179,7 @@ export function renderTables(report: Report): string {
       `**Shutdown** (edge-mcp on Node, SIGTERM → exit): ${s(r.exitMs, 1, ' ms')} with ${n(r.sessions)} sessions and ${r.inFlight} calls in flight; exit codes ${r.exitCodes.join(', ') || 'n/a'}; the calls ended with ${outcomes || 'n/a'}${r.errors.length > 0 ? `; ${errorsOf(r)}` : ''}.`,
     );
   }
+  parts.push(...fairnessTables(results.fairness));
   parts.push(...cloudflareTables(results.cloudflare));
   parts.push(
     '**Targets** (met = met in the worst round)',

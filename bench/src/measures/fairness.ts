@@ -1,0 +1,306 @@
+/**
+ * Fairness: does a principal flooding at 10× its rate limit slow another principal down? Per
+ * round a fresh edge-mcp Node process with a per-principal bucket only (FAIRNESS_LIMIT in
+ * src/targets.ts). Without auth the principal is the client's address, so:
+ *
+ * - the victim, in this process, sends modern `tools/call` echo open-loop at VICTIM_RATE (half
+ *   its limit: it is never refused) from 127.0.0.1, each latency taken with performance.now();
+ * - the attacker, a forked process (src/lib/flood.ts), sends the same call open-loop at
+ *   10 × the limit from 127.0.0.2 (all of 127.0.0.0/8 is loopback on Linux), mostly refused
+ *   with 429.
+ *
+ * A round: one checked call; a warm-up of BENCH_WARMUP s under attack and as long under the
+ * control flood (not counted: it compiles the answer and refusal paths and the clients); then six
+ * segments of BENCH_DURATION s: alone, attack, control, control, attack, alone (a linear drift of
+ * the machine weighs on every phase alike). The control phase sends the same flood from the same
+ * kind of process to a bare node:http process instead (the target's `control`), so it shows what
+ * the flood costs the victim through the shared cores alone, without edge-mcp refusing it. A
+ * phase's percentiles are over every victim call of its two segments; the round's figure is
+ * p99(attack) / p99(alone). Nothing but the warm-up is left out.
+ *
+ * Why these rates on a 2-core machine: the server answers this call in tens of µs of CPU when
+ * busy (more per call at a trickle, when every call wakes it up), so 100 + 2,000 requests a second
+ * keep it well under one core and the two clients fit on the other; the measure asks whether the
+ * refusals disturb the victim, not what happens on a saturated machine (which slows every
+ * principal, fair or not). The attacker's client takes CPU of the same cores: its share is
+ * reported (`attackerCores`), and the control phase shows its effect.
+ */
+import type { Config } from '../config.ts';
+import { type Flood, startFlood } from '../lib/flood.ts';
+import { sleep } from '../lib/http.ts';
+import { checkEcho, echoCall } from '../lib/mcp.ts';
+import { boundAgent, openLoop } from '../lib/open-loop.ts';
+import { messageOf, runRounds } from '../lib/rounds.ts';
+import { type RunningTarget, startTarget } from '../lib/spawn.ts';
+import { percentile, type Spread, spread } from '../lib/stats.ts';
+import { groupCpuMs, loadAverage } from '../lib/system.ts';
+import { FAIRNESS_LIMIT, type FairnessTarget, LEGACY } from '../targets.ts';
+
+/** Half the victim's limit: even a client stall of a second, caught up at once, fits the burst. */
+export const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
+export const ATTACKER_RATE = FAIRNESS_LIMIT.perSecond * 10;
+const VICTIM_ADDRESS = '127.0.0.1';
+const ATTACKER_ADDRESS = '127.0.0.2';
+/** Enough sockets that neither client waits for one in a normal run (a few are busy at once). */
+const VICTIM_SOCKETS = 8;
+const ATTACKER_SOCKETS = 32;
+type PhaseName = 'alone' | 'attack' | 'control';
+const ORDER: PhaseName[] = ['alone', 'attack', 'control', 'control', 'attack', 'alone'];
+
+/** The victim's calls of one phase (its two segments) in one round. */
+export interface FairnessPhase {
+  calls: number;
+  /** Victim calls not answered 200 with the echo (429s included): 0 when the limit is fair. */
+  errors: number;
+  statuses: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** The victim's latest send against its schedule (its own event loop's lateness). */
+  maxLagMs: number;
+  /** The edge-mcp server's CPU time (every thread, schedstat) per request it answered. */
+  serverCpuUsPerRequest: number | null;
+  /** The flood's requests and answers by status (attack and control phases). */
+  flood?: { sent: number; statuses: Record<string, number> };
+  /** Cores the flood's client process used while it ran (attack and control phases). */
+  floodCores?: number | null;
+}
+
+export interface FairnessSample {
+  round: number;
+  position: number;
+  load1: number;
+  alone: FairnessPhase;
+  attack: FairnessPhase;
+  control: FairnessPhase;
+  /** p99 under attack / p99 alone: the goal's figure. */
+  ratio: number;
+  /** p99 with the flood sent to another process / p99 alone: the shared cores' share. */
+  controlRatio: number;
+}
+
+export interface FairnessRow {
+  id: string;
+  limit: { perSecond: number; burst: number };
+  victimRate: number;
+  attackerRate: number;
+  /** Seconds per segment (two segments per phase and round). */
+  segmentSeconds: number;
+  samples: FairnessSample[];
+  /** Per phase: p50, p99 (ms), the server's CPU µs per request, the flood client's cores. */
+  phases: Record<PhaseName, PhaseSpread>;
+  ratio: Spread | null;
+  controlRatio: Spread | null;
+  /** Victim calls that were not answered 200 with the echo, over every round. */
+  victimErrors: number;
+  /** The attacker's answers by status, over every round. */
+  attackerStatuses: Record<string, number>;
+  errors: string[];
+}
+
+export interface PhaseSpread {
+  calls: number;
+  errors: number;
+  p50Ms: Spread | null;
+  p99Ms: Spread | null;
+  /** The victim's latest send against its schedule: its own client stalled that long. */
+  maxLagMs: Spread | null;
+  serverCpuUsPerRequest: Spread | null;
+  floodCores: Spread | null;
+}
+
+interface Segment {
+  latencies: number[];
+  statuses: Record<string, number>;
+  errors: number;
+  maxLagMs: number;
+  serverCpuMs: number | null;
+  serverRequests: number;
+  flood?: { sent: number; statuses: Record<string, number>; cpuMs: number | null };
+  wallMs: number;
+}
+
+const add = (into: Record<string, number>, from: Record<string, number>) => {
+  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+  return into;
+};
+const answered = (statuses: Record<string, number>) =>
+  Object.entries(statuses).reduce((sum, [key, n]) => (/^\d+$/.test(key) ? sum + n : sum), 0);
+const delta = (before: number | null, after: number | null) =>
+  before !== null && after !== null ? after - before : null;
+
+async function measureRound(
+  target: FairnessTarget,
+  config: Config,
+): Promise<Omit<FairnessSample, 'round' | 'position' | 'load1'>> {
+  const opened: { stop(): Promise<void> }[] = [];
+  const victimAgent = boundAgent(VICTIM_ADDRESS, VICTIM_SOCKETS);
+  const flood = async (to: RunningTarget) => {
+    const started = await startFlood({
+      url: to.mcpUrl,
+      rate: ATTACKER_RATE,
+      localAddress: ATTACKER_ADDRESS,
+      sockets: ATTACKER_SOCKETS,
+    });
+    opened.push({ stop: started.exit });
+    return started;
+  };
+  try {
+    const server = await startTarget(target.spec);
+    opened.push(server);
+    const bare = await startTarget(target.control);
+    opened.push(bare);
+    const shape = echoCall('modern', LEGACY);
+    await checkEcho(server.mcpUrl, shape);
+    const floods: Record<PhaseName, Flood | undefined> = {
+      alone: undefined,
+      attack: await flood(server),
+      control: await flood(bare),
+    };
+    let nextId = 1;
+    const segment = async (phase: PhaseName, seconds: number): Promise<Segment> => {
+      const other = floods[phase];
+      const cpuBefore = groupCpuMs(server.pid);
+      const floodBefore = other?.cpuMs() ?? null;
+      const started = performance.now();
+      // The flood starts before the victim's segment and stops after it: every counted victim
+      // call ran with it.
+      await other?.start();
+      const run = openLoop(
+        {
+          url: server.mcpUrl,
+          shape,
+          rate: VICTIM_RATE,
+          check: (body) => body.includes('hello'),
+          firstId: nextId,
+        },
+        victimAgent,
+      );
+      await sleep(seconds * 1000);
+      const victim = await run.stop();
+      nextId += victim.sent;
+      const flooded = await other?.stop();
+      const cpuAfter = groupCpuMs(server.pid);
+      return {
+        latencies: victim.latenciesMs,
+        statuses: victim.statuses,
+        errors: victim.errors,
+        maxLagMs: victim.maxLagMs,
+        serverCpuMs: delta(cpuBefore, cpuAfter),
+        // The edge-mcp server answered the flood only in the attack phase.
+        serverRequests:
+          answered(victim.statuses) + (phase === 'attack' ? answered(flooded!.statuses) : 0),
+        ...(flooded && other
+          ? { flood: { ...flooded, cpuMs: delta(floodBefore, other.cpuMs()) } }
+          : {}),
+        wallMs: performance.now() - started,
+      };
+    };
+    if (config.warmup > 0) {
+      await segment('attack', config.warmup);
+      await segment('control', config.warmup);
+    }
+    const segments: Record<PhaseName, Segment[]> = { alone: [], attack: [], control: [] };
+    for (const phase of ORDER) segments[phase].push(await segment(phase, config.duration));
+    const alone = phaseOf(segments.alone);
+    const attack = phaseOf(segments.attack);
+    const control = phaseOf(segments.control);
+    return {
+      alone,
+      attack,
+      control,
+      ratio: attack.p99Ms / alone.p99Ms,
+      controlRatio: control.p99Ms / alone.p99Ms,
+    };
+  } finally {
+    victimAgent.destroy();
+    for (const started of opened.reverse()) await started.stop();
+  }
+}
+
+function phaseOf(segments: Segment[]): FairnessPhase {
+  const latencies = segments.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const total = (pick: (s: Segment) => number | null | undefined) =>
+    segments.every((s) => typeof pick(s) === 'number')
+      ? segments.reduce((sum, s) => sum + pick(s)!, 0)
+      : null;
+  const cpuMs = total((s) => s.serverCpuMs);
+  const requests = total((s) => s.serverRequests) ?? 0;
+  const flooded = segments.flatMap((s) => (s.flood ? [s.flood] : []));
+  const floodCpuMs = total((s) => s.flood?.cpuMs);
+  return {
+    calls: latencies.length,
+    errors: segments.reduce((sum, s) => sum + s.errors, 0),
+    statuses: segments.reduce((all, s) => add(all, s.statuses), {}),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.at(-1) ?? Number.NaN,
+    maxLagMs: Math.max(...segments.map((s) => s.maxLagMs)),
+    serverCpuUsPerRequest: cpuMs !== null && requests > 0 ? (cpuMs * 1000) / requests : null,
+    ...(flooded.length > 0
+      ? {
+          flood: {
+            sent: flooded.reduce((sum, f) => sum + f.sent, 0),
+            statuses: flooded.reduce((all, f) => add(all, f.statuses), {}),
+          },
+          floodCores: floodCpuMs === null ? null : floodCpuMs / total((s) => s.wallMs)!,
+        }
+      : {}),
+  };
+}
+
+export async function runFairness(
+  targets: readonly FairnessTarget[],
+  config: Config,
+  log: (line: string) => void,
+): Promise<FairnessRow[]> {
+  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
+    const load1 = loadAverage()[0];
+    const head = `round ${round + 1}/${config.rounds}  fairness ${target.id}`;
+    try {
+      const sample = { round, position, load1, ...(await measureRound(target, config)) };
+      const { alone, attack, control } = sample;
+      const ms = (phase: FairnessPhase) => `${phase.p99Ms.toFixed(2)} ms`;
+      log(
+        `${head}: victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${sample.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${sample.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${load1.toFixed(2)})`,
+      );
+      return sample;
+    } catch (error) {
+      log(`${head}: ${messageOf(error)}`);
+      throw error;
+    }
+  });
+  return targets.map((target) => {
+    const runs = results.get(target) ?? [];
+    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    const of = (pick: (s: FairnessSample) => number | null | undefined) =>
+      spread(samples.map(pick));
+    const phase = (name: PhaseName): PhaseSpread => ({
+      calls: samples.reduce((sum, s) => sum + s[name].calls, 0),
+      errors: samples.reduce((sum, s) => sum + s[name].errors, 0),
+      p50Ms: of((s) => s[name].p50Ms),
+      p99Ms: of((s) => s[name].p99Ms),
+      maxLagMs: of((s) => s[name].maxLagMs),
+      serverCpuUsPerRequest: of((s) => s[name].serverCpuUsPerRequest),
+      floodCores: of((s) => s[name].floodCores),
+    });
+    const phases = { alone: phase('alone'), attack: phase('attack'), control: phase('control') };
+    return {
+      id: target.id,
+      limit: { ...FAIRNESS_LIMIT },
+      victimRate: VICTIM_RATE,
+      attackerRate: ATTACKER_RATE,
+      segmentSeconds: config.duration,
+      samples,
+      phases,
+      ratio: of((s) => s.ratio),
+      controlRatio: of((s) => s.controlRatio),
+      victimErrors: phases.alone.errors + phases.attack.errors + phases.control.errors,
+      attackerStatuses: samples.reduce(
+        (all, s) => add(all, s.attack.flood?.statuses ?? {}),
+        {} as Record<string, number>,
+      ),
+      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+    };
+  });
+}

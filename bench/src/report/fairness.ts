@@ -1,0 +1,78 @@
+/**
+ * The fairness measure in the report: its goal (the victim's p99 while another principal sends
+ * 10× its rate limit at most 1.10 × its p99 alone, judged on the worst round like every other)
+ * and its table. Called from goals.ts and table.ts; the chart draws the goal with the others.
+ */
+import type { FairnessRow, PhaseSpread } from '../measures/fairness.ts';
+import { type Goal, goal } from './goals.ts';
+import { n, s, table } from './table.ts';
+
+export const FAIRNESS_GOAL = 1.1;
+
+const statusList = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .sort(([, a], [, b]) => b - a)
+    .map(([key, count]) => `${n(count)}× ${key}`)
+    .join(', ') || 'none';
+
+export function fairnessGoals(rows: readonly FairnessRow[] | undefined): Goal[] {
+  return (rows ?? []).map((row) => {
+    const problems = [
+      row.victimErrors > 0 ? `${row.victimErrors} victim calls not answered 200` : undefined,
+      row.errors.length > 0 ? `${row.errors.length} round(s) failed` : undefined,
+    ].filter((problem) => problem !== undefined);
+    const { alone, attack } = row.phases;
+    return goal(
+      'Node: victim p99 while another principal sends 10× its rate limit, vs alone',
+      '×',
+      '<=',
+      FAIRNESS_GOAL,
+      row.ratio,
+      `p99 ${s(alone.p99Ms, 2)} ms alone, ${s(attack.p99Ms, 2)} ms under attack, ${s(row.controlRatio, 2, '×')} with the same flood sent to another process; limit ${row.limit.perSecond}/s per principal, victim ${row.victimRate}/s, attacker ${row.attackerRate}/s (${statusList(row.attackerStatuses)})`,
+      problems.length > 0 ? problems.join('; ') : undefined,
+    );
+  });
+}
+
+export function fairnessTables(rows: readonly FairnessRow[] | undefined): string[] {
+  return (rows ?? []).map((row) => {
+    const line = (label: string, phase: PhaseSpread, ratio: string) => [
+      label,
+      n(phase.calls),
+      String(phase.errors),
+      s(phase.p50Ms, 2),
+      s(phase.p99Ms, 2),
+      ratio,
+      s(phase.maxLagMs, 1),
+      s(phase.serverCpuUsPerRequest, 1),
+      phase.floodCores ? s(phase.floodCores, 2) : '',
+    ];
+    const failed = row.errors.length > 0 ? `; ${row.errors.length} round(s) failed` : '';
+    return [
+      `**Fairness** (edge-mcp on Node with a bucket of ${row.limit.perSecond}/s, burst ${row.limit.burst}, per principal only; the victim sends modern \`tools/call\` echo open-loop at ${row.victimRate}/s from 127.0.0.1; the flood, ${row.attackerRate}/s open-loop from 127.0.0.2 in a process of its own, goes to the same server (under attack) or to a bare node:http process on the same machine (control); 2 × ${row.segmentSeconds} s per phase and round; percentiles per round; calls over every round; victim send lag = how late the victim's client sent its worst call against its schedule (its own process stalled that long); server CPU = edge-mcp's per request it answered, 429s included; the attacker's answers over every round: ${statusList(row.attackerStatuses)}${failed})`,
+      table(
+        [
+          'victim',
+          'calls',
+          'errors',
+          'p50 ms',
+          'p99 ms',
+          'p99 / alone',
+          'victim send lag ms',
+          'server CPU µs/req',
+          'flood client cores',
+        ],
+        [
+          line('alone', row.phases.alone, ''),
+          line('under attack', row.phases.attack, s(row.ratio, 2, '×')),
+          line(
+            'flood to another process (control)',
+            row.phases.control,
+            s(row.controlRatio, 2, '×'),
+          ),
+        ],
+        [1, 2, 3, 4, 5, 6, 7, 8],
+      ),
+    ].join('\n\n');
+  });
+}
