@@ -72,10 +72,11 @@ export function createExampleServer(): McpServer {
     'sleep',
     {
       description:
-        'Sleeps for ms milliseconds, reporting progress each second; stops at once when cancelled.',
+        'Sleeps for ms milliseconds, reporting progress each second; stops at once when cancelled. Runs as a task when the client asks for one.',
       inputSchema: z.object({
         ms: z.number().int().min(0).max(600_000).describe('How long to sleep'),
       }),
+      taskSupport: 'optional',
     },
     async ({ ms }, ctx: RequestContext) => {
       const step = 1000;

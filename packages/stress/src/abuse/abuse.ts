@@ -5,9 +5,11 @@
  * dies, every call of the well-behaved client succeeds, and once the attacker is gone every
  * budget is back to zero.
  */
+import { DEFAULTS } from '@edge-mcp/core';
 import { modern } from '@edge-mcp/test-kit';
 import {
   type AbuseScale,
+  bigTokens,
   droppedLegacyCalls,
   droppedModernCalls,
   heldStreams,
@@ -17,8 +19,10 @@ import {
   sessionHeaders,
   slowBodies,
   type Tally,
+  templateReads,
 } from './attacks.ts';
 import { type Runtime, startTarget } from './target.ts';
+import { type TaskFlood, taskFlood } from './task-flood.ts';
 import { post } from './wire.ts';
 
 export interface AbuseReport {
@@ -39,6 +43,9 @@ export interface AbuseReport {
     sessionFlood: Tally;
     /** Sessions a newcomer could open while the attacker held its streams. */
     newcomerWhileStreamsHeld: number;
+    bigTokens: Tally;
+    templateReads: { statuses: Tally; slowestMs: number };
+    taskFlood: TaskFlood;
   };
   /** `/health` once the attacker was gone and the graces had passed. */
   after: Record<string, unknown>;
@@ -118,6 +125,9 @@ export async function runAbuse(
     const modernCalls = await droppedModernCalls(mcpUrl, scale.modernCalls);
     const uploads = await refusedUploads(mcpUrl, scale.refusedUploads);
     const flood = await sessionFlood(mcpUrl, scale.initializes);
+    const tokens = await bigTokens(mcpUrl, scale.bigTokens);
+    const templates = await templateReads(mcpUrl, scale.templateReads);
+    const tasks = await taskFlood(mcpUrl, scale.tasksPastQuota);
     const streams = await heldStreams(mcpUrl, scale.heldStreams);
     let newcomer = 0;
     for (let i = 0; i < 5; i++) if (await openSession(mcpUrl, '127.0.0.3')) newcomer++;
@@ -149,6 +159,9 @@ export async function runAbuse(
         refusedUploads: uploads,
         sessionFlood: flood,
         newcomerWhileStreamsHeld: newcomer,
+        bigTokens: tokens,
+        templateReads: templates,
+        taskFlood: tasks,
       },
       after,
       peakRssMib: Math.round(target.peakRssMib()),
@@ -175,6 +188,8 @@ export function formatAbuse(report: AbuseReport): string {
     `  dropped 4 MB legacy calls ${JSON.stringify(a.droppedLegacyCalls)}, modern ${JSON.stringify(a.droppedModernCalls)}`,
     `  refused 120 MiB uploads ${JSON.stringify(a.refusedUploads.statuses)}, at most ${Math.round(a.refusedUploads.maxWritten / 1048576)} MiB written`,
     `  initialize flood ${JSON.stringify(a.sessionFlood)}; newcomers while streams held: ${a.newcomerWhileStreamsHeld}/5`,
+    `  64 KiB tokens ${JSON.stringify(a.bigTokens)}; template reads ${JSON.stringify(a.templateReads.statuses)}, slowest ${a.templateReads.slowestMs} ms`,
+    `  tasks within the quota ${JSON.stringify(a.taskFlood.held)}, past it ${JSON.stringify(a.taskFlood.past)}, cancelled ${a.taskFlood.cancelled}; the newcomer's task ${a.taskFlood.newcomer}`,
     `  after: ${JSON.stringify(report.after)}`,
   ].join('\n');
 }
@@ -192,5 +207,22 @@ export function abuseFailures(report: AbuseReport): string[] {
       `budgets not back to zero: ${JSON.stringify({ inFlight, inFlightBytes, openStreams })}`,
     );
   if (report.attacks.newcomerWhileStreamsHeld < 5) broken.push('a newcomer was locked out');
+  // Each read is answered (a JSON-RPC error in a 200): the matcher gives up, it does not hang.
+  const reads = report.attacks.templateReads.statuses;
+  if (Object.keys(reads).some((status) => status !== '200'))
+    broken.push(`template reads not answered: ${JSON.stringify(reads)}`);
+  // One client's tasks take its own quota, never a newcomer's; past it calls run without one.
+  const flood = report.attacks.taskFlood;
+  const quota = DEFAULTS.tasks.maxActivePerPrincipal;
+  if (flood.held.task !== quota || flood.cancelled !== quota)
+    broken.push(`the attacker's tasks: ${JSON.stringify(flood.held)}, ${flood.cancelled} cancelled`);
+  if (Object.keys(flood.past).some((kind) => kind !== 'complete'))
+    broken.push(`calls past the task quota: ${JSON.stringify(flood.past)}`);
+  if (flood.newcomer !== 'completed') broken.push(`the newcomer's task: ${flood.newcomer}`);
+  // A token past the header limit is refused by the runtime's parser (Node may close before the
+  // client reads its 431: status 0), never a 5xx; a crash shows as the server's death.
+  const tokens = report.attacks.bigTokens;
+  if (Object.keys(tokens).some((status) => status.startsWith('5')))
+    broken.push(`64 KiB tokens not refused: ${JSON.stringify(tokens)}`);
   return broken;
 }

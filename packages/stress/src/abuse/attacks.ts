@@ -21,6 +21,12 @@ export interface AbuseScale {
   heldStreams: number;
   /** Connections sending a body one byte at a time, held through the run. */
   slowBodies: number;
+  /** Requests with a 64 KiB bearer token (the big tokens of the earlier rounds). */
+  bigTokens: number;
+  /** `resources/read`s of long URIs full of near-matches of the note template. */
+  templateReads: number;
+  /** Task calls one client makes past its task quota (after filling the quota). */
+  tasksPastQuota: number;
 }
 
 export const SCALES: Readonly<Record<'short' | 'long', AbuseScale>> = {
@@ -31,6 +37,9 @@ export const SCALES: Readonly<Record<'short' | 'long', AbuseScale>> = {
     initializes: 300,
     heldStreams: 50,
     slowBodies: 20,
+    bigTokens: 20,
+    templateReads: 20,
+    tasksPastQuota: 5,
   },
   long: {
     droppedCalls: 500,
@@ -39,6 +48,9 @@ export const SCALES: Readonly<Record<'short' | 'long', AbuseScale>> = {
     initializes: 12_000,
     heldStreams: 500,
     slowBodies: 200,
+    bigTokens: 500,
+    templateReads: 500,
+    tasksPastQuota: 100,
   },
 };
 
@@ -54,22 +66,19 @@ function tally(statuses: number[]): Tally {
 // 4 MB, under the 4 MiB body limit with its envelope: the calls are read and run.
 const JUNK = 'x'.repeat(4_000_000);
 
+/** A 2025-11-25 `initialize` from a client named `name`. */
+function initializeBody(name: string): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name, version: '1' } },
+  });
+}
+
 /** A legacy session of the attacker's: `initialize` and `notifications/initialized`. */
 export async function openSession(mcpUrl: string, from = ATTACKER): Promise<string | undefined> {
-  const opened = await post(
-    mcpUrl,
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: LEGACY,
-        capabilities: {},
-        clientInfo: { name: 'abuse', version: '1' },
-      },
-    }),
-    { from },
-  );
+  const opened = await post(mcpUrl, initializeBody('abuse'), { from });
   if (!opened.session) return undefined;
   await post(mcpUrl, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
     from,
@@ -154,20 +163,7 @@ export async function refusedUploads(
 /** `initialize` after `initialize` from one client. */
 export async function sessionFlood(mcpUrl: string, count: number): Promise<Tally> {
   const statuses = await pool(count, 16, () =>
-    post(
-      mcpUrl,
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: LEGACY,
-          capabilities: {},
-          clientInfo: { name: 'flood', version: '1' },
-        },
-      }),
-      { from: ATTACKER },
-    ).then((sent) => sent.status),
+    post(mcpUrl, initializeBody('flood'), { from: ATTACKER }).then((sent) => sent.status),
   );
   return tally(statuses);
 }
@@ -183,4 +179,53 @@ export async function heldStreams(mcpUrl: string, count: number): Promise<Array<
 /** Connections whose body never arrives; the closers drop them. */
 export function slowBodies(mcpUrl: string, count: number): Array<() => void> {
   return Array.from({ length: count }, () => slowBody(mcpUrl, 200));
+}
+
+/**
+ * 2026-07-28 requests carrying a 64 KiB bearer token: past every runtime's header limit, so the
+ * server answers 431 (or closes) before anything is parsed or kept.
+ */
+export async function bigTokens(mcpUrl: string, count: number): Promise<Tally> {
+  const token = 'e'.repeat(64 * 1024);
+  const init = modern('tools/list');
+  const statuses = await pool(count, 4, () =>
+    post(mcpUrl, String(init.body), {
+      from: ATTACKER,
+      headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` },
+    }).then((sent) => sent.status),
+  );
+  return tally(statuses);
+}
+
+/**
+ * `resources/read` of 256 KiB URIs that nearly match the example's `notes://{id}` template (a
+ * matcher that backtracks spends seconds per read on them), in a 2025-11-25 session so the URI
+ * travels in the body only (2026-07-28 mirrors it in a header, which the header limit refuses):
+ * the statuses, and the slowest answer, which says whether one read could hold the event loop.
+ */
+export async function templateReads(
+  mcpUrl: string,
+  count: number,
+): Promise<{ statuses: Tally; slowestMs: number }> {
+  const uris = [
+    `notes://${'a/'.repeat(128 * 1024)}`,
+    `notes://${'%2'.repeat(85 * 1024)}`,
+    `notes:/${'/{'.repeat(128 * 1024)}`,
+  ];
+  const session = await openSession(mcpUrl);
+  if (!session) return { statuses: { 0: count }, slowestMs: 0 };
+  let slowestMs = 0;
+  const statuses = await pool(count, 4, async (i) => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: i + 2,
+      method: 'resources/read',
+      params: { uri: uris[i % uris.length] },
+    });
+    const started = performance.now();
+    const sent = await post(mcpUrl, body, { from: ATTACKER, headers: sessionHeaders(session) });
+    slowestMs = Math.max(slowestMs, performance.now() - started);
+    return sent.status;
+  });
+  return { statuses: tally(statuses), slowestMs: Math.round(slowestMs) };
 }

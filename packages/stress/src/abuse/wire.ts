@@ -16,6 +16,8 @@ export interface Sent {
   status: number;
   /** The session id the answer named, if any. */
   session: string | undefined;
+  /** The answer's body (its first 1 MiB), when it was read to the end. */
+  text?: string;
 }
 
 export interface PostOptions {
@@ -54,13 +56,15 @@ export function post(url: string, body: string, options: PostOptions = {}): Prom
           resolve(sent);
           return;
         }
-        res.on('data', () => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
           if (drop === 'first-chunk') {
             req.destroy();
             resolve(sent);
-          }
+          } else if (text.length < 1 << 20) text += chunk;
         });
-        res.on('end', () => resolve(sent));
+        res.on('end', () => resolve({ ...sent, text }));
         res.on('error', () => resolve(sent));
         res.on('close', () => resolve(sent));
       },
@@ -164,4 +168,25 @@ export async function pool<T>(
   };
   await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
   return results;
+}
+
+/** The JSON-RPC answer in a JSON or SSE body (the last `data:` line that parses), if any. */
+export function rpcAnswer(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  const candidates = text.trimStart().startsWith('{')
+    ? [text]
+    : text
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5))
+        .reverse();
+  for (const candidate of candidates) {
+    try {
+      const parsed = JSON.parse(candidate) as Record<string, unknown>;
+      if ('result' in parsed || 'error' in parsed) return parsed;
+    } catch {
+      // A comment or a partial event: the next line may be the answer.
+    }
+  }
+  return undefined;
 }
