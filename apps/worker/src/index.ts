@@ -76,6 +76,8 @@ export { SessionRegistry } from '@edge-mcp/adapters/cloudflare';
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,
+  // Sessions capped per client and in all (the defaults: 1000 and 10000), counted by the registry.
+  sessionLimits: (env: Env) => ({ registry: env.SESSION_REGISTRY }),
   build: (env: Env) =>
     createExampleApp(createMcpHandler(createExampleServer(), options(env)), 'workerd'),
 });

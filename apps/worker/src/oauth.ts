@@ -190,6 +190,8 @@ export { SessionRegistry } from '@edge-mcp/adapters/cloudflare';
  */
 const mcp = createSessionWorker({
   sessions: (env: OAuthEnv) => env.MCP_SESSIONS,
+  // Sessions capped per client and in all (the defaults: 1000 and 10000), counted by the registry.
+  sessionLimits: (env: OAuthEnv) => ({ registry: env.SESSION_REGISTRY }),
   build: (env: OAuthEnv) => createMcpHandler(createServer(), options(env)),
   auth: (_request, _env, ctx) => principalFromProvider(ctx),
 });

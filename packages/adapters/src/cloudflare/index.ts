@@ -32,6 +32,7 @@ export { SessionRegistry } from './session-registry.ts';
 export {
   createSessionWorker,
   type IsolateOptions,
+  type SessionLimits,
   type SessionWorkerOptions,
   type WorkerTasks,
 } from './session-worker.ts';

@@ -40,7 +40,10 @@ export interface SessionObjectConfig {
   idleTimeoutMs?: number;
   /** Bound of the stored event log. @default 1000 events, 1 MiB */
   events?: DurableObjectEventStoreOptions;
-  /** The `SessionRegistry` namespace, to record live sessions so they can all be ended. */
+  /**
+   * The `SessionRegistry` namespace, to record live sessions so they can all be ended; give the
+   * session Worker the same one (its `registry`) to cap sessions, so ended ones leave the count.
+   */
   registry?: DurableObjectNamespace;
 }
 
@@ -162,6 +165,8 @@ export function defineSessionObject<Env>(
       const url = new URL(request.url);
       const as = url.searchParams.get('as') ?? undefined;
       if (url.pathname === '/inspect') return Response.json(await this.inspect(as));
+      // The session Worker making room at a cap: an idle session goes, a busy one stays.
+      if (url.pathname === '/evict') return Response.json({ gone: this.#evictIfIdle() });
       if (url.pathname === '/close') {
         const reason = (url.searchParams.get('reason') ?? 'session-deleted') as AbortReasonType;
         return Response.json({ closed: await this.closeSession(reason, as) });
@@ -179,6 +184,20 @@ export function defineSessionObject<Env>(
 
     alarm(): Promise<void> {
       return this.#alarm.fire();
+    }
+
+    /** True when the object holds no session now: it had none, or its idle one was evicted. */
+    #evictIfIdle(): boolean {
+      let busy = false;
+      let held = false;
+      this.#manager.forEach((s) => {
+        held = true;
+        // `active` counts the session's requests in flight and its open streams.
+        busy = s.active > 0;
+      });
+      if (busy) return false;
+      if (held) this.#manager.closeAll('session-evicted');
+      return true;
     }
 
     async closeSession(

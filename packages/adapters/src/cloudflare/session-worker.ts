@@ -1,28 +1,33 @@
 import { type AuthInfo, InvalidTokenError, type McpServer, type TaskOptions } from '@edge-mcp/core';
 import {
-  type AdapterRefusal,
-  BodyTooLargeError,
   checkOptionKeys,
   classifyEra,
   DEFAULTS,
-  ErrorCode,
-  errorMessage,
   HANDLE,
   HEADER,
   optionKeys,
   pathOf,
-  REFUSE,
-  readBody,
   type TaskRoute,
   taskRoute,
 } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
-import { drained, refusesBody } from '../shared/refused-body.ts';
 import type { FetchHandler } from '../shared/types.ts';
 import { type WorkerAuth, withPrincipal } from './principal.ts';
+import {
+  admitSession,
+  quotaKey,
+  refusalMessage,
+  type SessionCaps,
+  type SessionLimits,
+  sessionCaps,
+  settleAdmission,
+} from './session-admission.ts';
 import { objectIdOf } from './session-id.ts';
 import type { WorkerEntry } from './worker.ts';
+import { answered, bodyText, declaredOver, refusal } from './worker-answers.ts';
 import type { DurableObjectNamespace } from './workers-types.ts';
+
+export type { SessionLimits } from './session-admission.ts';
 
 /** Where a session Worker's 2026-07-28 tasks run; see {@link SessionWorkerOptions.tasks}. */
 export interface WorkerTasks {
@@ -77,6 +82,16 @@ export interface SessionWorkerOptions<Env> {
    * session to it. @default undefined (the handlers authenticate on their own, if configured)
    */
   auth?: WorkerAuth<Env>;
+  /**
+   * Caps on legacy sessions (called once per isolate; `undefined`: none, each session is its own
+   * object and nothing counts them). Each `initialize` is first admitted by the registry, against
+   * `maxSessions` for the deployment and `maxSessionsPerPrincipal` for its principal (the `auth`
+   * principal, else `CF-Connecting-IP`). At a cap the oldest idle session makes room (a
+   * principal's own, at its quota); when none is idle the answer is 429 (`session-quota`) or 503
+   * (`session-limit`) with Retry-After. Every `initialize` passes the one registry object; the
+   * session's other requests do not. @default undefined
+   */
+  sessionLimits?(env: Env): SessionLimits | undefined;
 }
 
 const SESSION_WORKER_OPTION_KEYS = optionKeys<SessionWorkerOptions<unknown>>()([
@@ -86,9 +101,8 @@ const SESSION_WORKER_OPTION_KEYS = optionKeys<SessionWorkerOptions<unknown>>()([
   'maxBodyBytes',
   'path',
   'auth',
+  'sessionLimits',
 ]);
-
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /**
  * A Worker that serves 2026-07-28 requests statelessly in the isolate and sends every legacy
@@ -102,12 +116,14 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
   checkOptionKeys(options, SESSION_WORKER_OPTION_KEYS, 'createSessionWorker()');
   let handler: FetchHandler | undefined;
   let tasks: WorkerTasks | undefined;
+  let caps: SessionCaps | undefined;
   const limit = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const path = options.path ?? DEFAULTS.path;
   return {
     async fetch(incoming, env, ctx) {
       if (!handler) {
         tasks = options.tasks?.(env);
+        caps = sessionCaps(options.sessionLimits?.(env));
         handler = options.build(env, { tasks: tasks ? {} : false });
       }
       // Another path is the app's business, but a principal header a client sent is never
@@ -157,7 +173,17 @@ export function createSessionWorker<Env>(options: SessionWorkerOptions<Env>): Wo
       const forwarded = new Request(request, { body: text });
       if (!isLegacyInitialize(request, text)) return serve(handler, forwarded, auth);
       const namespace = options.sessions(env);
-      return namespace.get(namespace.newUniqueId()).fetch(forwarded);
+      const object = namespace.newUniqueId();
+      if (!caps) return namespace.get(object).fetch(forwarded);
+      const refused = await admitSession(caps, namespace, object, quotaKey(request, auth));
+      if (refused) {
+        const reason = refused.scope === 'principal' ? 'session-quota' : 'session-limit';
+        const id = (parse(text) as { id?: string | number }).id;
+        return refusal(handler, forwarded, reason, refusalMessage(refused), id);
+      }
+      const opened = await namespace.get(object).fetch(forwarded);
+      await settleAdmission(caps, object, opened.headers.get(HEADER.sessionId));
+      return opened;
     },
   };
 }
@@ -191,44 +217,6 @@ async function routeTasks(
   return serve(handler, forwarded, auth);
 }
 
-/** The body as text, or the 413 answer to one larger than `limit`. */
-async function bodyText(
-  handler: FetchHandler,
-  request: Request,
-  limit: number,
-): Promise<string | Response> {
-  try {
-    return await readBody(request, limit);
-  } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error;
-    return refusal(handler, request, 'body-too-large', error.message);
-  }
-}
-
-/**
- * A refusal the Worker makes itself, answered by the handler (and so in its request log) when it
- * is the core's; any other fetch handler gets the plain JSON-RPC error.
- */
-function refusal(
-  handler: FetchHandler,
-  request: Request,
-  reason: AdapterRefusal,
-  message?: string,
-): Response {
-  const refuse = handler[REFUSE];
-  if (refuse) return toWebResponse(refuse.call(handler, request, reason, message));
-  if (reason === 'body-too-large')
-    return failure(413, ErrorCode.InvalidRequest, message ?? 'Request body too large');
-  if (reason === 'session-unknown')
-    return failure(404, ErrorCode.SessionNotFound, message ?? 'Session not found');
-  return failure(401, ErrorCode.ServerError, message ?? 'The access token was refused');
-}
-
-function declaredOver(request: Request, limit: number): boolean {
-  const declared = request.headers.get('content-length');
-  return declared !== null && Number(declared) > limit;
-}
-
 /** The parsed body; `null` when it is not JSON (no task route then: the handler answers it). */
 function parse(text: string): unknown {
   try {
@@ -248,23 +236,6 @@ async function serve(
   if (!entry) return answered(request, await handler.fetch(request));
   const answer = await entry.call(handler, request, true, auth);
   return answered(request, toWebResponse(answer));
-}
-
-/**
- * workerd: an answer sent while the request's body is still unread can break the isolate's next
- * request ("worker restarted mid-request", a 503 of its own); the rest of a refused body is read
- * first, within the refused-body bounds.
- */
-async function answered(request: Request, response: Response): Promise<Response> {
-  if (refusesBody(request, response.status) && !request.bodyUsed) await drained(request);
-  return response;
-}
-
-function failure(status: number, code: number, message: string): Response {
-  return new Response(errorMessage(undefined, { code, message }), {
-    status,
-    headers: JSON_HEADERS,
-  });
 }
 
 function isLegacyInitialize(request: Request, text: string): boolean {

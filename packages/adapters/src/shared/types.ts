@@ -39,7 +39,12 @@ export interface FetchHandler {
    * a request the adapter refuses itself as the handler answers its own refusals, and reports it
    * to the handler's request log.
    */
-  [REFUSE]?(request: IncomingRequest, reason: AdapterRefusal, message?: string): PlainReply;
+  [REFUSE]?(
+    request: IncomingRequest,
+    reason: AdapterRefusal,
+    message?: string,
+    id?: string | number,
+  ): PlainReply;
 }
 
 /** A complete answer as plain data (the core's `Reply`, read structurally). */

@@ -6,6 +6,7 @@
 import { HANDLE, REFUSE } from '../http/fast-path.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, type Reply, toResponse } from '../http/responses.ts';
+import type { RequestId } from '../protocol/jsonrpc.ts';
 import { checkOptionKeys } from '../schema/option-keys.ts';
 import type { McpServer } from '../server/server.ts';
 import { type AdapterRefusal, refuseForAdapter } from './adapter-refusal.ts';
@@ -23,7 +24,12 @@ import type { Given } from './routed-endpoint.ts';
 export interface FastEntry {
   [HANDLE](request: IncomingRequest, routed?: boolean, auth?: Given): Promise<Answer>;
   /** An adapter's own refusal, answered and reported as the handler's (see `REFUSE`). */
-  [REFUSE](request: IncomingRequest, reason: AdapterRefusal, message?: string): Reply;
+  [REFUSE](
+    request: IncomingRequest,
+    reason: AdapterRefusal,
+    message?: string,
+    id?: RequestId,
+  ): Reply;
 }
 
 /**
@@ -75,8 +81,12 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
     },
     [HANDLE]: (request: IncomingRequest, routed = false, auth?: Given): Promise<Answer> =>
       route(core, request, routed, auth),
-    [REFUSE]: (request: IncomingRequest, reason: AdapterRefusal, message?: string): Reply =>
-      refuseForAdapter(core, request, reason, message),
+    [REFUSE]: (
+      request: IncomingRequest,
+      reason: AdapterRefusal,
+      message?: string,
+      id?: RequestId,
+    ): Reply => refuseForAdapter(core, request, reason, message, id),
     close: () => core.close(),
     get signal() {
       return core.root.signal;

@@ -13,7 +13,8 @@ export const HANDLE: unique symbol = Symbol.for('edge-mcp.handle');
 /**
  * The key of a handler's refusal entry, for adapters that refuse a request before the handler
  * sees it (the Cloudflare session Worker: a session id no object can hold, a body over its limit,
- * a token its authenticating layer rejected): `handler[REFUSE](request, reason, message?)`
+ * a token its authenticating layer rejected, a session cap): `handler[REFUSE](request, reason,
+ * message?, id?)`
  * answers it as the handler answers its own refusals (a 401 with its challenge, say) and reports
  * it to the handler's request log and instrumentation.
  */

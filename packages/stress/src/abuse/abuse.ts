@@ -215,7 +215,9 @@ export function abuseFailures(report: AbuseReport): string[] {
   const flood = report.attacks.taskFlood;
   const quota = DEFAULTS.tasks.maxActivePerPrincipal;
   if (flood.held.task !== quota || flood.cancelled !== quota)
-    broken.push(`the attacker's tasks: ${JSON.stringify(flood.held)}, ${flood.cancelled} cancelled`);
+    broken.push(
+      `the attacker's tasks: ${JSON.stringify(flood.held)}, ${flood.cancelled} cancelled`,
+    );
   if (Object.keys(flood.past).some((kind) => kind !== 'complete'))
     broken.push(`calls past the task quota: ${JSON.stringify(flood.past)}`);
   if (flood.newcomer !== 'completed') broken.push(`the newcomer's task: ${flood.newcomer}`);

@@ -40,6 +40,8 @@ interface Env {
   GRACE_MS?: string;
   TASKS?: string;
   TASK_HEARTBEAT_MS?: string;
+  MAX_SESSIONS?: string;
+  SESSION_QUOTA?: string;
   MCP_SESSIONS: DurableObjectNamespace;
   SESSION_REGISTRY: DurableObjectNamespace;
   SUITE_LOG: DurableObjectNamespace;
@@ -120,6 +122,13 @@ export { RateLimitObject, SessionRegistry } from '@edge-mcp/adapters/cloudflare'
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,
+  // Every initialize is admitted by the registry (the caps are the defaults unless a test sets them).
+  sessionLimits: (env: Env) => ({
+    registry: env.SESSION_REGISTRY,
+    maxSessions: env.MAX_SESSIONS === undefined ? undefined : Number(env.MAX_SESSIONS),
+    maxSessionsPerPrincipal:
+      env.SESSION_QUOTA === undefined ? undefined : Number(env.SESSION_QUOTA),
+  }),
   // The authenticating layer in front: a bearer token of the table, or nobody.
   auth: (request: Request, env: Env) =>
     kindOf(env) === 'auth' ? suitePrincipal(request.headers.get('authorization')) : undefined,
