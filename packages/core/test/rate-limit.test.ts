@@ -58,6 +58,43 @@ describe('rate limits', () => {
     expect((await callAs('alice', 'cheap')).status).toBe(200);
   });
 
+  test('a principal out of tokens is refused before its body is read', async () => {
+    const { ran, events, callAs, handler } = setup({
+      perPrincipal: { perSecond: 0.001, burst: 1 },
+    });
+    expect((await callAs('mallory', 'cheap')).status).toBe(200);
+    const built = modernRequest(
+      'tools/call',
+      { name: 'cheap' },
+      { headers: { authorization: 'Bearer mallory' } },
+    );
+    const bytes = new Uint8Array(await built.arrayBuffer());
+    let pulled = 0;
+    // highWaterMark 0: the stream is pulled only when someone reads the body.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulled++;
+          controller.enqueue(bytes);
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const init = { method: 'POST', headers: built.headers, body, duplex: 'half' };
+    const over = await readAnswer(await handler.fetch(new Request(built.url, init as RequestInit)));
+    expect(over.status).toBe(429);
+    expect(over.message.error).toMatchObject({
+      code: -32000,
+      data: { retryAfterMs: expect.any(Number) },
+    });
+    expect(pulled).toBe(0);
+    expect(events.at(-1)).toMatchObject({ outcome: 'refused', reason: 'rate-limited' });
+    expect(ran).toHaveLength(1);
+    // Another principal's body is read and its call runs.
+    expect((await callAs('alice', 'cheap')).status).toBe(200);
+  });
+
   test('the Retry-After header is the wait in whole seconds, and the bucket refills at its rate', async () => {
     let now = 1_000_000;
     const store = new MemoryRateLimitStore();

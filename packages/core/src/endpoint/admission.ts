@@ -43,14 +43,22 @@ export function rateLimited(
   return overRate(wait, rpc);
 }
 
-function overRate(wait: number, rpc: JsonRpcRequest): Reply | undefined {
+/**
+ * The 429 of a request whose principal (or the whole handler) is out of tokens already, before
+ * its body is read; `undefined` when it may go on to be read (`rateLimited` then decides).
+ */
+export function rateLimitedEarly(limiter: RateLimiter, principal: string): Reply | undefined {
+  return overRate(limiter.early(principal, Date.now()), undefined);
+}
+
+function overRate(wait: number, rpc: JsonRpcRequest | undefined): Reply | undefined {
   if (wait <= 0) return undefined;
   return refuse(
     'rate-limited',
     429,
     ErrorCode.ServerError,
     'Rate limit exceeded; retry later',
-    rpc.id,
+    rpc?.id,
     { retryAfterMs: wait },
     { [HEADER.retryAfter]: String(Math.ceil(wait / 1000)) },
   );

@@ -34,7 +34,13 @@ import {
   type RequestId,
 } from '../protocol/jsonrpc.ts';
 import { type ResourceServer, refuseToken } from '../server/resource-server.ts';
-import { busyPrincipal, notAllowed, rateLimited, unavailable } from './admission.ts';
+import {
+  busyPrincipal,
+  notAllowed,
+  rateLimited,
+  rateLimitedEarly,
+  unavailable,
+} from './admission.ts';
 import { readMessage } from './read-message.ts';
 import type { Given, RoutedEndpoint } from './routed-endpoint.ts';
 
@@ -120,6 +126,9 @@ async function serve(
   }
   try {
     if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
+    // A principal out of tokens is refused before its body is read (the flood costs no parse).
+    const over = core.rateLimiter && rateLimitedEarly(core.rateLimiter, held.principal);
+    if (over) return settled(core, request, over, undefined);
     const read = await readMessage(core, request, held);
     if (read instanceof Reply) return settled(core, request, read, undefined);
     if (core.rateLimiter && !Array.isArray(read) && read.kind === 'request') {

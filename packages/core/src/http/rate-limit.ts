@@ -42,6 +42,12 @@ export interface BucketTake {
  */
 export interface RateLimitStore {
   take(buckets: readonly BucketTake[], now: number): number | Promise<number>;
+  /**
+   * Optional, synchronous, takes nothing: the milliseconds until every bucket has a token, `0`
+   * when each has one now. With it, a request whose principal (or the total) is out of tokens is
+   * refused before its body is read; a store that must ask elsewhere leaves it out.
+   */
+  peek?(buckets: readonly BucketTake[], now: number): number;
 }
 
 export interface MemoryRateLimitStoreOptions {
@@ -77,13 +83,18 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return this.#buckets.size;
   }
 
-  take(buckets: readonly BucketTake[], now: number): number {
+  peek(buckets: readonly BucketTake[], now: number): number {
     let wait = 0;
     for (let i = 0; i < buckets.length; i++) {
       const { key, limit } = buckets[i] as BucketTake;
       const tokens = level(this.#buckets.get(key), limit, now);
       if (tokens < 1) wait = Math.max(wait, Math.ceil(((1 - tokens) / limit.perSecond) * 1000));
     }
+    return wait;
+  }
+
+  take(buckets: readonly BucketTake[], now: number): number {
+    const wait = this.peek(buckets, now);
     if (wait > 0) return wait;
     for (let i = 0; i < buckets.length; i++) {
       const { key, limit } = buckets[i] as BucketTake;
@@ -133,6 +144,22 @@ export class RateLimiter {
     this.#perTool = options.perTool;
     this.#store = options.store ?? new MemoryRateLimitStore();
     this.#totalTake = this.#total ? { key: '\u0000', limit: this.#total } : undefined;
+  }
+
+  /**
+   * Before the body is read: the milliseconds until `principal`'s bucket and the total have a
+   * token again, `0` when they have one now (or the store cannot tell at once). Takes nothing:
+   * `take` still decides once the message is known. A flood over its limit is then refused
+   * without reading, parsing or holding its bodies.
+   */
+  early(principal: string, now: number): number {
+    const peek = this.#store.peek;
+    if (peek === undefined || (this.#perPrincipal === undefined && this.#total === undefined))
+      return 0;
+    const buckets: BucketTake[] = [];
+    if (this.#totalTake) buckets.push(this.#totalTake);
+    if (this.#perPrincipal) buckets.push({ key: principal, limit: this.#perPrincipal });
+    return peek.call(this.#store, buckets, now);
   }
 
   /**
