@@ -5,18 +5,19 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { LINGER_BYTES, LINGER_MS } from '../shared/refused-body.ts';
+import { LINGER_BYTES, LINGER_MS, smallDeclared } from '../shared/refused-body.ts';
 
-export { LINGER_BYTES, LINGER_MS } from '../shared/refused-body.ts';
+export { DISCARD_BYTES, LINGER_BYTES, LINGER_MS } from '../shared/refused-body.ts';
 
 /**
  * Whether the connection must close once this answer is written: an error answer (a 401, 403,
  * 413, 429, …) while the request's body is still arriving. Keeping the connection would make Node
  * read all of the refused upload off the wire into nothing, however large (34.6 GiB in 60 s after
- * one 401). A body that has arrived whole is no cost: keep-alive goes on.
+ * one 401). A body that has arrived whole, or a declared one of at most DISCARD_BYTES, is no cost:
+ * keep-alive goes on.
  */
 export function closesConnection(res: ServerResponse, status: number): boolean {
-  return status >= 400 && !res.req.complete;
+  return status >= 400 && !res.req.complete && !smallDeclared(res.req.headers['content-length']);
 }
 
 /** How often a lingering connection checks its deadline and what it has read. */

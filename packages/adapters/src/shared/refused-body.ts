@@ -16,6 +16,19 @@ export const LINGER_MS = 2_000;
 export const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
+ * The largest declared body the runtime may read off the wire into nothing after a refusal so
+ * that the connection stays open. A refusal made before the body was read (a rate limit answers
+ * a principal out of tokens at once) would otherwise close every connection of a client over its
+ * limit, and the reconnects cost more than the few bytes.
+ */
+export const DISCARD_BYTES = 64 * 1024;
+
+/** Whether the request declared a body of at most DISCARD_BYTES (chunked: unknown, so no). */
+export function smallDeclared(length: string | null | undefined): boolean {
+  return length !== null && length !== undefined && Number(length) <= DISCARD_BYTES;
+}
+
+/**
  * What an adapter can do about a refused body on its runtime: `drain` it (read up to the bounds
  * above, then close if more is coming: Bun), or only `close` the connection once the answer is out
  * (Deno, whose server reads the body to its end whatever the answer, and where asking whether the
@@ -47,6 +60,8 @@ export async function afterRefusal(
   mode: RefusedBody,
 ): Promise<Response> {
   if (mode === 'drain' && (request.bodyUsed || (await drained(request)))) return response;
+  // Deno reads the body to its end whatever the answer: a small one costs nothing to keep.
+  if (mode === 'close' && smallDeclared(request.headers.get('content-length'))) return response;
   // A new Response, not a header set on this one: Deno reads the framing headers when a Response
   // is made, so one set afterwards is sent but does not close the connection.
   const headers = new Headers(response.headers);
