@@ -41,6 +41,7 @@ function listed(readme: string, specifier: string): string[] {
 describe.each([
   ['packages/core', 'packages/core/README.md'],
   ['packages/adapters', 'packages/adapters/README.md'],
+  ['packages/redis', 'packages/redis/README.md'],
 ])('%s', (dir, readmePath) => {
   const readme = read(readmePath);
   const all = entries(dir);

@@ -1,6 +1,6 @@
 /**
  * Target: edge-mcp on the Node adapter with everything on Redis, the way the example app and the
- * package's README run it: `redisCluster({ url }).handlerOptions()` (sessions, event store, bus,
+ * package's README run it: `redisBackend({ url }).handlerOptions()` (sessions, event store, bus,
  * task store) spread into the handler's options. `REDIS_URL` comes from the bench's own
  * `redis-server`. The side channel's `/stats` carries `counters.redisRoundTrips`, the
  * connection's own count of round trips (as test/round-trips.test.ts of @edge-mcp/redis reads
@@ -9,14 +9,14 @@
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
 import { HANDLE } from '@edge-mcp/core/adapter';
-import { redisCluster } from '@edge-mcp/redis';
+import { redisBackend } from '@edge-mcp/redis';
 import { createEdgeServer } from './edge-tools.ts';
 import { addTaskTool } from './edge-tools-tasks.ts';
 import { HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 const url = process.env.REDIS_URL;
 if (!url) throw new Error('REDIS_URL is not set');
-const cluster = await redisCluster({
+const cluster = await redisBackend({
   url,
   onError: (error, where) => console.error(`redis (${where}): ${error.message}`),
 });

@@ -6,7 +6,7 @@
  * in that Redis, so several instances serve any session.
  */
 import type { McpHandlerOptions } from '@edge-mcp/core';
-import { type RedisCluster, type RedisClusterOptions, redisCluster } from '@edge-mcp/redis';
+import { type RedisBackend, type RedisBackendOptions, redisBackend } from '@edge-mcp/redis';
 import type { EnvReader } from './options.ts';
 
 /**
@@ -32,7 +32,7 @@ export type ExampleClusterOptions = Required<
 
 export interface ExampleCluster {
   /** The instance's connection to the cluster (its tag, `closeAll()`, stats). */
-  readonly cluster: RedisCluster;
+  readonly cluster: RedisBackend;
   /** Sessions, event store, bus, task store and the shared `requestState` secret. */
   readonly options: ExampleClusterOptions;
   /** `REDIS_URL` with its password masked, for the start line. */
@@ -73,11 +73,11 @@ export function maskRedisUrl(url: string): string {
 export async function exampleCluster(
   env: EnvReader,
   log: (line: string) => void = () => {},
-  overrides: Partial<RedisClusterOptions> = {},
+  overrides: Partial<RedisBackendOptions> = {},
 ): Promise<ExampleCluster | undefined> {
   const url = env('REDIS_URL');
   if (url === undefined || url.trim() === '') return undefined;
-  const settings: RedisClusterOptions = {
+  const settings: RedisBackendOptions = {
     url: url.trim(),
     onError: (error, where) => log(`redis (${where}): ${error.message}`),
   };
@@ -95,7 +95,7 @@ export async function exampleCluster(
     const value = number(env, name);
     if (value !== undefined) settings[option] = value;
   }
-  const cluster = await redisCluster({ ...settings, ...overrides });
+  const cluster = await redisBackend({ ...settings, ...overrides });
   try {
     const configured = env('MCP_REQUEST_STATE_SECRET');
     if (!configured)

@@ -1,5 +1,5 @@
 /**
- * What every part of the package is built on, one per `redisCluster()`: its own file, so the parts
+ * What every part of the package is built on, one per `redisBackend()`: its own file, so the parts
  * (sessions, tasks, streams, the heartbeat) can name it without importing the factory that builds
  * them.
  *
@@ -11,7 +11,7 @@ import type { Instance } from './instance.ts';
 import type { RedisKeys } from './keys.ts';
 import type { ResolvedRedisOptions } from './options.ts';
 
-/** What every part of the package is built on (one per `redisCluster()`). */
+/** What every part of the package is built on (one per `redisBackend()`). */
 export interface RedisContext {
   readonly options: ResolvedRedisOptions;
   readonly keys: RedisKeys;

@@ -1,8 +1,8 @@
-/** `redisCluster()`'s options (design §4.1) and their defaults (§4.11). */
+/** `redisBackend()`'s options (design §4.1) and their defaults (§4.11). */
 import { DEFAULTS } from '@edge-mcp/core';
 import { DEFAULT_NAMESPACE } from './keys.ts';
 
-export interface RedisClusterOptions {
+export interface RedisBackendOptions {
   /** `redis://[user:password@]host:port[/db]`; `rediss://` for TLS. */
   url: string;
   /** Key and channel prefix: several deployments may share one Redis @default 'edge-mcp' */
@@ -67,13 +67,13 @@ export const REDIS_DEFAULTS = {
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0)
-    throw new RangeError(`redisCluster: ${name} must be a positive number, got ${value}`);
+    throw new RangeError(`redisBackend: ${name} must be a positive number, got ${value}`);
   return value;
 }
 
-export function resolveOptions(options: RedisClusterOptions): ResolvedRedisOptions {
+export function resolveOptions(options: RedisBackendOptions): ResolvedRedisOptions {
   if (typeof options?.url !== 'string' || options.url === '')
-    throw new TypeError('redisCluster: url is required (redis://host:port)');
+    throw new TypeError('redisBackend: url is required (redis://host:port)');
   const events = options.events;
   return {
     url: options.url,

@@ -13,7 +13,7 @@ export type RedisOp =
 /**
  * Redis cannot be reached: at start (`connectRedis`), or mid-run (a command failed for it). It is
  * the core's `StoreUnavailableError`, so a request that needed Redis is answered `503` with
- * `Retry-After: retryAfterSeconds` (`redisCluster`'s option of that name).
+ * `Retry-After: retryAfterSeconds` (`redisBackend`'s option of that name).
  */
 export class RedisUnavailableError extends StoreUnavailableError {
   constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {

@@ -1,7 +1,7 @@
 import type { ClusterEvent } from '@edge-mcp/core/sessions';
 import { describe, expect, test } from 'vitest';
+import type { RedisContext } from '../src/backend.ts';
 import type { BusEnvelope } from '../src/bus-messages.ts';
-import type { RedisContext } from '../src/cluster.ts';
 import { context, errors, namespace, until, useRedis } from './helpers.ts';
 
 const redis = useRedis(true);

@@ -14,7 +14,7 @@ import {
   SseReader,
 } from '@edge-mcp/test-kit';
 import { expect, test } from 'vitest';
-import { redisCluster } from '../src/cluster.ts';
+import { redisBackend } from '../src/backend.ts';
 import { closeAfter, namespace, until, useRedis } from './helpers.ts';
 import { type Node, startNodes } from './support/handlers.ts';
 
@@ -96,7 +96,7 @@ test('a subscription made on A reaches the GET stream homed on B; an update rais
 test('a handler with the bus and no legacy sessions still fans out to its listen streams', async () => {
   const ns = namespace();
   const make = async () => {
-    const cluster = closeAfter(await redisCluster({ url: redis().url, namespace: ns }));
+    const cluster = closeAfter(await redisBackend({ url: redis().url, namespace: ns }));
     const server = new McpServer({ name: 'modern', version: '1' });
     server.tool('t', {}, () => 't');
     const handler = createMcpHandler(server, { legacy: false, cluster: cluster.bus });

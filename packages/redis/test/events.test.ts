@@ -5,7 +5,7 @@
  * kept for a session that ended; any instance replays what another wrote.
  */
 import { describe, expect, test } from 'vitest';
-import type { RedisContext } from '../src/cluster.ts';
+import type { RedisContext } from '../src/backend.ts';
 import { RedisEventStore, SessionGoneError } from '../src/event-store.ts';
 import { context, namespace, useRedis } from './helpers.ts';
 

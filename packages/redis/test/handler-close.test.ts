@@ -5,13 +5,13 @@
  */
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import { expect, test } from 'vitest';
-import { redisCluster } from '../src/cluster.ts';
+import { redisBackend } from '../src/backend.ts';
 import { namespace, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
 test('handler.close() closes the cluster it was given (its connections quit), once', async () => {
-  const cluster = await redisCluster({
+  const cluster = await redisBackend({
     url: redis().url,
     namespace: namespace(),
     heartbeatMs: 500,

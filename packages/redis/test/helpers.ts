@@ -1,8 +1,8 @@
 /** What the package's tests share: one redis-server per file, contexts that are closed after each test. */
 import { type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { createContext, type RedisContext } from '../src/cluster.ts';
-import type { RedisClusterOptions } from '../src/options.ts';
+import { createContext, type RedisContext } from '../src/backend.ts';
+import type { RedisBackendOptions } from '../src/options.ts';
 
 export interface Errors {
   list: Array<{ error: Error; where: string }>;
@@ -49,7 +49,7 @@ export function namespace(): string {
 /** A context (connection, instance, bus) with test timeouts, closed after the test. */
 export async function context(
   url: string,
-  options: Partial<RedisClusterOptions> = {},
+  options: Partial<RedisBackendOptions> = {},
 ): Promise<RedisContext> {
   const made = await createContext({
     url,

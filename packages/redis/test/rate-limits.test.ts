@@ -5,12 +5,12 @@
 import { createMcpHandler, type McpHandler, McpServer } from '@edge-mcp/core';
 import { modernRequest, readAnswer } from '@edge-mcp/test-kit';
 import { expect, test } from 'vitest';
-import { clusterOf } from '../src/cluster.ts';
+import { backendOf } from '../src/backend.ts';
 import { context, namespace, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
-function handler(store: ReturnType<typeof clusterOf>['rateLimits']): McpHandler {
+function handler(store: ReturnType<typeof backendOf>['rateLimits']): McpHandler {
   const server = new McpServer({ name: 'limits', version: '1' });
   server.tool('echo', {}, () => 'echo');
   return createMcpHandler(server, {
@@ -42,8 +42,8 @@ test("two instances share a principal's bucket: its burst is counted across both
     context(redis().url, { namespace: ns }),
     context(redis().url, { namespace: ns }),
   ]);
-  const one = handler(clusterOf(a).rateLimits);
-  const two = handler(clusterOf(b).rateLimits);
+  const one = handler(backendOf(a).rateLimits);
+  const two = handler(backendOf(b).rateLimits);
   // Eight calls at once, four on each instance: exactly four get through.
   const statuses = await Promise.all(
     Array.from({ length: 8 }, (_, i) => call(i % 2 === 0 ? one : two, 'mallory')),

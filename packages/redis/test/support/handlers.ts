@@ -1,5 +1,5 @@
 /**
- * Two or three handlers in one process, each with its own `redisCluster()` on one Redis (as
+ * Two or three handlers in one process, each with its own `redisBackend()` on one Redis (as
  * separate processes would have), serving the tools the cluster tests drive (the core's
  * memory-cluster scenarios, on Redis), and what each instance saw (handler signals, closed
  * sessions). Everything is closed after each test.
@@ -13,16 +13,16 @@ import {
 } from '@edge-mcp/core';
 import { afterEach } from 'vitest';
 import {
-  clusterOf,
+  backendOf,
   createContext,
-  type RedisCluster,
+  type RedisBackend,
   type RedisContext,
-} from '../../src/cluster.ts';
-import type { RedisClusterOptions } from '../../src/options.ts';
+} from '../../src/backend.ts';
+import type { RedisBackendOptions } from '../../src/options.ts';
 import { namespace } from '../helpers.ts';
 
 export interface Node {
-  readonly cluster: RedisCluster;
+  readonly cluster: RedisBackend;
   /** What the cluster is built on (connection, instance, bus), for tests that go behind it. */
   readonly context: RedisContext;
   readonly server: McpServer;
@@ -116,10 +116,10 @@ afterEach(async () => {
 export interface ClusterSetup {
   count?: number;
   options?: McpHandlerOptions;
-  redis?: Partial<RedisClusterOptions>;
+  redis?: Partial<RedisBackendOptions>;
 }
 
-/** `count` handlers, each with its own `redisCluster()` of one fresh namespace on `url`. */
+/** `count` handlers, each with its own `redisBackend()` of one fresh namespace on `url`. */
 export async function startNodes(url: string, setup: ClusterSetup = {}): Promise<Node[]> {
   const ns = namespace();
   const nodes: Node[] = [];
@@ -138,7 +138,7 @@ export async function startNode(url: string, ns: string, setup: ClusterSetup = {
     linkTimeoutMs: 500,
     ...setup.redis,
   });
-  const cluster = clusterOf(context);
+  const cluster = backendOf(context);
   const seen = { signals: [] as AbortSignal[], waiting: [] as Array<(s: AbortSignal) => void> };
   const closes: SessionEvent[] = [];
   const s = server(seen);

@@ -1,5 +1,5 @@
 /**
- * `redisCluster()`: one instance's connection to the cluster (design §4.1): the connections, the
+ * `redisBackend()`: one instance's connection to the cluster (design §4.1): the connections, the
  * instance (tag, liveness, heartbeat), the bus, the session manager and the event store, all on
  * one `RedisContext`; `handlerOptions()` gives them to `createMcpHandler`.
  */
@@ -11,7 +11,7 @@ import type { RedisContext } from './context.ts';
 import { RedisEventStore } from './event-store.ts';
 import { Instance, newInstanceTag } from './instance.ts';
 import { RedisKeys } from './keys.ts';
-import { type RedisClusterOptions, resolveOptions } from './options.ts';
+import { type RedisBackendOptions, resolveOptions } from './options.ts';
 
 export type { RedisContext } from './context.ts';
 
@@ -19,7 +19,7 @@ import { RedisRateLimitStore } from './rate-limit-store.ts';
 import { RedisSessionManager } from './session-manager.ts';
 import { RedisTaskStore } from './task-store.ts';
 
-export interface RedisClusterStats {
+export interface RedisBackendStats {
   /** Awaited Redis operations (a command, a script or a pipeline each count 1). */
   roundTrips: number;
   /** Of those, the heartbeats (one round trip each, whatever the traffic). */
@@ -37,7 +37,7 @@ export type RedisHandlerOptions = Required<
   Pick<McpHandlerOptions, 'sessions' | 'eventStore' | 'cluster' | 'tasks' | 'onClose'>
 >;
 
-export interface RedisCluster {
+export interface RedisBackend {
   /** This instance's tag (it starts the ids of the streams and requests it holds). */
   readonly instance: string;
   /** Legacy sessions in Redis (the core's `SessionManager`, with `cluster`, `peek`, `shutdown`). */
@@ -62,7 +62,7 @@ export interface RedisCluster {
    * once the handler has ended everything.
    */
   handlerOptions(tasks?: Omit<TaskOptions, 'store'> | false): RedisHandlerOptions;
-  stats(): RedisClusterStats;
+  stats(): RedisBackendStats;
   /** Sessions in the whole cluster, and instances alive. */
   clusterStats(): Promise<{ sessions: number; instances: number }>;
   /**
@@ -89,17 +89,17 @@ export interface RedisCluster {
  * Connects to Redis and joins the cluster. Rejects with `RedisUnavailableError` (naming the URL,
  * its password masked, and the cause) when Redis cannot be reached within `connectTimeoutMs`.
  */
-export async function redisCluster(options: RedisClusterOptions): Promise<RedisCluster> {
-  return clusterOf(await createContext(options));
+export async function redisBackend(options: RedisBackendOptions): Promise<RedisBackend> {
+  return backendOf(await createContext(options));
 }
 
 /** The cluster of a context made by `createContext` (tests reach the context's parts). */
-export function clusterOf(context: RedisContext): RedisCluster {
-  return makeCluster(context);
+export function backendOf(context: RedisContext): RedisBackend {
+  return makeBackend(context);
 }
 
 /** Connects and starts the instance and the bus. */
-export async function createContext(options: RedisClusterOptions): Promise<RedisContext> {
+export async function createContext(options: RedisBackendOptions): Promise<RedisContext> {
   const resolved = resolveOptions(options);
   const keys = new RedisKeys(resolved.namespace);
   const tag = newInstanceTag();
@@ -128,7 +128,7 @@ export async function createContext(options: RedisClusterOptions): Promise<Redis
   return { options: resolved, keys, connection, instance, bus };
 }
 
-function makeCluster(context: RedisContext): RedisCluster {
+function makeBackend(context: RedisContext): RedisBackend {
   const { connection, instance, bus, keys, options } = context;
   const sessions = new RedisSessionManager(context);
   const eventStore =
