@@ -30,17 +30,6 @@ import {
 } from './session-record.ts';
 import { SessionWriter } from './session-writes.ts';
 
-const UNBOUND: SessionHost = {
-  open() {
-    throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
-  },
-  restore() {
-    throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
-  },
-  closed() {},
-  released() {},
-};
-
 export class RedisSessionManager implements SessionManager, SessionObserver {
   readonly #context: RedisContext;
   readonly #replicas: Replicas;
@@ -54,7 +43,7 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
   /** Redis was away: the next heartbeat refreshes every replica, not only the busy ones. */
   reconcile = false;
   readonly #detach: Array<() => void> = [];
-  #host: SessionHost = UNBOUND;
+  #host: SessionHost | undefined;
   #reaped = 0;
   #stopped = false;
 
@@ -94,6 +83,15 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
     this.#host = host;
   }
 
+  /** The handler's host: sessions exist only once the manager is given to `createMcpHandler`. */
+  #bound(): SessionHost {
+    if (this.#host === undefined)
+      throw new Error(
+        'The session manager is not bound to a handler (pass it to createMcpHandler)',
+      );
+    return this.#host;
+  }
+
   async create(init: Parameters<SessionManager['create']>[0]): Promise<Session> {
     const { connection, keys, options, instance } = this.#context;
     const id = crypto.randomUUID();
@@ -119,7 +117,7 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
     if (reply[0] === 'quota')
       throw new SessionLimitError(options.maxSessionsPerPrincipal, 1, 'principal');
     if (reply[0] !== 'ok') throw new SessionLimitError(options.maxSessions, 1);
-    const session = this.#host.open(id, init);
+    const session = this.#bound().open(id, init);
     this.#adopt(session, 1);
     return session;
   }
@@ -232,12 +230,10 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
       this.cluster.forget(id as string);
       const session =
         replica?.session ??
-        this.#host.restore(
+        this.#bound().restore(
           endedRecord(id as string, pv as string, ci as string, cc as string, ow as string),
         );
-      session.abort(why);
-      session.dispose();
-      this.#host.closed(session, why);
+      this.#bound().end(session, why);
     }
   }
 
@@ -257,7 +253,7 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
       this.#apply(replica, stored);
       return replica.session;
     }
-    return this.#adopt(this.#host.restore(stored.record), stored.version).session;
+    return this.#adopt(this.#bound().restore(stored.record), stored.version).session;
   }
 
   /** A newer record applied to the replica, unless its own writes are on the way (they decide). */
@@ -295,8 +291,6 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
     const session = replica.session;
     if (this.#replicas.get(session.id) === replica) this.#replicas.delete(session.id);
     this.cluster.forget(session.id);
-    session.abort(reason);
-    session.dispose();
-    this.#host.released(session, reason);
+    this.#bound().release(session, reason);
   }
 }

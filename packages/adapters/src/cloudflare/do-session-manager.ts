@@ -158,10 +158,8 @@ export class DurableObjectSessionManager implements SessionManager, SessionObser
   #end(session: Session, reason: AbortReasonType): void {
     this.#session = undefined;
     session.observer = undefined;
-    session.abort(reason);
-    session.dispose();
-    // Listeners first (the handler drops the session's events), then nothing of it is left.
-    this.#host?.closed(session, reason);
+    // The handler ends it (abort, dispose, hooks, its events dropped), then nothing of it is left.
+    this.#host?.end(session, reason);
     this.#state.storage.kv.delete(RECORD);
     // Nothing of it is left; the whole storage goes unless tasks are still kept here.
     this.#alarm.released();

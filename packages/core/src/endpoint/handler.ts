@@ -218,7 +218,10 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     return Session.restore(this.root, record);
   }
 
-  closed(session: Session, reason: AbortReasonType): void {
+  /** SessionHost: the one end sequence of every store's sessions (abort, dispose, notify). */
+  end(session: Session, reason: AbortReasonType): void {
+    session.abort(reason);
+    session.dispose();
     if (reason === 'session-evicted') this.counters.evicted++;
     // Its session-bound tasks can no longer be reached by anyone.
     if (reason !== 'shutdown') this.tasks?.endSession(session.id);
@@ -243,7 +246,9 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
    * SessionHost: this instance let go of a session that did not end here (it ended elsewhere,
    * or this instance shuts down). No hook or event: the instance that ended it ran them.
    */
-  released(session: Session, reason: AbortReasonType): void {
+  release(session: Session, reason: AbortReasonType): void {
+    session.abort(reason);
+    session.dispose();
     if (reason !== 'shutdown') this.tasks?.endSession(session.id);
   }
 

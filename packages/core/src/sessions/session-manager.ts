@@ -44,17 +44,19 @@ export interface SessionHost {
   /** A live session object rebuilt from its stored record (after a restart). */
   restore(record: SessionRecord): Session;
   /**
-   * The session ended for good: called once per ended session (after `session.abort()`), with
-   * the reason, by the instance that ended it (hooks, `onSessionClose`, its events dropped).
+   * Ends the session for good, once per ended session, by the instance that ended it: its
+   * requests and streams are aborted with `reason`, the object disposed, then the hooks run
+   * (`onSessionClose`) and its events are dropped. A manager only forgets it (its maps, its
+   * record); the cancellation tree is the host's.
    */
-  closed(session: Session, reason: AbortReasonType): void;
+  end(session: Session, reason: AbortReasonType): void;
   /**
-   * This instance lets go of a live session object without the session ending here (it ended on
-   * another instance, or this instance shuts down): its requests and streams are already aborted
-   * with `reason` (`session.abort()`); only local effects run (its session-bound task handlers
-   * here are cancelled, unless `shutdown`). Never for a session also passed to `closed`.
+   * Lets go of a live session object without the session ending here (it ended on another
+   * instance, or this instance shuts down): its requests and streams are aborted with `reason`
+   * and the object disposed; only local effects run (its session-bound task handlers here are
+   * cancelled, unless `shutdown`). Never for a session also passed to `end`.
    */
-  released(session: Session, reason: AbortReasonType): void;
+  release(session: Session, reason: AbortReasonType): void;
 }
 
 /**
@@ -145,8 +147,8 @@ const UNBOUND: SessionHost = {
   restore() {
     throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
   },
-  closed() {},
-  released() {},
+  end() {},
+  release() {},
 };
 
 /**
@@ -273,12 +275,10 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
     const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
     if (left <= 0) this.#perPrincipal.delete(session.quotaKey);
     else this.#perPrincipal.set(session.quotaKey, left);
-    session.abort(reason);
-    session.dispose();
     if (this.#sessions.size === 0 && this.#sweeper !== undefined) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }
-    this.#host.closed(session, reason);
+    this.#host.end(session, reason);
   }
 }

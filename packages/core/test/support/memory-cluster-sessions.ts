@@ -104,9 +104,7 @@ export class ClusterSessionManager implements SessionManager, SessionObserver, S
     this.#world.tombstones.set(id, reason);
     const session = this.#replicas.get(id)?.session ?? this.#bound().restore(stored.record);
     this.#replicas.delete(id);
-    session.abort(reason);
-    session.dispose();
-    this.#bound().closed(session, reason);
+    this.#bound().end(session, reason);
     this.#world.broadcast(this.tag, 'closed', (other) => other.sessions.endedElsewhere(id, reason));
     return true;
   }
@@ -222,9 +220,7 @@ export class ClusterSessionManager implements SessionManager, SessionObserver, S
 
   #release(session: Session, reason: AbortReasonType): void {
     this.#replicas.delete(session.id);
-    session.abort(reason);
-    session.dispose();
-    this.#bound().released(session, reason);
+    this.#bound().release(session, reason);
   }
 
   #bound(): SessionHost {
