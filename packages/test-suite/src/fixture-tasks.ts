@@ -5,7 +5,7 @@
  */
 import { abortReasonType, type McpServer } from '@edge-mcp/core';
 import * as z from 'zod';
-import type { LogSink } from './fixture.ts';
+import type { LogSink } from './log-sink.ts';
 
 let sink: LogSink | undefined;
 

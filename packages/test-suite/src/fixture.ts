@@ -16,6 +16,9 @@ import { createExampleApp, createExampleServer } from '@edge-mcp/example';
 import type { Hono } from 'hono';
 import * as z from 'zod';
 import { addTaskTools } from './fixture-tasks.ts';
+import { type LogSink, memorySink } from './log-sink.ts';
+
+export { type LogSink, memorySink } from './log-sink.ts';
 
 /**
  * Which server a target serves: the suite's (the example plus test hooks), the conformance
@@ -67,17 +70,6 @@ export function suiteAuth(verify = true): AuthOptions {
     authorizationServers: ['http://127.0.0.1:9'],
     scopesSupported: ['mcp:tools'],
   };
-}
-
-/** Where the request/session log goes; in memory by default, a Durable Object on workerd. */
-export interface LogSink {
-  push(line: Record<string, unknown>): void;
-  read(): Promise<Array<Record<string, unknown>>>;
-}
-
-export function memorySink(): LogSink {
-  const lines: Array<Record<string, unknown>> = [];
-  return { push: (line) => lines.push(line), read: async () => lines };
 }
 
 /** The server of a fixture kind: the example plus test hooks and task tools, or the conformance fixture. */
