@@ -5,8 +5,16 @@
  * (`maxSessionsPerPrincipal`, from SESSION_QUOTA). Clients are told apart by CF-Connecting-IP, which
  * Cloudflare sets itself and miniflare keeps when a client sends it.
  */
-import { initializeParams, legacy, legacyGet, notification, readAnswer } from '@edge-mcp/test-kit';
+import {
+  initializeParams,
+  legacy,
+  legacyGet,
+  modern,
+  notification,
+  readAnswer,
+} from '@edge-mcp/test-kit';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { RATE_PROBE } from '../src/fixture.ts';
 import { workerdTarget } from '../src/targets/runtimes.ts';
 import type { Target } from '../src/targets/types.ts';
 
@@ -139,5 +147,28 @@ describe('session caps in Durable Objects (workerd through wrangler dev)', () =>
     } finally {
       for (const release of releases) release();
     }
+  }, 120_000);
+
+  test('anonymous clients are told apart by their address, in the isolate and in the objects', async () => {
+    const call = { name: RATE_PROBE.tool, arguments: {} };
+    const inIsolate = async (ip: string) => {
+      const answer = await fetch(target.mcpUrl, modern('tools/call', call, { headers: from(ip) }));
+      await answer.text();
+      return answer.status;
+    };
+    const inSession = async (ip: string, session: string) => {
+      const init = legacy('tools/call', call, session, { version: VERSION, headers: from(ip) });
+      const answer = await fetch(target.mcpUrl, init);
+      await answer.text();
+      return answer.status;
+    };
+    for (let i = 0; i < RATE_PROBE.burst; i++) expect(await inIsolate('10.0.5.1')).toBe(200);
+    expect(await inIsolate('10.0.5.1')).toBe(429);
+    // The same client in its session's object: the same principal, the same bucket.
+    expect(await inSession('10.0.5.1', await opened(target, '10.0.5.1'))).toBe(429);
+    // Another client has buckets of its own in both places (before, every anonymous client on
+    // Cloudflare was one principal).
+    expect(await inIsolate('10.0.5.2')).toBe(200);
+    expect(await inSession('10.0.5.2', await opened(target, '10.0.5.2'))).toBe(200);
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import {
 } from '@edge-mcp/core';
 import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
+import { withClient } from './client-address.ts';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
 import { DurableObjectSessionManager } from './do-session-manager.ts';
 import { DurableObjectTaskStore } from './do-task-store.ts';
@@ -157,7 +158,7 @@ export function defineSessionObject<Env>(
       if (request.url.startsWith(CONTROL)) return this.#control(request);
       // The session Worker has routed the request here: the handler's own path check is moot,
       // and the principal it authenticated (if it did) comes along.
-      const answer = await this.#handler[HANDLE](request, true, givenOf(request));
+      const answer = await this.#handler[HANDLE](withClient(request), true, givenOf(request));
       return toWebResponse(answer);
     }
 

@@ -12,6 +12,7 @@ import {
 } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
+import { markClient, withClient } from './client-address.ts';
 import { type WorkerAuth, withPrincipal } from './principal.ts';
 import {
   admitSession,
@@ -233,8 +234,8 @@ async function serve(
   auth: AuthInfo | InvalidTokenError | undefined,
 ): Promise<Response> {
   const entry = handler[HANDLE];
-  if (!entry) return answered(request, await handler.fetch(request));
-  const answer = await entry.call(handler, request, true, auth);
+  if (!entry) return answered(request, await handler.fetch(markClient(request)));
+  const answer = await entry.call(handler, withClient(request), true, auth);
   return answered(request, toWebResponse(answer));
 }
 

@@ -6,6 +6,7 @@
 import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import { toWebResponse } from '../shared/light-response.ts';
 import type { FetchHandler } from '../shared/types.ts';
+import { markClient, withClient } from './client-address.ts';
 import { type WorkerAuth, withPrincipal } from './principal.ts';
 
 export type { FetchHandler } from '../shared/types.ts';
@@ -68,8 +69,8 @@ export function createWorker<Env>(
       const entry = handler[HANDLE];
       // A core handler takes the principal directly; an app (Hono's mcp() with principalOf)
       // reads it from the header, which carries only what this Worker vouches for.
-      if (!entry) return handler.fetch(withPrincipal(request, auth));
-      return toWebResponse(await entry.call(handler, request, false, auth));
+      if (!entry) return handler.fetch(markClient(withPrincipal(request, auth)));
+      return toWebResponse(await entry.call(handler, withClient(request), false, auth));
     },
   };
 }
