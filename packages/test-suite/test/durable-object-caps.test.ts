@@ -2,7 +2,9 @@
  * Session caps on workerd through wrangler dev (issue 22): the session Worker admits every
  * `initialize` through the SessionRegistry object (the `sessionLimits` option), against the
  * deployment's cap (`maxSessions`, from MAX_SESSIONS) and each principal's quota
- * (`maxSessionsPerPrincipal`, from SESSION_QUOTA). Clients are told apart by CF-Connecting-IP, which
+ * (`maxSessionsPerPrincipal`, from SESSION_QUOTA); and, with the registry given to the session
+ * objects, a principal's running tasks across every object (`tasks.maxActivePerPrincipal`, from
+ * TASK_QUOTA). Clients are told apart by CF-Connecting-IP, which
  * Cloudflare sets itself and miniflare keeps when a client sends it.
  */
 import {
@@ -80,7 +82,9 @@ async function hold(target: Target, session: string) {
  */
 let target: Target;
 beforeEach(async () => {
-  target = await workerdTarget('suite', { vars: { SESSION_QUOTA: '2', MAX_SESSIONS: '4' } });
+  target = await workerdTarget('suite', {
+    vars: { SESSION_QUOTA: '2', MAX_SESSIONS: '4', TASK_QUOTA: '2' },
+  });
 }, 120_000);
 afterEach(() => target?.stop());
 
@@ -170,5 +174,37 @@ describe('session caps in Durable Objects (workerd through wrangler dev)', () =>
     // Cloudflare was one principal).
     expect(await inIsolate('10.0.5.2')).toBe(200);
     expect(await inSession('10.0.5.2', await opened(target, '10.0.5.2'))).toBe(200);
+  }, 120_000);
+
+  test("a principal's running tasks are counted across every object; past its quota a call runs without one", async () => {
+    const TASKS = { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    const rpc = async (ip: string, method: string, params: Record<string, unknown>) =>
+      (
+        await readAnswer(
+          await fetch(target.mcpUrl, modern(method, params, { ...TASKS, headers: from(ip) })),
+        )
+      ).message;
+    const sleep = (ip: string, ms: number) =>
+      rpc(ip, 'tools/call', { name: 'task_sleep', arguments: { ms } }).then(
+        (message) => message.result,
+      );
+    // Two tasks, each in an object of its own, fill the quota (2) of 10.0.7.1.
+    const held = [await sleep('10.0.7.1', 60_000), await sleep('10.0.7.1', 60_000)];
+    for (const task of held) expect(task).toMatchObject({ resultType: 'task', status: 'working' });
+    // A third runs as a plain call (the tool allows both), in yet another object.
+    expect(await sleep('10.0.7.1', 10)).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'slept 10 ms' }],
+    });
+    // Another client is not held to that quota.
+    expect(await sleep('10.0.7.2', 10)).toMatchObject({ resultType: 'task' });
+    // A task that ends gives its place back: cancelled, the next call of 10.0.7.1 is a task again.
+    await rpc('10.0.7.1', 'tasks/cancel', { taskId: held[0].taskId });
+    const deadline = Date.now() + 10_000;
+    let next = await sleep('10.0.7.1', 10);
+    // The end reaches the registry just after the cancel is answered: ask until it has.
+    while (next.resultType !== 'task' && Date.now() < deadline) next = await sleep('10.0.7.1', 10);
+    expect(next).toMatchObject({ resultType: 'task' });
+    await rpc('10.0.7.1', 'tasks/cancel', { taskId: held[1].taskId });
   }, 120_000);
 });

@@ -1,7 +1,14 @@
-import type { TaskHost, TaskRecord, TaskStore } from '@edge-mcp/core/sessions';
+import {
+  StoreUnavailableError,
+  type TaskHost,
+  TaskLimitError,
+  type TaskRecord,
+  type TaskStore,
+} from '@edge-mcp/core/sessions';
 import { type AlarmUser, ObjectAlarm } from './object-alarm.ts';
 import { scopedId } from './session-id.ts';
-import type { DurableObjectState, SyncKvStorage } from './workers-types.ts';
+import { admitTask, taskEnded } from './session-registry.ts';
+import type { DurableObjectNamespace, DurableObjectState, SyncKvStorage } from './workers-types.ts';
 
 export interface DurableObjectTaskStoreOptions {
   /** The object's alarm, shared with its session manager. @default an alarm of the store's own */
@@ -12,6 +19,12 @@ export interface DurableObjectTaskStoreOptions {
    * @default 30000
    */
   heartbeatMs?: number;
+  /**
+   * The `SessionRegistry` namespace: a new task then takes a place among its binding's running
+   * tasks across every object (`tasks.maxActivePerPrincipal`), counted in the registry; without
+   * it each object counts only its own. @default undefined
+   */
+  registry?: DurableObjectNamespace;
 }
 
 /** Records are stored under `mcp-task:<task id>`. */
@@ -54,6 +67,7 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
   #host: TaskHost | undefined;
   /** Records stored, once counted; -1 before (and after the storage was deleted). */
   #count = -1;
+  readonly #registry: DurableObjectNamespace | undefined;
 
   constructor(state: DurableObjectState, options: DurableObjectTaskStoreOptions = {}) {
     this.#state = state;
@@ -61,6 +75,7 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     this.#heartbeatMs = options.heartbeatMs ?? 30_000;
     this.#alarm = options.alarm ?? new ObjectAlarm(state);
     this.#alarm.add(this);
+    this.#registry = options.registry;
   }
 
   bind(host: TaskHost): void {
@@ -71,7 +86,28 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     return scopedId(this.#state.id.toString());
   }
 
-  create(record: TaskRecord): void {
+  create(record: TaskRecord, maxActive?: number): void | Promise<void> {
+    const registry = this.#registry;
+    if (registry === undefined || maxActive === undefined || !active(record))
+      return this.#store(record);
+    const ask = {
+      id: record.id,
+      binding: record.binding,
+      max: maxActive,
+      expiresAt: record.expiresAt,
+    };
+    return admitTask(registry, ask).then(
+      (admitted) => {
+        if (!admitted) throw new TaskLimitError(`Too many unfinished tasks (limit ${maxActive})`);
+        this.#store(record);
+      },
+      (error: unknown) => {
+        throw new StoreUnavailableError(`The session registry cannot be reached: ${error}`, 1);
+      },
+    );
+  }
+
+  #store(record: TaskRecord): void {
     const count = this.#stored();
     this.#kv.put(PREFIX + record.id, plain(record));
     this.#count = count + 1;
@@ -99,7 +135,10 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     if (!record || !active(record)) return record;
     const next = plain({ ...record, ...patch, updatedAt: Date.now() } as TaskRecord);
     this.#kv.put(PREFIX + id, next);
-    if (!active(next)) this.#live.delete(id);
+    if (!active(next)) {
+      this.#live.delete(id);
+      this.#ended(id);
+    }
     return next;
   }
 
@@ -184,9 +223,15 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     this.#live.delete(id);
   }
 
+  /** A running task ended: its place among its binding's is free again. */
+  #ended(id: string): void {
+    if (this.#registry) void taskEnded(this.#registry, id);
+  }
+
   /** Forgets expired tasks; a handler still running for one is stopped (`task-expired`). */
   #expire(ids: string[]): void {
     for (const id of ids) {
+      if (this.#live.has(id)) this.#ended(id);
       this.#remove(id);
       this.#host?.expired(id);
     }

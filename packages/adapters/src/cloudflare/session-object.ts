@@ -129,7 +129,12 @@ export function defineSessionObject<Env>(
         alarm: this.#alarm,
       });
       this.#events = new DurableObjectEventStore(state.storage.sql, config.events);
-      this.#tasks = new DurableObjectTaskStore(state, { alarm: this.#alarm, heartbeatMs });
+      // With the registry, a principal's running tasks are counted across every object.
+      this.#tasks = new DurableObjectTaskStore(state, {
+        alarm: this.#alarm,
+        heartbeatMs,
+        registry,
+      });
       this.#handler = createMcpHandler(config.server, {
         ...WORKERD_HANDLER_OPTIONS,
         ...options,

@@ -22,6 +22,16 @@ export interface AdmitRequest {
   released?: string[];
 }
 
+/** A Durable Object task store asking for a place for a new task of `binding`. */
+export interface TaskAsk {
+  id: string;
+  binding: string;
+  /** The binding's running tasks at most (`tasks.maxActivePerPrincipal`). */
+  max: number;
+  /** The task's TTL end: it stops counting then, whatever became of its object. */
+  expiresAt: number;
+}
+
 /** The registry's verdict: admitted, or the cap reached and the sessions that might make room. */
 export type AdmitVerdict =
   | { admitted: true }
@@ -38,7 +48,8 @@ export type AdmitVerdict =
  * Storage layout: `mcp_sessions(id TEXT PRIMARY KEY, opened INTEGER)` lists session ids;
  * `mcp_admitted(object TEXT PRIMARY KEY, principal TEXT, opened INTEGER, confirmed INTEGER)`
  * holds one row per object admitted to hold a session (indexed by principal), confirmed once the
- * session exists, deleted when it ends.
+ * session exists, deleted when it ends; `mcp_tasks(id, binding, expires)` holds the running tasks
+ * of every object, when the objects' task stores are given the registry.
  */
 export class SessionRegistry {
   readonly #state: DurableObjectState;
@@ -56,6 +67,11 @@ export class SessionRegistry {
       'CREATE INDEX IF NOT EXISTS mcp_admitted_principal ON mcp_admitted (principal, opened)',
     );
     sql.exec('CREATE INDEX IF NOT EXISTS mcp_admitted_opened ON mcp_admitted (opened)');
+    sql.exec(
+      'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, binding TEXT NOT NULL, expires INTEGER NOT NULL)',
+    );
+    sql.exec('CREATE INDEX IF NOT EXISTS mcp_tasks_binding ON mcp_tasks (binding, expires)');
+    sql.exec('CREATE INDEX IF NOT EXISTS mcp_tasks_expires ON mcp_tasks (expires)');
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -83,6 +99,12 @@ export class SessionRegistry {
     }
     if (request.method === 'POST' && url.pathname === '/admit')
       return Response.json(this.#admit((await request.json()) as AdmitRequest));
+    if (request.method === 'POST' && url.pathname === '/task')
+      return Response.json({ admitted: this.#admitTask((await request.json()) as TaskAsk) });
+    if (request.method === 'POST' && url.pathname === '/task-end') {
+      sql.exec('DELETE FROM mcp_tasks WHERE id = ?', url.searchParams.get('id'));
+      return new Response(null, { status: 204 });
+    }
     if (request.method === 'POST' && url.pathname === '/release') {
       this.#release((await request.json()) as string[]);
       return new Response(null, { status: 204 });
@@ -132,6 +154,28 @@ export class SessionRegistry {
       Date.now(),
     );
     return { admitted: true };
+  }
+
+  /**
+   * One synchronous step: forget tasks past their TTL, count the binding's running tasks, take a
+   * place if one is left. A task that ends tells the registry (`/task-end`); one whose object was
+   * lost stops counting at its TTL.
+   */
+  #admitTask(ask: TaskAsk): boolean {
+    const sql = this.#state.storage.sql;
+    const now = Date.now();
+    sql.exec('DELETE FROM mcp_tasks WHERE expires <= ?', now);
+    const running = sql
+      .exec<{ n: number }>('SELECT COUNT(*) AS n FROM mcp_tasks WHERE binding = ?', ask.binding)
+      .one().n;
+    if (running >= ask.max) return false;
+    sql.exec(
+      'INSERT OR REPLACE INTO mcp_tasks (id, binding, expires) VALUES (?, ?, ?)',
+      ask.id,
+      ask.binding,
+      ask.expiresAt,
+    );
+    return true;
   }
 
   #release(objects: string[]): void {
@@ -198,6 +242,19 @@ export async function admit(
   ask: AdmitRequest,
 ): Promise<AdmitVerdict> {
   return (await (await post(namespace, '/admit', ask)).json()) as AdmitVerdict;
+}
+
+/** Whether a new task may start: the registry counts every object's running tasks. */
+export async function admitTask(namespace: DurableObjectNamespace, ask: TaskAsk): Promise<boolean> {
+  return ((await (await post(namespace, '/task', ask)).json()) as { admitted: boolean }).admitted;
+}
+
+/** A task counted by `admitTask` ended (failures are not fatal: it stops counting at its TTL). */
+export function taskEnded(namespace: DurableObjectNamespace, id: string): Promise<void> {
+  return post(namespace, `/task-end?id=${encodeURIComponent(id)}`).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Forgets admissions whose objects hold no session (an `initialize` that opened none). */

@@ -42,6 +42,7 @@ interface Env {
   TASK_HEARTBEAT_MS?: string;
   MAX_SESSIONS?: string;
   SESSION_QUOTA?: string;
+  TASK_QUOTA?: string;
   MCP_SESSIONS: DurableObjectNamespace;
   SESSION_REGISTRY: DurableObjectNamespace;
   SUITE_LOG: DurableObjectNamespace;
@@ -113,8 +114,13 @@ export const McpSession = defineSessionObject((env: Env) => {
     options: { ...handlerOptions(env), ...logHooks(sink) },
     idleTimeoutMs: Number(env.IDLE_MS ?? 600_000),
     registry: env.SESSION_REGISTRY,
-    tasks:
-      env.TASK_HEARTBEAT_MS === undefined ? {} : { heartbeatMs: Number(env.TASK_HEARTBEAT_MS) },
+    tasks: {
+      ...(env.TASK_HEARTBEAT_MS === undefined
+        ? {}
+        : { heartbeatMs: Number(env.TASK_HEARTBEAT_MS) }),
+      // Counted across every object by the registry.
+      ...(env.TASK_QUOTA === undefined ? {} : { maxActivePerPrincipal: Number(env.TASK_QUOTA) }),
+    },
   };
 });
 
