@@ -109,6 +109,10 @@ export const DEFAULTS = {
     maxResultBytes: 1024 * 1024,
     /** Results and errors a memory store keeps in all (JSON characters). */
     maxTaskBytes: 64 * 1024 * 1024,
+    /** Tasks a memory store keeps per principal (or session). */
+    maxTasksPerPrincipal: 1000,
+    /** Results and errors a memory store keeps per principal (or session), in JSON characters. */
+    maxTaskBytesPerPrincipal: 16 * 1024 * 1024,
   },
   limits: {
     maxClientInfoBytes: 4 * 1024,

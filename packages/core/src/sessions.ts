@@ -45,10 +45,9 @@ export {
   type SessionManager,
   StoreUnavailableError,
 } from './sessions/session-manager.ts';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export {
   isTerminal,
-  MemoryTaskStore,
-  type MemoryTaskStoreOptions,
   type TaskHost,
   TaskLimitError,
   type TaskRecord,

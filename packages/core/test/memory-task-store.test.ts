@@ -3,7 +3,8 @@
  * follow tasks as they are created, end, expire and are evicted.
  */
 import { describe, expect, test } from 'vitest';
-import { MemoryTaskStore, type TaskRecord, type TaskStatus } from '../src/tasks/store.ts';
+import { MemoryTaskStore } from '../src/tasks/memory-task-store.ts';
+import type { TaskRecord, TaskStatus } from '../src/tasks/store.ts';
 
 let next = 0;
 function task(binding: string, status: TaskStatus = 'working', ttlMs = 60_000): TaskRecord {
@@ -70,5 +71,49 @@ describe('MemoryTaskStore', () => {
     expect(second.nextCursor).toBeUndefined();
     expect(store.list('b', undefined, 10).records.map((r) => r.id)).toEqual([mine[1]?.id]);
     expect(store.list('nobody', undefined, 10).records).toEqual([]);
+  });
+
+  test("per principal: one binding's finished tasks make room among its own, never another's", () => {
+    const store = new MemoryTaskStore({ maxTasksPerPrincipal: 3, maxTasks: 100 });
+    store.bind(host);
+    const theirs = task('victim');
+    store.create(theirs);
+    store.update(theirs.id, { status: 'completed', result: { content: [] } });
+    const flood = Array.from({ length: 3 }, () => task('flood'));
+    for (const record of flood) {
+      store.create(record);
+      store.update(record.id, { status: 'completed', result: { content: [] } });
+    }
+    // The fourth of the flood's evicts the flood's oldest, and the victim's result stays.
+    store.create(task('flood'));
+    expect(store.get(flood[0]?.id as string)).toBeUndefined();
+    expect(store.get(flood[1]?.id as string)).toBeDefined();
+    expect(store.get(theirs.id)?.status).toBe('completed');
+    // All of a binding's tasks running: no room is made, the new one is refused.
+    const busy = new MemoryTaskStore({ maxTasksPerPrincipal: 2 });
+    busy.bind(host);
+    busy.create(task('flood'));
+    busy.create(task('flood'));
+    expect(() => busy.create(task('flood'))).toThrow(/Too many tasks/);
+    busy.create(task('other'));
+  });
+
+  test("per principal: results past a binding's bytes push out its own oldest, never another's", () => {
+    const store = new MemoryTaskStore({ maxTaskBytesPerPrincipal: 3000, maxTaskBytes: 1_000_000 });
+    store.bind(host);
+    const big = { content: [{ type: 'text', text: 'x'.repeat(1000) }] };
+    const theirs = task('victim');
+    store.create(theirs);
+    store.update(theirs.id, { status: 'completed', result: big });
+    const flood = Array.from({ length: 3 }, () => task('flood'));
+    for (const record of flood) {
+      store.create(record);
+      store.update(record.id, { status: 'completed', result: big });
+    }
+    // Three results of about 1,050 characters pass 3,000: the flood's first goes.
+    expect(store.get(flood[0]?.id as string)).toBeUndefined();
+    expect(store.get(flood[2]?.id as string)?.result).toEqual(big);
+    expect(store.get(theirs.id)?.result).toEqual(big);
+    expect(store.bytes).toBeLessThanOrEqual(3000 + 1100);
   });
 });

@@ -5,10 +5,10 @@ import { Scope } from '../lifecycle/scope.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { InputRequest } from '../server/types.ts';
+import { MemoryTaskStore } from './memory-task-store.ts';
 import { completion } from './result-size.ts';
 import {
   isTerminal,
-  MemoryTaskStore,
   newTaskId,
   type TaskHost,
   TaskLimitError,
