@@ -18,6 +18,12 @@ export interface RedisBackendOptions {
    * @default DEFAULTS.maxSessionsPerPrincipal
    */
   maxSessionsPerPrincipal?: number;
+  /**
+   * Tasks one principal (or legacy session) keeps in Redis at most, running and finished; at it
+   * its own oldest finished task is deleted, never another's, and when all of them run no new
+   * task is created. Checked in the create script. @default DEFAULTS.tasks.maxTasksPerPrincipal
+   */
+  maxTasksPerPrincipal?: number;
   /** Liveness, activity refresh and sweeps @default 5000 */
   heartbeatMs?: number;
   /** Session replicas cached per instance @default 10000 */
@@ -43,6 +49,7 @@ export interface ResolvedRedisOptions {
   readonly idleTimeoutMs: number;
   readonly maxSessions: number;
   readonly maxSessionsPerPrincipal: number;
+  readonly maxTasksPerPrincipal: number;
   readonly heartbeatMs: number;
   readonly maxReplicas: number;
   readonly events:
@@ -84,6 +91,11 @@ export function resolveOptions(options: RedisBackendOptions): ResolvedRedisOptio
       'maxSessionsPerPrincipal',
       options.maxSessionsPerPrincipal,
       DEFAULTS.maxSessionsPerPrincipal,
+    ),
+    maxTasksPerPrincipal: positive(
+      'maxTasksPerPrincipal',
+      options.maxTasksPerPrincipal,
+      DEFAULTS.tasks.maxTasksPerPrincipal,
     ),
     heartbeatMs: positive('heartbeatMs', options.heartbeatMs, REDIS_DEFAULTS.heartbeatMs),
     maxReplicas: positive('maxReplicas', options.maxReplicas, REDIS_DEFAULTS.maxReplicas),

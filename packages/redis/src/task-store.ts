@@ -156,6 +156,8 @@ export class RedisTaskStore implements TaskStore {
           this.#message(record.id, record.status),
           session === undefined ? 0 : 1,
           maxActive ?? '',
+          this.#context.options.maxTasksPerPrincipal,
+          ...this.#taskKey,
         ],
       );
     } catch (error) {
@@ -163,6 +165,10 @@ export class RedisTaskStore implements TaskStore {
     }
     // Counted in the same script as the write: two instances cannot both take the last one.
     if (created === 0) throw new TaskLimitError(`Too many unfinished tasks (limit ${maxActive})`);
+    if (created === 2)
+      throw new TaskLimitError(
+        `Too many tasks (limit ${this.#context.options.maxTasksPerPrincipal}), none finished`,
+      );
     this.#remember(record.id, { version: 1, json });
     if (record.runner === this.runner && !terminal) this.#track(record.id, record.expiresAt);
   }

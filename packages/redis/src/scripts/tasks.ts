@@ -30,8 +30,12 @@ end`;
  * session's standalone stream (2025-11-25 status notifications go out there).
  * KEYS: task, binding's list, binding's active set, expiry index, session hash (or the task).
  * ARGV: JSON, status, runner, binding, createdAt, expiresAt, id, terminal (1/0), channel prefix,
- * message, has session (1/0), the binding's most unfinished tasks ('' for no limit).
- * Returns 1 when created, 0 when the binding has its most unfinished tasks already.
+ * message, has session (1/0), the binding's most unfinished tasks ('' for no limit), the most
+ * tasks it keeps, task key prefix, task key suffix.
+ * At the most it keeps, ids whose record expired leave its list, then its own oldest finished
+ * task is deleted (of the 64 oldest it has; never another binding's).
+ * Returns 1 when created, 0 when the binding has its most unfinished tasks already, 2 when it
+ * keeps its most tasks and none of the oldest has finished.
  */
 export const TASK_CREATE = defineScript(
   'task-create',
@@ -39,6 +43,24 @@ export const TASK_CREATE = defineScript(
   `${TELL}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('ERR task ' .. ARGV[7] .. ' exists') end
 if ARGV[12] ~= '' and redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[12]) then return 0 end
+local keep = tonumber(ARGV[13])
+if redis.call('ZCARD', KEYS[2]) >= keep then
+  local finished = nil
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, 63)) do
+    if redis.call('EXISTS', ARGV[14] .. id .. ARGV[15]) == 0 then
+      redis.call('ZREM', KEYS[2], id)
+      redis.call('SREM', KEYS[3], id)
+    elseif not finished and redis.call('SISMEMBER', KEYS[3], id) == 0 then
+      finished = id
+    end
+  end
+  if redis.call('ZCARD', KEYS[2]) >= keep then
+    if not finished then return 2 end
+    redis.call('DEL', ARGV[14] .. finished .. ARGV[15])
+    redis.call('ZREM', KEYS[2], finished)
+    redis.call('ZREM', KEYS[4], finished .. ' ' .. ARGV[4])
+  end
+end
 redis.call('HSET', KEYS[1], '${R}', ARGV[1], '${VER}', 1, '${ST}', ARGV[2], '${RN}', ARGV[3], '${B}', ARGV[4])
 redis.call('PEXPIREAT', KEYS[1], ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[5], ARGV[7])
