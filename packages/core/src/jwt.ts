@@ -167,7 +167,8 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const staleIfErrorMs = jwks.staleIfErrorMs ?? 3_600_000;
   const cooldownMs = jwks.cooldownMs ?? 30_000;
   const verified = options.cache === false ? undefined : new VerifiedTokens(options.cache);
-  const now = options.now ?? Date.now;
+  // Read at each call, not captured: a clock a test fakes after the verifier was made still counts.
+  const now = options.now ?? (() => Date.now());
 
   let keys: GetKey | undefined;
   let discovery: Promise<URL> | undefined;

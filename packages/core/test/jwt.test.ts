@@ -14,7 +14,7 @@ import {
   type JWTPayload,
   SignJWT,
 } from 'jose';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { AuthInfo } from '../src/auth/auth-info.ts';
 import { InvalidTokenError, type TokenRejection } from '../src/errors.ts';
 import type { IncomingRequest } from '../src/http/incoming.ts';
@@ -166,6 +166,19 @@ function resetServer(keys: Key[]): void {
   as.counts.oidcMetadata = 0;
   as.counts.refused = 0;
 }
+
+/**
+ * Moves the clock `ms` ahead without waiting: `Date` is faked (timers and I/O stay real), so the
+ * key set's cache and cooldown (jose's, on `Date.now`) and the verifier's own clock see the time
+ * pass. Undone after each test.
+ */
+function advance(ms: number): void {
+  if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  vi.setSystemTime(Date.now() + ms);
+}
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('a valid token', () => {
   test('gives the principal, scopes, expiry, client and claims', async () => {
@@ -340,7 +353,7 @@ describe('the key set', () => {
     const rotated = await sign({ key: key2 });
     expect(await refusal(verify(rotated))).toBe('signature'); // within the cooldown: no refetch
     expect(as.counts.jwks).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    advance(350);
     expect((await verify(rotated))?.principal).toBe('alice');
     expect(as.counts.jwks).toBe(2);
     for (let i = 0; i < 5; i++) await verify(rotated);
@@ -458,7 +471,7 @@ describe('an unreachable authorization server', () => {
     expect(await lenient(token)).toBeDefined();
     expect(await strict(token)).toBeDefined();
     as.down = true;
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    advance(80);
     expect((await lenient(token))?.principal).toBe('alice');
     expect(await refusal(lenient(await sign({ key: stranger })))).toBe('signature');
     // One probe of the server per cooldown (30 s), not one per request.
@@ -481,8 +494,7 @@ describe('the verified-token cache (on by default)', () => {
     });
   const keysGone = async (): Promise<void> => {
     as.down = true;
-    const past = Date.now() + 40;
-    while (Date.now() < past) await new Promise((resolve) => setTimeout(resolve, 10));
+    advance(40);
   };
 
   test('a token checked once is accepted again without the key set; an unchecked one needs it', async () => {
@@ -524,7 +536,7 @@ describe('the verified-token cache (on by default)', () => {
     expect(await verify(token)).toBeDefined();
     await keysGone();
     expect((await verify(token))?.principal).toBe('alice');
-    while (Date.now() < checkedAt + 220) await new Promise((resolve) => setTimeout(resolve, 20));
+    advance(checkedAt + 220 - Date.now());
     await expect(verify(token)).rejects.toBeInstanceOf(JwtVerifierUnavailableError);
   });
 
