@@ -112,9 +112,11 @@ describe('the cluster-wide cap', () => {
     );
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
-    // The first session goes idle; two heartbeats later it may be evicted.
+    // The first session goes idle; once its instance has beaten twice (its activity refreshed
+    // without the stream), it may be evicted.
     await streams[0]?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const beats = a.cluster.stats().heartbeats;
+    await until(() => a.cluster.stats().heartbeats >= beats + 2, 'two heartbeats of a');
     const three = await openSession(c.handler, V);
     expect(three).toBeTypeOf('string');
     expect(c.closes.map((e) => [e.sessionId, e.reason])).toEqual([[one, 'session-evicted']]);
