@@ -44,7 +44,7 @@ export interface AbuseReport {
     /** Sessions a newcomer could open while the attacker held its streams. */
     newcomerWhileStreamsHeld: number;
     bigTokens: Tally;
-    templateReads: { statuses: Tally; slowestMs: number };
+    templateReads: { statuses: Tally; slowestMs: number; refusal?: string };
     taskFlood: TaskFlood;
   };
   /** `/health` once the attacker was gone and the graces had passed. */
@@ -210,7 +210,9 @@ export function abuseFailures(report: AbuseReport): string[] {
   // Each read is answered (a JSON-RPC error in a 200): the matcher gives up, it does not hang.
   const reads = report.attacks.templateReads.statuses;
   if (Object.keys(reads).some((status) => status !== '200'))
-    broken.push(`template reads not answered: ${JSON.stringify(reads)}`);
+    broken.push(
+      `template reads not answered: ${JSON.stringify(reads)} (${report.attacks.templateReads.refusal})`,
+    );
   // One client's tasks take its own quota, never a newcomer's; past it calls run without one.
   const flood = report.attacks.taskFlood;
   const quota = DEFAULTS.tasks.maxActivePerPrincipal;

@@ -206,15 +206,19 @@ export async function bigTokens(mcpUrl: string, count: number): Promise<Tally> {
 export async function templateReads(
   mcpUrl: string,
   count: number,
-): Promise<{ statuses: Tally; slowestMs: number }> {
+): Promise<{ statuses: Tally; slowestMs: number; refusal?: string }> {
   const uris = [
     `notes://${'a/'.repeat(128 * 1024)}`,
     `notes://${'%2'.repeat(85 * 1024)}`,
     `notes:/${'/{'.repeat(128 * 1024)}`,
   ];
-  const session = await openSession(mcpUrl);
+  // From an address of its own: the attacker's slow bodies hold its byte budget through the run
+  // (rightly), which would refuse these reads before any template is matched.
+  const from = '127.0.0.5';
+  const session = await openSession(mcpUrl, from);
   if (!session) return { statuses: { 0: count }, slowestMs: 0 };
   let slowestMs = 0;
+  let refusal: string | undefined;
   const statuses = await pool(count, 4, async (i) => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
@@ -223,9 +227,14 @@ export async function templateReads(
       params: { uri: uris[i % uris.length] },
     });
     const started = performance.now();
-    const sent = await post(mcpUrl, body, { from: ATTACKER, headers: sessionHeaders(session) });
+    const sent = await post(mcpUrl, body, { from, headers: sessionHeaders(session) });
     slowestMs = Math.max(slowestMs, performance.now() - started);
+    if (sent.status !== 200) refusal ??= `${sent.status} ${sent.text?.slice(0, 300)}`;
     return sent.status;
   });
-  return { statuses: tally(statuses), slowestMs: Math.round(slowestMs) };
+  return {
+    statuses: tally(statuses),
+    slowestMs: Math.round(slowestMs),
+    ...(refusal ? { refusal } : {}),
+  };
 }
