@@ -7,7 +7,7 @@
  */
 import { wranglerScript } from './lib/paths.ts';
 import type { TargetSpec } from './lib/spawn.ts';
-import type { Library, ThroughputTarget } from './targets.ts';
+import type { Library, ThroughputTarget } from './target-types.ts';
 
 const LEGACY = '2025-11-25';
 const EDGE_DO: TargetSpec & { config: string } = {

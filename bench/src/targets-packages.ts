@@ -6,7 +6,7 @@
  */
 import { jwksService, redisService, unavailableRedis } from './lib/services.ts';
 import { tasksDriver } from './lib/task-load.ts';
-import type { ThroughputTarget } from './targets.ts';
+import type { ThroughputTarget } from './target-types.ts';
 
 const LEGACY = '2025-11-25';
 const REDIS_ROUND_TRIPS = 'redisRoundTrips';

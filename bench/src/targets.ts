@@ -4,61 +4,16 @@
  * ratio to its baseline, and any goal it declares, show up in the tables, the chart and the
  * verdicts without further code. See README.md, "Adding a target".
  */
-import type { LoadDriver, PerCallFigure } from './lib/driver.ts';
-import type { Era } from './lib/mcp.ts';
 import { wranglerScript } from './lib/paths.ts';
-import type { Runtime, TargetSpec } from './lib/spawn.ts';
+import type { TargetSpec } from './lib/spawn.ts';
+import type { Entry, ThroughputTarget } from './target-types.ts';
 import { CLOUDFLARE_THROUGHPUT_TARGETS } from './targets-cloudflare.ts';
 import { PACKAGE_THROUGHPUT_TARGETS } from './targets-packages.ts';
 
-export type Library = 'bare' | 'edge-mcp' | 'sdk-v2' | 'sdk-v1' | 'mcp-lite' | 'agents';
+export type { Entry, Library, RatioGoal, ThroughputTarget } from './target-types.ts';
 
 export const LEGACY = '2025-11-25';
 const LITE = '2025-06-18';
-
-/**
- * A goal on the ratio of two targets measured in the same round (`this / against`), judged on
- * the worst round.
- */
-export interface RatioGoal {
-  /** The other target's id; by default the target's baseline. */
-  against?: string;
-  comparison: '>=' | '<=';
-  threshold: number;
-  label: string;
-}
-
-/** What every registry entry has. */
-interface Entry {
-  /** Unique within its measure; `runtime/library/…`. BENCH_TARGETS selects by parts of it. */
-  id: string;
-  label: string;
-  runtime: Runtime;
-  library: Library;
-  spec: TargetSpec;
-  /**
-   * The ceiling the "× bare" column divides by, measured in the same round (the bare handler of
-   * the runtime, or of the same framework); none for a ceiling itself. Always measured along
-   * when this target is selected.
-   */
-  baseline?: string;
-  goals?: RatioGoal[];
-  /** Why it cannot run on this machine (a missing binary…); undefined when it can. */
-  unavailable?: () => string | undefined;
-}
-
-/** `tools/call echo` under load. */
-export interface ThroughputTarget extends Entry {
-  era: Era;
-  /** Legacy: initialize once and reuse the session id for every call. */
-  session: boolean;
-  /** Protocol revision of legacy calls. */
-  version: string;
-  /** Its own load loop instead of autocannon's echo call (src/lib/driver.ts). */
-  driver?: LoadDriver;
-  /** Figures per answered call (e.g. Redis round trips), with an optional at-most goal. */
-  perCall?: PerCallFigure[];
-}
 
 const node = (entry: string, mode?: string, env: Record<string, string> = {}): TargetSpec => ({
   runtime: 'node',

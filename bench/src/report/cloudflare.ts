@@ -6,9 +6,9 @@
 import { pairedRatios } from '../lib/stats.ts';
 import type { CloudflareResults, StorageRow } from '../measures/cloudflare.ts';
 import { BUNDLE_TARGETS, STORAGE_TARGETS } from '../targets-cloudflare.ts';
-import { type Goal, goal } from './goals.ts';
-import { BAR_W, COLORS, LABEL_W, ROW_H, rangeBar, text } from './svg.ts';
-import { n, s, table } from './table.ts';
+import { n, s, table } from './format.ts';
+import { type Goal, goal } from './goal.ts';
+import { BAR_W, COLORS, LABEL_W, ROW_H, rangeBar, text } from './svg-parts.ts';
 
 const failed = (...rows: ({ errors: string[] } | undefined)[]) => {
   const count = rows.reduce((sum, row) => sum + (row?.errors.length ?? 0), 0);

@@ -4,8 +4,8 @@
  * and its table. Called from goals.ts and table.ts; the chart draws the goal with the others.
  */
 import type { FairnessRow, PhaseSpread } from '../measures/fairness.ts';
-import { type Goal, goal } from './goals.ts';
-import { n, s, table } from './table.ts';
+import { n, s, table } from './format.ts';
+import { type Goal, goal } from './goal.ts';
 
 export const FAIRNESS_GOAL = 1.1;
 

@@ -58,3 +58,11 @@ export function verdict(goal: GoalFigures): string {
   if (goal.met) return 'yes';
   return goal.medianMet ? 'NO (median yes)' : 'NO';
 }
+
+/** `33,310 (32,100–34,020)`: the median and, over more than one round, the min–max. */
+export function s(value: Spread | null | undefined, digits = 0, suffix = ''): string {
+  if (!value) return 'n/a';
+  const mid = `${n(value.median, digits)}${suffix}`;
+  if (value.n < 2) return mid;
+  return `${mid} (${n(value.min, digits)}–${n(value.max, digits)})`;
+}

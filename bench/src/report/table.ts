@@ -1,22 +1,11 @@
 /** Markdown tables of a run: printed to stdout and written into bench/README.md. */
-import type { Spread } from '../lib/stats.ts';
 import { formatLoad, NOISY_LOAD, NOISY_OTHERS } from '../lib/system.ts';
 import { THROUGHPUT_TARGETS } from '../targets.ts';
 import { cloudflareTables } from './cloudflare.ts';
 import { fairnessTables } from './fairness.ts';
-import { formatGoalValue, formatThreshold, n, table, unitOf, verdict } from './format.ts';
+import { formatGoalValue, formatThreshold, n, s, table, unitOf, verdict } from './format.ts';
 import type { Results } from './goals.ts';
-import type { Report } from './write.ts';
-
-export { formatGoalValue, formatThreshold, n, table, verdict };
-
-/** `33,310 (32,100–34,020)`: the median and, over more than one round, the min–max. */
-export function s(value: Spread | null | undefined, digits = 0, suffix = ''): string {
-  if (!value) return 'n/a';
-  const mid = `${n(value.median, digits)}${suffix}`;
-  if (value.n < 2) return mid;
-  return `${mid} (${n(value.min, digits)}–${n(value.max, digits)})`;
-}
+import type { Report } from './report.ts';
 
 function errorsOf(row: { errors: string[]; skipped?: string }): string {
   if (row.skipped) return `skipped: ${row.skipped.slice(0, 60)}`;

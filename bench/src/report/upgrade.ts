@@ -4,7 +4,7 @@
  */
 import { type Spread, spread } from '../lib/stats.ts';
 import type { Results } from './goals.ts';
-import type { Report } from './write.ts';
+import type { Report } from './report.ts';
 
 type Old = Record<string, any>;
 

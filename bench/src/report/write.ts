@@ -2,26 +2,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BENCH_DIR, RESULTS_DIR } from '../lib/paths.ts';
-import type { LoadAverage } from '../lib/system.ts';
-import type { Environment } from './environment.ts';
-import type { Goal, Results } from './goals.ts';
 import { toJson } from './json.ts';
 import { fillReadme } from './readme.ts';
+import type { Report } from './report.ts';
 import { renderStatus, replaceStatus } from './status.ts';
 import { renderSvg } from './svg.ts';
 import { renderTables } from './table.ts';
 
-export interface Report extends Environment {
-  config: Record<string, unknown> & { partial: boolean };
-  /**
-   * The machine's load average when the run started and when it ended (the end counts the run's
-   * own processes), the cores other work used on average during the run (null without /proc),
-   * and whether that makes the run noisy.
-   */
-  load?: { start: LoadAverage; end: LoadAverage; othersCores?: number | null; noisy: boolean };
-  results: Results;
-  goals: Goal[];
-}
+export type { Report } from './report.ts';
 
 export function writeOutputs(report: Report, out: string, log: (line: string) => void): string {
   mkdirSync(dirname(out), { recursive: true });
