@@ -20,7 +20,7 @@ import type {
   SessionRecord,
   SessionStream,
 } from '../../src/sessions.ts';
-import type { MemoryCluster } from './memory-cluster.ts';
+import type { ClusterWorld } from './memory-cluster-world.ts';
 
 interface Replica {
   readonly session: Session;
@@ -42,12 +42,12 @@ export class ClusterSessionManager implements SessionManager, SessionObserver, S
    * holder's events of that window are both stored before the relay reads and forwarded to it.
    */
   linkDelayMs = 10;
-  readonly #world: MemoryCluster;
+  readonly #world: ClusterWorld<ClusterSessionManager>;
   readonly #replicas = new Map<string, Replica>();
   #host: SessionHost | undefined;
   #n = 0;
 
-  constructor(world: MemoryCluster, tag: string) {
+  constructor(world: ClusterWorld<ClusterSessionManager>, tag: string) {
     this.#world = world;
     this.tag = tag;
     this.ids = { stream: () => `${tag}.${++this.#n}`, request: () => `s${tag}.${++this.#n}` };
@@ -272,14 +272,19 @@ function apply(record: SessionRecord, session: Session, change: SessionChange | 
  */
 class StreamLink implements RemoteStreamLink, RemoteSink {
   readonly lastId: string | undefined;
-  readonly #world: MemoryCluster;
+  readonly #world: ClusterWorld<ClusterSessionManager>;
   readonly #stream: SessionStream;
   readonly #holder: string;
   readonly #relay: string;
   #sink: RemoteSink | undefined;
   #queued: Array<(sink: RemoteSink) => void> = [];
 
-  constructor(world: MemoryCluster, stream: SessionStream, holder: string, relay: string) {
+  constructor(
+    world: ClusterWorld<ClusterSessionManager>,
+    stream: SessionStream,
+    holder: string,
+    relay: string,
+  ) {
     this.#world = world;
     this.#stream = stream;
     this.#holder = holder;

@@ -9,21 +9,11 @@ import {
   isTerminal,
   parseEventId,
   type ReplayedEvents,
-  type SessionRecord,
   type TaskHost,
   type TaskRecord,
   type TaskStore,
 } from '../../src/sessions.ts';
-import type { MemoryCluster } from './memory-cluster.ts';
-
-/** A session record as the cluster stores it. */
-export interface StoredSession {
-  record: SessionRecord;
-  /** Counts the writes: a replica whose version differs reloads the record. */
-  version: number;
-  /** The instance whose `session.standalone` carries the GET stream. */
-  home: string | undefined;
-}
+import type { ClusterWorld } from './memory-cluster-world.ts';
 
 interface Logged {
   readonly stream: string;
@@ -41,10 +31,10 @@ interface Log {
 
 /** One event store for every instance (every method is keyed by session): unbounded. */
 export class SharedEventStore implements EventStore {
-  readonly #world: MemoryCluster;
+  readonly #world: ClusterWorld;
   readonly #logs = new Map<string, Log>();
 
-  constructor(world: MemoryCluster) {
+  constructor(world: ClusterWorld) {
     this.#world = world;
   }
 
@@ -100,9 +90,9 @@ export class SharedEventStore implements EventStore {
 export class ClusterTaskStore implements TaskStore {
   readonly exclusive = false;
   readonly runner: string;
-  readonly #world: MemoryCluster;
+  readonly #world: ClusterWorld;
 
-  constructor(world: MemoryCluster, tag: string) {
+  constructor(world: ClusterWorld, tag: string) {
     this.#world = world;
     this.runner = tag;
   }

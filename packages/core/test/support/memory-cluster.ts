@@ -19,7 +19,8 @@ import type {
   TaskRecord,
 } from '../../src/sessions.ts';
 import { ClusterSessionManager } from './memory-cluster-sessions.ts';
-import { ClusterTaskStore, SharedEventStore, type StoredSession } from './memory-cluster-stores.ts';
+import { ClusterTaskStore, SharedEventStore } from './memory-cluster-stores.ts';
+import type { ClusterWorld, StoredSession } from './memory-cluster-world.ts';
 
 export interface ClusterInstance {
   readonly tag: string;
@@ -45,7 +46,7 @@ interface Member {
   taskHost: TaskHost | undefined;
 }
 
-export class MemoryCluster {
+export class MemoryCluster implements ClusterWorld<ClusterSessionManager> {
   /** Session records by id (what Redis's session hashes hold). */
   readonly records = new Map<string, StoredSession>();
   /** Why each ended session ended. */
