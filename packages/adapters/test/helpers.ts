@@ -19,18 +19,7 @@ export function deferred<T = void>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-/** Fails a wait that never ends. The timer is a guard only; tests wait on events, never on time. */
-export async function within<T>(promise: Promise<T>, what: string, ms = 5_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export { within } from '@edge-mcp/test-kit';
 
 const running = new Set<NodeServer>();
 afterEach(async () => {

@@ -68,17 +68,4 @@ export async function context(
   return made;
 }
 
-/** Polls `check` until it returns something other than `undefined`/`false`, or fails after `ms`. */
-export async function until<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  ms = 5000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { until } from '@edge-mcp/test-kit';

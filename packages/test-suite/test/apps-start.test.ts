@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { LEGACY, legacy, modern, openSession, readAnswer } from '@edge-mcp/test-kit';
+import { LEGACY, legacy, modern, openSession, readAnswer, within } from '@edge-mcp/test-kit';
 import { freePort, type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { running } from '../src/suite/wait.ts';
@@ -58,19 +58,6 @@ afterEach(() => {
   }
   started.clear();
 });
-
-/** Fails a wait that never ends; the timer is a guard, the test waits on events. */
-async function within<T>(promise: Promise<T>, what: string, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 interface StartedApp {
   pnpm: ChildProcess;

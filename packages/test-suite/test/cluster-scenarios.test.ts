@@ -15,6 +15,8 @@ import {
   openSession,
   type SseMessage,
   SseReader,
+  until,
+  within,
 } from '@edge-mcp/test-kit';
 import { pingRedis } from '@edge-mcp/test-kit/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -34,30 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
 });
-
-/** Polls `check` until it returns something other than undefined/false. */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** Rejects when `promise` has not settled within `ms`. */
-async function within<T>(promise: Promise<T>, what: string, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The JSON-RPC answer of a legacy call (JSON or SSE: the last message). */
 async function answer(response: Response): Promise<SseMessage | undefined> {
@@ -283,10 +261,12 @@ describe('Redis restarted mid-run', () => {
             () => false,
           ),
         'Redis to start again',
+        10_000,
+        25,
       );
     try {
       process.kill(redis.pid, 'SIGTERM');
-      await until(async () => !(await pingRedis(redis.port, 200)), 'Redis to stop');
+      await until(async () => !(await pingRedis(redis.port, 200)), 'Redis to stop', 10_000, 25);
       const asked = Date.now();
       const refused = await fetch(c.mcpUrl, {
         ...legacy('tools/call', { name: 'echo', arguments: { text: 'x' } }, session, V),
@@ -319,6 +299,8 @@ describe('Redis restarted mid-run', () => {
           (s) => s.available,
         ),
       'every instance to reconnect',
+      10_000,
+      25,
     );
     console.log(`every instance reconnected ${Date.now() - back} ms after Redis restarted`);
 

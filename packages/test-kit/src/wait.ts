@@ -1,0 +1,37 @@
+/**
+ * Waiting in tests, on events, never on time: `within` bounds a wait for a promise, `until` asks
+ * a check again until it holds. The bound is only a guard against a wait that never ends; a test
+ * that needs it to pass is wrong.
+ */
+
+/** `promise`, or a rejection naming `what` when it has not settled within `ms`. */
+export async function within<T>(promise: Promise<T>, what: string, ms = 5_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what} (${ms} ms)`)), ms);
+  });
+  try {
+    return await Promise.race([promise, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Asks `check` every `everyMs` until it returns something other than `undefined` or `false`, and
+ * resolves with that; rejects naming `what` after `ms`.
+ */
+export async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  ms = 5_000,
+  everyMs = 10,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${ms} ms)`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
