@@ -77,7 +77,7 @@ const rows = layoutRows(section(read('README.md'), 'layout', 'workspace'));
 describe('the workspace', () => {
   test('is read from pnpm-workspace.yaml: its globs give the known kinds of member', () => {
     expect(members.length).toBeGreaterThan(10);
-    for (const path of ['packages/core', 'apps/node', 'bench', 'docs'])
+    for (const path of ['packages/core', 'apps/server', 'bench', 'docs'])
       expect(members.map((m) => m.path)).toContain(path);
   });
 

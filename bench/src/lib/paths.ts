@@ -7,14 +7,14 @@ export const BENCH_DIR = join(import.meta.dirname, '..', '..');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 const APPS_DIR = join(BENCH_DIR, '..', 'apps');
 
-/** The real deno binary, of apps/deno's devDependency (the npm package's bin is a Node wrapper). */
+/** The real deno binary, of apps/server's devDependency (the npm package's bin is a Node wrapper). */
 export function denoBinary(): string {
-  return denoOf(join(APPS_DIR, 'deno'));
+  return denoOf(join(APPS_DIR, 'server'));
 }
 
-/** The real bun binary, of apps/bun's devDependency. */
+/** The real bun binary, of apps/server's devDependency. */
 export function bunBinary(): string {
-  return bunOf(join(APPS_DIR, 'bun'));
+  return bunOf(join(APPS_DIR, 'server'));
 }
 
 /** wrangler's CLI script, of apps/worker's devDependency (run with this Node). */

@@ -14,14 +14,14 @@ export const packageDir = fileURLToPath(new URL('..', import.meta.url));
 export const fixture = fileURLToPath(new URL('./fixtures/runtime-server.ts', import.meta.url));
 const workspace = join(packageDir, '..', '..');
 
-/** The real Deno binary, of apps/deno's devDependency (this package has none of its own). */
+/** The real Deno binary, of apps/server's devDependency (this package has none of its own). */
 export function denoBinary(): string {
-  return denoOf(join(workspace, 'apps', 'deno'));
+  return denoOf(join(workspace, 'apps', 'server'));
 }
 
-/** The real Bun binary, of apps/bun's devDependency. */
+/** The real Bun binary, of apps/server's devDependency. */
 export function bunBinary(): string {
-  return bunOf(join(workspace, 'apps', 'bun'));
+  return bunOf(join(workspace, 'apps', 'server'));
 }
 
 export interface Child {

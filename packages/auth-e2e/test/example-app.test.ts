@@ -1,6 +1,6 @@
 /**
- * The example app configured from its environment only, as a user runs it: apps/node started
- * with `node --import tsx src/main.ts` (its `pnpm start` command) in its own directory, with
+ * The example app configured from its environment only, as a user runs it: apps/server started
+ * with `node --import tsx src/node.ts` (its `pnpm start` command) in its own directory, with
  * MCP_AUTH_ISSUER naming the real authorization server, MCP_RESOURCE_URL, MCP_AUTH_SCOPES and
  * MCP_CORS_ORIGINS. An unauthenticated request gets the 401 challenge naming the metadata, the
  * metadata names the issuer and the scopes, the official SDK client's OAuth flow (sign-in in
@@ -31,7 +31,7 @@ import {
 } from '../src/index.ts';
 import { ChromiumOAuthProvider } from './sdk-provider.ts';
 
-const APP = join(import.meta.dirname, '..', '..', '..', 'apps', 'node');
+const APP = join(import.meta.dirname, '..', '..', '..', 'apps', 'server');
 /** The browser origin MCP_CORS_ORIGINS lets in (nothing needs to listen there for a preflight). */
 const CORS_ORIGIN = 'http://localhost:5173';
 
@@ -48,7 +48,7 @@ async function startApp(issuer: string): Promise<App> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const resource = `${origin}/mcp`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
     cwd: APP,
     detached: true, // its own group: stopped with whatever it started (tsx's esbuild)
     env: {

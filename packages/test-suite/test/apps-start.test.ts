@@ -66,10 +66,14 @@ interface StartedApp {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `pnpm start` in `cwd` on a free port, in its own group; resolves once the app listens. */
-async function startApp(cwd: string, env: Record<string, string> = {}): Promise<StartedApp> {
+/** `pnpm <script>` in `cwd` on a free port, in its own group; resolves once the app listens. */
+async function startApp(
+  cwd: string,
+  script = 'start',
+  env: Record<string, string> = {},
+): Promise<StartedApp> {
   const port = await freePort();
-  const pnpm = spawn('pnpm', ['start'], {
+  const pnpm = spawn('pnpm', [script], {
     cwd,
     // Its own group, so that the test can see (and clean up) everything pnpm started.
     detached: true,
@@ -99,7 +103,7 @@ async function startApp(cwd: string, env: Record<string, string> = {}): Promise<
   await within(
     Promise.race([
       listening,
-      exited.then(() => Promise.reject(new Error(`pnpm start exited:\n${output}`))),
+      exited.then(() => Promise.reject(new Error(`pnpm ${script} exited:\n${output}`))),
     ]),
     'the app to listen',
     60_000,
@@ -107,14 +111,16 @@ async function startApp(cwd: string, env: Record<string, string> = {}): Promise<
   return { pnpm, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
+const SERVER = join(ROOT, 'apps', 'server');
+
 describe('pnpm start passes SIGTERM on: the runtime shuts down gracefully and exits 0', () => {
   test.each([
-    ['the root (apps/node)', ROOT],
-    ['apps/node', join(ROOT, 'apps', 'node')],
-    ['apps/deno', join(ROOT, 'apps', 'deno')],
-    ['apps/bun', join(ROOT, 'apps', 'bun')],
-  ])('%s', async (_, cwd) => {
-    const { pnpm, url, output, exited } = await startApp(cwd);
+    ['pnpm start at the root (Node)', ROOT, 'start'],
+    ['pnpm start in apps/server (Node)', SERVER, 'start'],
+    ['pnpm start:deno in apps/server', SERVER, 'start:deno'],
+    ['pnpm start:bun in apps/server', SERVER, 'start:bun'],
+  ])('%s', async (_, cwd, script) => {
+    const { pnpm, url, output, exited } = await startApp(cwd, script);
     const call = fetch(
       `${url}/mcp`,
       modern('tools/call', { name: 'sleep', arguments: { ms: 60_000 } }, { id: 'at-sigterm' }),
@@ -145,16 +151,11 @@ describe('with REDIS_URL, the apps are instances of one server', () => {
     await redis?.stop();
   });
 
-  test('apps/node twice, apps/deno and apps/bun on one redis-server: a session opened on one is served by every other; SIGTERM leaves it to the rest', async () => {
+  test('the app on Node twice, on Deno and on Bun, on one redis-server: a session opened on one is served by every other; SIGTERM leaves it to the rest', async () => {
     redis = await startRedis();
     const env = { REDIS_URL: redis.url, REDIS_NAMESPACE: 'apps-start' };
     const apps = await Promise.all(
-      [
-        ['apps', 'node'],
-        ['apps', 'node'],
-        ['apps', 'deno'],
-        ['apps', 'bun'],
-      ].map((path) => startApp(join(ROOT, ...path), env)),
+      ['start', 'start', 'start:deno', 'start:bun'].map((script) => startApp(SERVER, script, env)),
     );
     for (const app of apps)
       expect(app.output()).toContain(`sessions in Redis at ${redis.url} (instance `);

@@ -19,7 +19,7 @@
  *   (an error thrown by `handler.fetch`), never after a response exists.
  *
  * Handlers of your own that keep listening to `request.signal` after their response is complete
- * would see the legacy abort, so run Deno with `--unstable-no-legacy-abort` (apps/deno does):
+ * would see the legacy abort, so run Deno with `--unstable-no-legacy-abort` (apps/server's start:deno does):
  * then the signal aborts only on a disconnect, as on Node and Bun.
  *
  * **Silent disconnects.** `Deno.serve` may miss a client that leaves before anything was written

@@ -11,7 +11,8 @@ import { bunBinary, denoBinary, freePort } from '@edge-mcp/test-kit/node';
 
 export type Runtime = 'node' | 'deno' | 'bun';
 
-const APPS = join(import.meta.dirname, '..', '..', '..', '..', 'apps');
+/** The example app, which `pnpm start`, `start:deno` and `start:bun` run. */
+const SERVER = join(import.meta.dirname, '..', '..', '..', '..', 'apps', 'server');
 const PACKAGE = join(import.meta.dirname, '..', '..');
 
 export interface AbuseTarget {
@@ -38,11 +39,11 @@ export interface AbuseTarget {
 function command(runtime: Runtime, heapMib: number): { cmd: string; args: string[]; cwd: string } {
   switch (runtime) {
     case 'node':
-      // `pnpm start`: node --import tsx src/main.ts in apps/node.
+      // `pnpm start`: node --import tsx src/node.ts in apps/server.
       return {
         cmd: process.execPath,
-        args: [`--max-old-space-size=${heapMib}`, '--import', 'tsx', 'src/main.ts'],
-        cwd: join(APPS, 'node'),
+        args: [`--max-old-space-size=${heapMib}`, '--import', 'tsx', 'src/node.ts'],
+        cwd: SERVER,
       };
     case 'deno':
       return {
@@ -53,12 +54,12 @@ function command(runtime: Runtime, heapMib: number): { cmd: string; args: string
           '--allow-env',
           '--unstable-no-legacy-abort',
           `--v8-flags=--max-old-space-size=${heapMib}`,
-          'main.ts',
+          'src/deno.ts',
         ],
-        cwd: join(APPS, 'deno'),
+        cwd: SERVER,
       };
     case 'bun':
-      return { cmd: bunBinary(PACKAGE), args: ['run', 'src/main.ts'], cwd: join(APPS, 'bun') };
+      return { cmd: bunBinary(PACKAGE), args: ['run', 'src/bun.ts'], cwd: SERVER };
   }
 }
 

@@ -20,7 +20,7 @@ export async function startApp(): Promise<AppProcess> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
+    ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'node.ts')],
     {
       cwd: join(import.meta.dirname, '..'),
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },

@@ -1,13 +1,17 @@
 /**
- * `pnpm start`: the example MCP server on Bun at http://127.0.0.1:8787/mcp.
+ * `pnpm start:deno`: the example MCP server on Deno at http://127.0.0.1:8787/mcp.
  * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
  * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
  * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
  * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
  * instance on that Redis (see packages/example/src/redis.ts); without it everything stays here.
+ * The start script's --allow-env lists every variable read (node-redis reads two while connecting).
+ *
+ * Run with `--unstable-no-legacy-abort` (the start script does) so that `request.signal` aborts
+ * only when a client disconnects; see the Deno section of packages/adapters/README.md.
  */
-import { serve } from '@edge-mcp/adapters/bun';
+import { serve } from '@edge-mcp/adapters/deno';
 import { createMcpHandler } from '@edge-mcp/core';
 import {
   createExampleApp,
@@ -18,30 +22,30 @@ import {
 } from '@edge-mcp/example';
 
 function log(line: string): void {
-  process.stderr.write(`${line}\n`);
+  console.error(line);
 }
 
-const env = (name: string) => process.env[name];
+const env = (name: string) => Deno.env.get(name);
 // Only with REDIS_URL: node-redis is not even loaded otherwise.
 const redis = env('REDIS_URL')
   ? await (await import('@edge-mcp/example/redis'))
       .exampleCluster(env, log)
       .catch((error: Error) => {
         log(`edge-mcp example: ${error.message}`);
-        process.exit(1);
+        Deno.exit(1);
       })
   : undefined;
 const handler = createMcpHandler(createExampleServer(), {
   ...exampleOptions(env, {
-    host: process.env.HOST ?? '127.0.0.1',
-    port: process.env.PORT ?? 8787,
+    host: Deno.env.get('HOST') ?? '127.0.0.1',
+    port: Deno.env.get('PORT') ?? 8787,
   }),
   ...redis?.options,
   onRequest: requestLogger(log),
   onSessionOpen: sessionLogger(log, 'session-open'),
   onSessionClose: sessionLogger(log, 'session-close'),
 });
-const app = createExampleApp(handler, 'bun');
+const app = createExampleApp(handler, 'deno');
 
 // PORT and HOST are read by the adapter (defaults 8787 and 127.0.0.1); SIGINT/SIGTERM shut down
 // gracefully, after which the process exits by itself.
