@@ -11,7 +11,6 @@ import {
 } from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
 import { fanOut, taskStatusFanOut } from '../legacy/fan-out.ts';
-import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { InFlightLoad } from '../lifecycle/in-flight-load.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
@@ -24,19 +23,16 @@ import { ResourceServer } from '../server/resource-server.ts';
 import { type McpServer, registryOf } from '../server/server.ts';
 import type { ClusterEvent, ClusterHost } from '../sessions/cluster.ts';
 import { type EventStore, MemoryEventStore } from '../sessions/event-store.ts';
-import { Session, type SessionInit, type SessionRecord } from '../sessions/session.ts';
-import {
-  MemorySessionManager,
-  type SessionHost,
-  type SessionManager,
-} from '../sessions/session-manager.ts';
+import type { Session } from '../sessions/session.ts';
+import { MemorySessionManager, type SessionManager } from '../sessions/session-manager.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
 import type { Instrumentation } from './instrumentation.ts';
-import type { HandlerStats, McpHandlerOptions, SessionEvent } from './options.ts';
+import type { HandlerStats, McpHandlerOptions } from './options.ts';
 import { RequestAccounting } from './request-accounting.ts';
 import { sessionEventOf } from './request-event.ts';
 import type { RoutedEndpoint } from './routed-endpoint.ts';
+import { emitSessionEvent, HandlerSessionHost } from './session-host.ts';
 import { settle } from './settle.ts';
 
 /**
@@ -44,7 +40,7 @@ import { settle } from './settle.ts';
  * endpoint routing and both eras serve through (`RoutedEndpoint`), the host its session
  * manager makes sessions through, and the host of its cluster bus.
  */
-export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
+export class HandlerCore implements RoutedEndpoint, ClusterHost {
   readonly registry: Registry;
   readonly root: Scope = new Scope();
   readonly signer: RequestStateSigner;
@@ -92,11 +88,7 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     this.#options = options;
     this.#instrumentation = options.instrumentation;
     this.requests = new RequestAccounting(options);
-    this.signer = new RequestStateSigner(
-      options.requestState?.secret,
-      options.requestState?.ttlMs ?? DEFAULTS.requestStateTtlMs,
-      options.requestState?.singleUse === true,
-    );
+    this.signer = signerOf(options.requestState);
     this.cors = options.cors ? new CorsPolicy(options.cors) : undefined;
     this.resourceServer = options.auth ? new ResourceServer(options.auth) : undefined;
     // Origins allowed to call from a browser pass the Origin check too.
@@ -148,8 +140,24 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
       retryMs: options.retryMs ?? DEFAULTS.retryMs,
       graceMs: options.disconnectGraceMs ?? DEFAULTS.disconnectGraceMs,
     };
+    this.#attach(options);
+  }
+
+  /**
+   * What the handler hooks into outside itself (the session manager, the server's list events,
+   * the cluster bus, the instrumentation, the shutdown signal), each undone by `close()`.
+   */
+  #attach(options: McpHandlerOptions): void {
     if (this.sessions) {
-      this.sessions.bind(this);
+      this.sessions.bind(
+        new HandlerSessionHost(
+          this.root,
+          this.counters,
+          this.tasks,
+          this.#eventStore,
+          this.#options,
+        ),
+      );
       this.#detach.push(fanOut(this.registry, this.sessions));
       if (this.tasks) this.#detach.push(taskStatusFanOut(this.tasks, this.sessions));
     }
@@ -206,52 +214,6 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
     };
   }
 
-  /**
-   * SessionHost: sessions hang under the root but stay out of its child set: the manager holds
-   * them and `close()` closes it before the root aborts (memory and time per initialize).
-   */
-  open(id: string, init: SessionInit): Session {
-    return new Session(this.root, id, init);
-  }
-
-  restore(record: SessionRecord): Session {
-    return Session.restore(this.root, record);
-  }
-
-  /** SessionHost: the one end sequence of every store's sessions (abort, dispose, notify). */
-  end(session: Session, reason: AbortReasonType): void {
-    session.abort(reason);
-    session.dispose();
-    if (reason === 'session-evicted') this.counters.evicted++;
-    // Its session-bound tasks can no longer be reached by anyone.
-    if (reason !== 'shutdown') this.tasks?.endSession(session.id);
-    if (this.#instrumentation?.sessionClosed) {
-      try {
-        this.#instrumentation.sessionClosed(
-          sessionEventOf(session, reason, undefined),
-          Date.now() - session.openedAt,
-        );
-      } catch {}
-    }
-    try {
-      // A custom store may fail; its session is gone either way, and its rejection must not be
-      // left unhandled (that ends a Node process).
-      const dropped = this.#eventStore?.dropSession(session.id);
-      if (dropped instanceof Promise) dropped.catch(ignore);
-    } catch {}
-    this.#emit(this.#options.onSessionClose, sessionEventOf(session, reason, undefined));
-  }
-
-  /**
-   * SessionHost: this instance let go of a session that did not end here (it ended elsewhere,
-   * or this instance shuts down). No hook or event: the instance that ended it ran them.
-   */
-  release(session: Session, reason: AbortReasonType): void {
-    session.abort(reason);
-    session.dispose();
-    if (reason !== 'shutdown') this.tasks?.endSession(session.id);
-  }
-
   /** ClusterHost: a list change or resource update raised on another instance. */
   deliver(event: ClusterEvent): void {
     if (!this.root.aborted) deliverEvent(this.registry, event);
@@ -260,18 +222,10 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
   sessionOpened(session: Session, request: IncomingRequest): void {
     this.opened++;
     if (!this.#options.onSessionOpen) return;
-    this.#emit(
+    emitSessionEvent(
       this.#options.onSessionOpen,
       sessionEventOf(session, undefined, request.headers.get('user-agent') ?? undefined),
     );
-  }
-
-  #emit(hook: ((event: SessionEvent) => void) | undefined, event: SessionEvent): void {
-    try {
-      hook?.(event);
-    } catch {
-      // Observers must not break the server.
-    }
   }
 
   close(): Promise<void> {
@@ -309,3 +263,12 @@ export class HandlerCore implements RoutedEndpoint, SessionHost, ClusterHost {
 }
 
 function ignore(): void {}
+
+/** The `requestState` signer, with its defaults. */
+function signerOf(state: McpHandlerOptions['requestState']): RequestStateSigner {
+  return new RequestStateSigner(
+    state?.secret,
+    state?.ttlMs ?? DEFAULTS.requestStateTtlMs,
+    state?.singleUse === true,
+  );
+}

@@ -76,7 +76,11 @@ export async function handleBatch(
     }
   }
   if (answers.length === 0) return accepted();
-  const responses = await Promise.all(answers);
+  return combined(await Promise.all(answers));
+}
+
+/** The elements' answers as one: a JSON array when all are complete, else one SSE stream. */
+function combined(responses: Array<Answer | string>): Answer {
   // Streams come as Responses (SSE); everything complete is a string or a Reply.
   if (responses.every((r) => !(r instanceof Response))) {
     const bodies = responses

@@ -5,7 +5,7 @@ import type { JsonObject } from '../protocol/jsonrpc.ts';
 import { type RequestContext, requiredCapability, type SessionHandle } from '../server/context.ts';
 import { ContextBase } from '../server/context-base.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
-import type { SessionInit } from '../sessions/session.ts';
+import type { Session, SessionInit } from '../sessions/session.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
 import type { LegacyExchange } from './exchange.ts';
 
@@ -93,21 +93,8 @@ export class LegacyContext
    */
   ask(request: InputRequest, meta?: JsonObject): Promise<JsonObject> {
     const session = this.exchange.session;
-    const needed = requiredCapability(request, this.clientCapabilities);
-    if (needed)
-      return Promise.reject(
-        new ClientCapabilityError(`The client does not support ${Object.keys(needed)[0]}`),
-      );
-    if (!session)
-      return Promise.reject(new ClientCapabilityError('Asking the client needs a session'));
-    const max = this.endpoint.limits.maxPendingPerSession;
-    if (session.pending.size >= max)
-      return Promise.reject(
-        new McpError(
-          ErrorCode.InternalError,
-          `The session has ${max} requests to the client waiting for an answer already`,
-        ),
-      );
+    const refused = this.#cannotAsk(request, session);
+    if (refused || !session) return Promise.reject(refused);
     const exchange = this.exchange;
     const id = session.nextRequestId();
     return new Promise<JsonObject>((resolve, reject) => {
@@ -151,5 +138,19 @@ export class LegacyContext
           .get(id)
           ?.reject(new ClientCapabilityError('The request has no open stream'));
     });
+  }
+
+  /** Why this request cannot be sent to the client, if it cannot. */
+  #cannotAsk(request: InputRequest, session: Session | undefined): Error | undefined {
+    const needed = requiredCapability(request, this.clientCapabilities);
+    if (needed)
+      return new ClientCapabilityError(`The client does not support ${Object.keys(needed)[0]}`);
+    if (!session) return new ClientCapabilityError('Asking the client needs a session');
+    const max = this.endpoint.limits.maxPendingPerSession;
+    if (session.pending.size < max) return undefined;
+    return new McpError(
+      ErrorCode.InternalError,
+      `The session has ${max} requests to the client waiting for an answer already`,
+    );
   }
 }

@@ -12,6 +12,7 @@ import {
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
 import { parseEventId } from '../sessions/event-store.ts';
+import type { Session } from '../sessions/session.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
 import { endOrphan, relay } from './relay.ts';
 import { sessionOf } from './session-of.ts';
@@ -56,15 +57,8 @@ export async function handleGet(
     );
   const streamId = parsed?.streamId ?? STANDALONE;
   const running = streamId === STANDALONE ? session.standalone : session.streams.get(streamId);
-  // A new connection of a stream that has one replaces it: only the others add a connection.
-  const max = endpoint.limits.maxStreamsPerSession;
-  if (running?.connected !== true && session.connections >= max) {
-    endpoint.streams.counters.rejected++;
-    return refused(
-      overBudget(429, `This session has ${max} open streams already`),
-      'session-streams',
-    );
-  }
+  const over = running?.connected === true ? undefined : overStreams(endpoint, session);
+  if (over) return over;
   const cluster = endpoint.sessions.cluster;
   if (cluster && !running) {
     const link = await cluster.link(session, streamId, lastEventId ?? undefined);
@@ -91,6 +85,20 @@ export async function handleGet(
   const finished = new LegacyStream(session, streamId, endpoint.legacy);
   finished.end();
   return finished.resume(lastEventId as string, request.signal, load);
+}
+
+/**
+ * The 429 of a session with `maxStreamsPerSession` connections open, for a GET that would add
+ * one (a new connection of a stream that has one replaces it, so it is never asked).
+ */
+function overStreams(endpoint: LegacyEndpoint, session: Session): Reply | undefined {
+  const max = endpoint.limits.maxStreamsPerSession;
+  if (session.connections < max) return undefined;
+  endpoint.streams.counters.rejected++;
+  return refused(
+    overBudget(429, `This session has ${max} open streams already`),
+    'session-streams',
+  );
 }
 
 /** DELETE: ends the session (reason `session-deleted`); its id answers 404 from then on. */

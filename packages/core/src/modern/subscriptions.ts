@@ -42,20 +42,8 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
       lists.add(kind);
     }
   }
-  const uris = new Set<string>();
-  const asked = wanted.resourceSubscriptions;
-  if (caps.resources && Array.isArray(asked)) {
-    const { maxSubscriptions, maxUriLength } = ctx.endpoint.limits;
-    if (asked.length > maxSubscriptions)
-      throw invalidParams(`A listen stream may hold ${maxSubscriptions} subscriptions at most`);
-    for (const uri of asked) {
-      if (typeof uri !== 'string') continue;
-      if (uri.length > maxUriLength)
-        throw invalidParams(`A subscribed URI is longer than ${maxUriLength} characters`);
-      uris.add(uri);
-    }
-    honoured.resourceSubscriptions = [...uris];
-  }
+  const uris = subscribedUris(ctx, caps.resources ? wanted.resourceSubscriptions : undefined);
+  if (uris) honoured.resourceSubscriptions = [...uris];
 
   const tasks = await watchedTasks(ctx, wanted.taskIds);
   if (tasks) honoured.taskIds = [...tasks];
@@ -76,7 +64,7 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
       stream.send(notificationMessage(`notifications/${kind}/list_changed`, { _meta: tag }));
   });
   const offUpdates = registry.onResourceUpdated((uri) => {
-    if (uris.has(uri))
+    if (uris?.has(uri))
       stream.send(notificationMessage('notifications/resources/updated', { uri, _meta: tag }));
   });
   const offTasks =
@@ -115,4 +103,20 @@ async function watchedTasks(ctx: ModernContext, asked: unknown): Promise<Set<str
   for (const id of asked)
     if (typeof id === 'string' && (await engine.get(binding, id)) !== undefined) ids.add(id);
   return ids;
+}
+
+/** The resource URIs a listen stream asks to follow, within the limits; `undefined` for none asked. */
+function subscribedUris(ctx: ModernContext, asked: unknown): Set<string> | undefined {
+  if (!Array.isArray(asked)) return undefined;
+  const { maxSubscriptions, maxUriLength } = ctx.endpoint.limits;
+  if (asked.length > maxSubscriptions)
+    throw invalidParams(`A listen stream may hold ${maxSubscriptions} subscriptions at most`);
+  const uris = new Set<string>();
+  for (const uri of asked) {
+    if (typeof uri !== 'string') continue;
+    if (uri.length > maxUriLength)
+      throw invalidParams(`A subscribed URI is longer than ${maxUriLength} characters`);
+    uris.add(uri);
+  }
+  return uris;
 }

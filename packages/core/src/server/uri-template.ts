@@ -65,6 +65,43 @@ interface Pattern {
  * 64 KiB URI against a template of seven expressions.
  */
 export function compileTemplate(source: string): UriTemplate {
+  const { variables, positional, steps } = parseTemplate(source);
+  const pattern = tabulate(steps);
+  const query = variables.filter((name) => !positional.includes(name));
+  const first = steps[0];
+  const final = steps[steps.length - 1];
+  const prefix = first?.kind === 'literal' ? first.text : '';
+  const suffix = final?.kind === 'literal' && steps.length > 1 ? final.text : '';
+  return {
+    source,
+    variables,
+    match(uri) {
+      if (uri.length > MAX_TEMPLATE_URI_LENGTH) return undefined;
+      // Cheap rejections before the tables: most templates differ from the URI in the scheme.
+      if (!uri.startsWith(prefix) || !uri.endsWith(suffix)) return undefined;
+      const values = matchSteps(pattern, uri);
+      if (!values) return undefined;
+      const result: Record<string, string> = {};
+      for (const [name, value] of values) result[name] = safeDecode(value);
+      if (query.length > 0) {
+        const q = uri.indexOf('?');
+        const params = new URLSearchParams(q === -1 ? '' : uri.slice(q + 1));
+        for (const name of query) {
+          const value = params.get(name);
+          if (value !== null) result[name] = value;
+        }
+      }
+      return result;
+    },
+  };
+}
+
+/** The template's steps (literals, values, the query) and its variables, path ones apart. */
+function parseTemplate(source: string): {
+  variables: string[];
+  positional: string[];
+  steps: Step[];
+} {
   const variables: string[] = [];
   /** Variables read from the path, in step order (query ones come from the query). */
   const positional: string[] = [];
@@ -96,34 +133,7 @@ export function compileTemplate(source: string): UriTemplate {
     last = match.index + match[0].length;
   }
   literal(source.slice(last));
-  const pattern = tabulate(steps);
-  const query = variables.filter((name) => !positional.includes(name));
-  const first = steps[0];
-  const final = steps[steps.length - 1];
-  const prefix = first?.kind === 'literal' ? first.text : '';
-  const suffix = final?.kind === 'literal' && steps.length > 1 ? final.text : '';
-  return {
-    source,
-    variables,
-    match(uri) {
-      if (uri.length > MAX_TEMPLATE_URI_LENGTH) return undefined;
-      // Cheap rejections before the tables: most templates differ from the URI in the scheme.
-      if (!uri.startsWith(prefix) || !uri.endsWith(suffix)) return undefined;
-      const values = matchSteps(pattern, uri);
-      if (!values) return undefined;
-      const result: Record<string, string> = {};
-      for (const [name, value] of values) result[name] = safeDecode(value);
-      if (query.length > 0) {
-        const q = uri.indexOf('?');
-        const params = new URLSearchParams(q === -1 ? '' : uri.slice(q + 1));
-        for (const name of query) {
-          const value = params.get(name);
-          if (value !== null) result[name] = value;
-        }
-      }
-      return result;
-    },
-  };
+  return { variables, positional, steps };
 }
 
 /** Gives each distinct character of the literals a bit table. */
