@@ -26,7 +26,8 @@ import { startRedis } from '@edge-mcp/test-kit/node';
 import { describe, expect, test } from 'vitest';
 import { createContext, type RedisContext } from '../src/backend.ts';
 import { SESSION_FIELDS } from '../src/keys.ts';
-import { decodeCursor, encodeCursor, RedisTaskStore } from '../src/task-store.ts';
+import { decodeCursor, encodeCursor } from '../src/task-cursor.ts';
+import { RedisTaskStore } from '../src/task-store.ts';
 import { closeAfter, namespace, until, useRedis } from './helpers.ts';
 
 const redis = useRedis();
