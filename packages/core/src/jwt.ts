@@ -10,26 +10,14 @@
  * Built on `jose` (an optional peer dependency, Web Crypto only): it runs unchanged on Node, Deno,
  * Bun and Cloudflare Workers. A handler that does not import this entry point loads none of it.
  */
-import {
-  type CompactJWSHeaderParameters,
-  type CryptoKey,
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  customFetch,
-  type ExportedJWKSCache,
-  errors,
-  type FlattenedJWSInput,
-  type JSONWebKeySet,
-  type JWTPayload,
-  jwksCache,
-  jwtVerify,
-} from 'jose';
+import { errors, type JWTPayload, jwtVerify } from 'jose';
 import type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
 import {
   checkIssuer,
   discoverJwksUrl,
   JwtVerifierUnavailableError,
 } from './auth/issuer-metadata.ts';
+import { type GetKey, remoteKeySet } from './auth/remote-key-set.ts';
 import { type VerifiedTokenCacheOptions, VerifiedTokens } from './auth/verified-tokens.ts';
 import { InvalidTokenError, type TokenRejection } from './errors.ts';
 
@@ -132,7 +120,6 @@ const DEFAULT_ALGORITHMS: readonly string[] = [
 ];
 
 /** The key of a token, from the key set. */
-type GetKey = (header: CompactJWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
 
 /** Tokens longer than this are refused unparsed. */
 const MAX_TOKEN_LENGTH = 16_384;
@@ -173,56 +160,8 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   let keys: GetKey | undefined;
   let discovery: Promise<URL> | undefined;
 
-  const keysFor = (url: URL): GetKey => {
-    const cache: Partial<ExportedJWKSCache> = {};
-    const remote = createRemoteJWKSet(url, {
-      cooldownDuration: cooldownMs,
-      cacheMaxAge: cacheMaxAgeMs,
-      timeoutDuration: timeoutMs,
-      [jwksCache]: cache as ExportedJWKSCache,
-      ...(fetchImpl
-        ? {
-            [customFetch]: (href: string, init: RequestInit): Promise<Response> =>
-              fetchImpl(href, init),
-          }
-        : {}),
-    });
-    let stale: { set: JSONWebKeySet; keys: GetKey } | undefined;
-    let failedAt: number | undefined;
-    /** The keys last fetched, while they may still stand in for a set that cannot be fetched. */
-    const staleKeys = (): GetKey | undefined => {
-      const { jwks: set, uat } = cache;
-      if (!set || uat === undefined || Date.now() >= uat + cacheMaxAgeMs + staleIfErrorMs) {
-        return undefined;
-      }
-      if (stale?.set !== set) stale = { set, keys: createLocalJWKSet(set) };
-      return stale.keys;
-    };
-    return async (
-      header: CompactJWSHeaderParameters,
-      token: FlattenedJWSInput,
-    ): Promise<CryptoKey> => {
-      // After a failed refetch, the stale keys answer until the cooldown has passed: one probe of
-      // the server per cooldown, not one (up to timeoutMs long) per request.
-      if (failedAt !== undefined && Date.now() < failedAt + cooldownMs) {
-        const fallback = staleKeys();
-        if (fallback) return fallback(header, token);
-      }
-      try {
-        const key = await remote(header, token);
-        failedAt = undefined;
-        return key;
-      } catch (error) {
-        if (!isFetchFailure(error)) throw error;
-        failedAt = Date.now();
-        const fallback = staleKeys();
-        if (fallback) return fallback(header, token);
-        throw new JwtVerifierUnavailableError(`JSON Web Key Set unavailable at ${url.href}`, {
-          cause: error,
-        });
-      }
-    };
-  };
+  const keySet = { cooldownMs, cacheMaxAgeMs, staleIfErrorMs, timeoutMs, fetch: fetchImpl };
+  const keysFor = (url: URL): GetKey => remoteKeySet(url, keySet);
 
   if (options.jwksUrl !== undefined) keys = keysFor(new URL(options.jwksUrl));
 
@@ -315,16 +254,6 @@ function rejectionOf(error: unknown): TokenRejection {
   )
     return 'signature';
   return 'malformed';
-}
-
-/** A failure to fetch or read the key set, as opposed to a token that no key verifies. */
-function isFetchFailure(error: unknown): boolean {
-  if (!(error instanceof errors.JOSEError)) return true; // fetch's TypeError, an abort, …
-  return (
-    error instanceof errors.JWKSTimeout ||
-    error instanceof errors.JWKSInvalid ||
-    error.code === 'ERR_JOSE_GENERIC' // not 200, or not JSON
-  );
 }
 
 function onWorkers(): boolean {
