@@ -1,69 +1,10 @@
-/**
- * `pnpm start`: the example MCP server on Node at http://127.0.0.1:8787/mcp.
- * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
- * server may be reached under (by default only loopback names pass the DNS-rebinding check).
- * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
- * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
- * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
- * instance on that Redis (see packages/example/src/redis.ts); without it everything stays here.
- */
+/** `pnpm start`: the example on Node (node:http); see start.ts for what it reads. */
 import { serve } from '@edge-mcp/adapters/node';
-import { createMcpHandler } from '@edge-mcp/core';
-import {
-  createExampleApp,
-  createExampleServer,
-  exampleOptions,
-  requestLogger,
-  sessionLogger,
-} from '@edge-mcp/example';
+import { startExample } from './start.ts';
 
-function log(line: string): void {
-  process.stderr.write(`${line}\n`);
-}
-
-const port = Number(process.env.PORT ?? 8787);
-const hostname = process.env.HOST ?? '127.0.0.1';
-const env = (name: string) => process.env[name];
-// Only with REDIS_URL: node-redis is not even loaded otherwise.
-const redis = env('REDIS_URL')
-  ? await (await import('@edge-mcp/example/redis'))
-      .exampleCluster(env, log)
-      .catch((error: Error) => {
-        log(`edge-mcp example: ${error.message}`);
-        process.exit(1);
-      })
-  : undefined;
-const handler = createMcpHandler(createExampleServer(), {
-  ...exampleOptions(env, { host: hostname, port }),
-  ...redis?.options,
-  onRequest: requestLogger(log),
-  onSessionOpen: sessionLogger(log, 'session-open'),
-  onSessionClose: sessionLogger(log, 'session-close'),
+await startExample({
+  name: 'node',
+  env: (name) => process.env[name],
+  exit: (code) => process.exit(code),
+  serve,
 });
-const app = createExampleApp(handler, 'node');
-
-const server = await serve(
-  {
-    fetch: app.fetch,
-    // Told by serve() on SIGINT/SIGTERM (or close()): say so, then end every call and stream.
-    close: async () => {
-      const { inFlight, sessions, openStreams } = handler.stats();
-      log(
-        `edge-mcp example shutting down (${inFlight} in flight, ${sessions} sessions, ${openStreams} open streams)`,
-      );
-      await handler.close();
-      // This instance leaves the cluster; the sessions stay in Redis for the other instances.
-      await redis?.close();
-      log('edge-mcp example stopped');
-    },
-  },
-  { port, hostname },
-);
-// Where it really listens: a wildcard bind (HOST=0.0.0.0) is every interface, reached from this
-// machine through loopback (serve() has warned about it on stderr).
-const where =
-  server.url === server.localUrl
-    ? `${server.url}/mcp (health: ${server.url}/health)`
-    : `${server.url}/mcp, all interfaces (from this machine: ${server.localUrl}/mcp, health: ${server.localUrl}/health)`;
-if (redis) log(`sessions in Redis at ${redis.url} (instance ${redis.cluster.instance})`);
-console.error(`edge-mcp example serving ${where}`);

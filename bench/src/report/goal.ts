@@ -1,19 +1,9 @@
 /** One goal's verdict, and how a measure makes one (its rounds' values against a threshold). */
 import { type Spread, spread, worst } from '../lib/stats.ts';
+import type { GoalFigures } from './format.ts';
 
-export interface Goal {
-  label: string;
-  unit: '×' | 'B' | 'ms' | 'per call' | 'per 1,000 calls';
-  comparison: '>=' | '<=';
-  threshold: number;
-  /** The goal's value per round: median, min–max. Null when it was not measured. */
-  value: Spread | null;
-  /** The worst round's value (what the verdict is judged on). */
-  worst: number | null;
-  /** Whether the worst round meets the goal; null when not measured. */
-  met: boolean | null;
-  /** Whether the median meets it (for the text: "met in the median, not in every round"). */
-  medianMet: boolean | null;
+/** A goal's figures (format.ts) and what they were measured from. */
+export interface Goal extends GoalFigures {
   detail: string;
 }
 
