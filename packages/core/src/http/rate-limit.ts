@@ -44,7 +44,7 @@ export interface RateLimitStore {
   take(buckets: readonly BucketTake[], now: number): number | Promise<number>;
   /**
    * Optional, synchronous, takes nothing: the milliseconds until every bucket has a token, `0`
-   * when each has one now. With it, a request whose principal (or the total) is out of tokens is
+   * when each has one now. It must keep neither the array nor its entries (they are reused). With it, a request whose principal (or the total) is out of tokens is
    * refused before its body is read; a store that must ask elsewhere leaves it out.
    */
   peek?(buckets: readonly BucketTake[], now: number): number;
@@ -134,6 +134,12 @@ export class RateLimiter {
   readonly #store: RateLimitStore;
   /** The one bucket of the whole handler: built once. */
   readonly #totalTake: BucketTake | undefined;
+  /**
+   * The buckets `early` peeks at, reused: `peek` is synchronous and keeps nothing, so the check
+   * before every body costs no allocation.
+   */
+  readonly #peeked: BucketTake[] = [];
+  readonly #principalPeek: { key: string; limit: RateLimit } | undefined;
 
   constructor(options: RateLimitOptions) {
     this.#perPrincipal = checked(options.perPrincipal, 'perPrincipal');
@@ -144,6 +150,7 @@ export class RateLimiter {
     this.#perTool = options.perTool;
     this.#store = options.store ?? new MemoryRateLimitStore();
     this.#totalTake = this.#total ? { key: '\u0000', limit: this.#total } : undefined;
+    this.#principalPeek = this.#perPrincipal ? { key: '', limit: this.#perPrincipal } : undefined;
   }
 
   /**
@@ -154,11 +161,15 @@ export class RateLimiter {
    */
   early(principal: string, now: number): number {
     const peek = this.#store.peek;
-    if (peek === undefined || (this.#perPrincipal === undefined && this.#total === undefined))
+    if (peek === undefined || (this.#principalPeek === undefined && this.#totalTake === undefined))
       return 0;
-    const buckets: BucketTake[] = [];
+    const buckets = this.#peeked;
+    buckets.length = 0;
     if (this.#totalTake) buckets.push(this.#totalTake);
-    if (this.#perPrincipal) buckets.push({ key: principal, limit: this.#perPrincipal });
+    if (this.#principalPeek) {
+      this.#principalPeek.key = principal;
+      buckets.push(this.#principalPeek);
+    }
     return peek.call(this.#store, buckets, now);
   }
 
