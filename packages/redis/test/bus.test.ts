@@ -183,9 +183,14 @@ describe('the bus (design §4.6)', () => {
     await until(() => got.length === 1, 'the second handler');
     expect(seen.list.some(({ error }) => error.message === 'handler failed')).toBe(true);
     remove();
+    // A handler that stays sees every later message: once it has T3, the removed one would have
+    // had T2 and T3 (one channel, delivered in order).
+    const after: string[] = [];
+    b.bus.on('taskExp', (message) => after.push(String((message as { t?: unknown }).t)));
     await a.bus.broadcast({ k: 'taskExp', t: 'T2' });
     await a.bus.broadcast({ k: 'taskExp', t: 'T3' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => after.includes('T3'), 'T3 delivered');
+    expect(after).toEqual(['T2', 'T3']);
     expect(got).toEqual([1]);
   });
 
