@@ -51,6 +51,8 @@ test('a store failing the write of a settled task is no unhandled rejection', as
     expect(created.message.result.resultType).toBe('task');
   }
   await ended;
+  // An unhandled rejection is reported a macrotask after it happens, with nothing to wait on:
+  // the one sleep here gives it the chance to show (the test fails within it when it does).
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(rejections).toEqual([]);
   await handler.close();
