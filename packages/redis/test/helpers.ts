@@ -1,4 +1,6 @@
 /** What the package's tests share: one redis-server per file, contexts that are closed after each test. */
+
+import type { TaskRecord } from '@edge-mcp/core/sessions';
 import { type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createContext, type RedisContext } from '../src/backend.ts';
@@ -69,3 +71,23 @@ export async function context(
 }
 
 export { until } from '@edge-mcp/test-kit';
+
+let taskIds = 0;
+/** A running task of `runner` (binding `p:alice` unless `fields` say otherwise), id unique in the run. */
+export function taskRecord(runner: string, fields: Partial<TaskRecord> = {}): TaskRecord {
+  const now = Date.now();
+  return {
+    id: `task${process.pid}x${++taskIds}`,
+    binding: 'p:alice',
+    status: 'working',
+    createdAt: now,
+    updatedAt: now,
+    ttlMs: 60_000,
+    pollIntervalMs: 1000,
+    expiresAt: now + 60_000,
+    tool: 'compute',
+    issuedKeys: [],
+    runner,
+    ...fields,
+  };
+}

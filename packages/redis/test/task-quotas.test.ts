@@ -6,26 +6,20 @@
 import { TaskLimitError, type TaskRecord } from '@edge-mcp/core/sessions';
 import { describe, expect, test } from 'vitest';
 import { RedisTaskStore } from '../src/task-store.ts';
-import { closeAfter, context, namespace, useRedis } from './helpers.ts';
+import { closeAfter, context, namespace, taskRecord, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
-let ids = 0;
+let order = 0;
+/** A running task of `binding`, created a millisecond after the last (the list is by creation). */
 function record(runner: string, binding: string): TaskRecord {
-  const now = Date.now() + ids; // distinct createdAt: the list's order is creation order
-  return {
-    id: `quota${process.pid}x${++ids}`,
+  const createdAt = Date.now() + ++order;
+  return taskRecord(runner, {
     binding,
-    status: 'working',
-    createdAt: now,
-    updatedAt: now,
-    ttlMs: 60_000,
-    pollIntervalMs: 1000,
-    expiresAt: now + 60_000,
-    tool: 'compute',
-    issuedKeys: [],
-    runner,
-  };
+    createdAt,
+    updatedAt: createdAt,
+    expiresAt: createdAt + 60_000,
+  });
 }
 
 /** Two stores of one namespace (two instances), keeping 3 tasks per principal. */

@@ -28,7 +28,7 @@ import { createContext, type RedisContext } from '../src/backend.ts';
 import { SESSION_FIELDS } from '../src/keys.ts';
 import { decodeCursor, encodeCursor } from '../src/task-cursor.ts';
 import { RedisTaskStore } from '../src/task-store.ts';
-import { closeAfter, namespace, until, useRedis } from './helpers.ts';
+import { closeAfter, namespace, taskRecord, until, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
@@ -83,25 +83,6 @@ async function members(count: number, ns = namespace()): Promise<Member[]> {
   return made;
 }
 
-let ids = 0;
-function record(runner: string, fields: Partial<TaskRecord> = {}): TaskRecord {
-  const now = Date.now();
-  return {
-    id: `task${process.pid}x${++ids}`,
-    binding: 'p:alice',
-    status: 'working',
-    createdAt: now,
-    updatedAt: now,
-    ttlMs: 60_000,
-    pollIntervalMs: 1000,
-    expiresAt: now + 60_000,
-    tool: 'compute',
-    issuedKeys: [],
-    runner,
-    ...fields,
-  };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('RedisTaskStore', () => {
@@ -109,7 +90,7 @@ describe('RedisTaskStore', () => {
     const [a, b] = (await members(2)) as [Member, Member];
     expect(a.store.exclusive).toBe(false);
     expect(a.store.runner).toBe(a.context.instance.tag);
-    const task = record(a.store.runner, { sessionId: 'S1' });
+    const task = taskRecord(a.store.runner, { sessionId: 'S1' });
     await a.store.create(task);
     expect(await b.store.get(task.id)).toEqual(task);
     const { keys, connection } = a.context;
@@ -124,7 +105,7 @@ describe('RedisTaskStore', () => {
 
   test('update never changes a terminal task: the first terminal write wins, a cancel stays a cancel', async () => {
     const [a, b] = (await members(2)) as [Member, Member];
-    const task = record(a.store.runner);
+    const task = taskRecord(a.store.runner);
     await a.store.create(task);
     const cancelled = await b.store.update(task.id, { status: 'cancelled' });
     expect(cancelled?.status).toBe('cancelled');
@@ -143,7 +124,7 @@ describe('RedisTaskStore', () => {
     const [a, b] = (await members(2)) as [Member, Member];
     const winners: string[] = [];
     for (let round = 0; round < 30; round++) {
-      const task = record(a.store.runner);
+      const task = taskRecord(a.store.runner);
       await a.store.create(task);
       // b has never read it (a read first), a has it cached: both orders happen.
       const [x, y] = await Promise.all([
@@ -166,7 +147,7 @@ describe('RedisTaskStore', () => {
 
   test('compare-and-set: a stale version is merged again onto the newer record, no write is lost', async () => {
     const [a, b, c] = (await members(3)) as [Member, Member, Member];
-    const task = record(a.store.runner);
+    const task = taskRecord(a.store.runner);
     await a.store.create(task);
     await b.store.update(task.id, { statusMessage: 'from b' });
     const before = a.context.connection.stats().roundTrips;
@@ -192,7 +173,7 @@ describe('RedisTaskStore', () => {
     const [a, b, c, d, e] = (await members(5)) as [Member, Member, Member, Member, Member];
     const { keys, connection } = a.context;
     await connection.command(['HSET', keys.session('S1'), SESSION_FIELDS.home, e.store.runner]);
-    const task = record(a.store.runner, { sessionId: 'S1' });
+    const task = taskRecord(a.store.runner, { sessionId: 'S1' });
     await a.store.create(task);
     // The session's home hears of a task created for it.
     await until(() => e.changed.length === 1, 'the home told of the create');
@@ -220,7 +201,7 @@ describe('RedisTaskStore', () => {
 
   test('a watcher that died is dropped by the next write; a live one that missed it is kept', async () => {
     const [a, b, c] = (await members(3)) as [Member, Member, Member];
-    const task = record(a.store.runner);
+    const task = taskRecord(a.store.runner);
     await a.store.create(task);
     await b.store.get(task.id);
     await c.store.get(task.id);
@@ -240,7 +221,7 @@ describe('RedisTaskStore', () => {
 
   test('alive(runner) is the liveness key; a get brings it along for an unfinished task', async () => {
     const [a, b] = (await members(2)) as [Member, Member];
-    const task = record(a.store.runner);
+    const task = taskRecord(a.store.runner);
     await a.store.create(task);
     await b.store.get(task.id);
     const before = b.context.connection.stats().roundTrips;
@@ -260,13 +241,13 @@ describe('RedisTaskStore', () => {
     for (let i = 0; i < 7; i++) {
       // Two pairs created in the same millisecond.
       const at = base + [0, 1, 1, 2, 3, 3, 4][i]!;
-      const task = record((i % 2 ? a : b).store.runner, { createdAt: at, updatedAt: at });
+      const task = taskRecord((i % 2 ? a : b).store.runner, { createdAt: at, updatedAt: at });
       await (i % 2 ? a : b).store.create(task);
       made.push(task);
     }
-    await a.store.create(record(a.store.runner, { binding: 'p:bob' }));
+    await a.store.create(taskRecord(a.store.runner, { binding: 'p:bob' }));
     // One expired before anyone listed it: left out, and dropped from the list.
-    const gone = record(a.store.runner, { createdAt: base + 2, expiresAt: Date.now() - 1 });
+    const gone = taskRecord(a.store.runner, { createdAt: base + 2, expiresAt: Date.now() - 1 });
     await a.store.create(gone);
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -312,9 +293,13 @@ describe('RedisTaskStore', () => {
 
   test('countActive: unfinished tasks of a binding whose runner lives', async () => {
     const [a, b] = (await members(2)) as [Member, Member];
-    const tasks = [record(a.store.runner), record(a.store.runner), record(b.store.runner)];
+    const tasks = [
+      taskRecord(a.store.runner),
+      taskRecord(a.store.runner),
+      taskRecord(b.store.runner),
+    ];
     for (const [i, task] of tasks.entries()) await (i < 2 ? a : b).store.create(task);
-    await a.store.create(record(a.store.runner, { binding: 'p:bob' }));
+    await a.store.create(taskRecord(a.store.runner, { binding: 'p:bob' }));
     expect(await b.store.countActive('p:alice')).toBe(3);
     await b.store.update(tasks[0]!.id, { status: 'completed', result: { content: [] } });
     expect(await b.store.countActive('p:alice')).toBe(2);
@@ -326,7 +311,7 @@ describe('RedisTaskStore', () => {
 
   test('the TTL: the runner is told at expiresAt; the heartbeat takes it off the indexes', async () => {
     const [a, b] = (await members(2)) as [Member, Member];
-    const task = record(a.store.runner, { expiresAt: Date.now() + 300 });
+    const task = taskRecord(a.store.runner, { expiresAt: Date.now() + 300 });
     await a.store.create(task);
     expect(a.store.stats().running).toBe(1);
     await until(() => a.expired.length === 1, 'expired on the runner');

@@ -7,6 +7,7 @@
  * and asks once more; a principal at its quota is only ever offered its own sessions.
  */
 import { type AuthInfo, DEFAULTS, InvalidTokenError } from '@edge-mcp/core';
+import { SessionLimitError } from '@edge-mcp/core/sessions';
 import { CONTROL } from './session-object.ts';
 import { type AdmitVerdict, admit, release, report } from './session-registry.ts';
 import type { DurableObjectId, DurableObjectNamespace } from './workers-types.ts';
@@ -103,8 +104,7 @@ async function evictIdle(
   return [];
 }
 
+/** The text the session managers refuse the same cap with (core's `SessionLimitError`). */
 export function refusalMessage(refused: Refused): string {
-  return refused.scope === 'principal'
-    ? `This client has ${refused.limit} sessions, every one busy`
-    : `Too many sessions (limit ${refused.limit})`;
+  return new SessionLimitError(refused.limit, 1, refused.scope).message;
 }
