@@ -1,12 +1,12 @@
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler } from '@edge-mcp/core';
-import { MemorySessionManager } from '@edge-mcp/core/sessions';
+import { SessionManager } from '@edge-mcp/core/sessions';
 import { createNotesServer } from './ours-server.ts';
 
 // One instance, built once: registrations are compiled once and shared by every request.
 const handler = createMcpHandler(createNotesServer(), {
   // The defaults, spelled out: legacy clients get an Mcp-Session-Id, sessions live in memory.
-  sessions: new MemorySessionManager({ idleTimeoutMs: 10 * 60_000, maxSessions: 10_000 }),
+  sessions: new SessionManager({ idleTimeoutMs: 10 * 60_000, maxSessions: 10_000 }),
   onSessionClose: (event) => console.error('session closed', event.sessionId, event.reason),
 });
 

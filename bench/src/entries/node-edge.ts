@@ -5,7 +5,7 @@
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';
-import { MemorySessionManager } from '@edge-mcp/core/sessions';
+import { SessionManager } from '@edge-mcp/core/sessions';
 import { createEdgeServer } from './edge-tools.ts';
 import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
@@ -25,7 +25,7 @@ function rateLimit(): McpHandlerOptions['rateLimit'] {
 }
 
 handler = createMcpHandler(createEdgeServer(side.abort), {
-  sessions: new MemorySessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
+  sessions: new SessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
   rateLimit: rateLimit(),
 });
 await serve(handler, { port: PORT, hostname: HOST });

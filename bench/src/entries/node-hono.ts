@@ -9,7 +9,7 @@
 import { mcp } from '@edge-mcp/adapters/hono';
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
-import { MemorySessionManager } from '@edge-mcp/core/sessions';
+import { SessionManager } from '@edge-mcp/core/sessions';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -36,7 +36,7 @@ if (MODE === 'bare') {
   );
 } else {
   handler = createMcpHandler(createEdgeServer(side.abort), {
-    sessions: new MemorySessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
+    sessions: new SessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
   });
   app.all('/mcp', mcp(handler));
 }

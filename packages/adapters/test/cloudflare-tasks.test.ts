@@ -12,12 +12,13 @@ import {
   McpServer,
 } from '@edge-mcp/core';
 import { taskRoute } from '@edge-mcp/core/adapter';
+import { SessionManager } from '@edge-mcp/core/sessions';
 import { legacy, modern, modernRequest, openSession, readAnswer } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import {
   createSessionWorker,
   type DurableObjectNamespace,
-  DurableObjectSessionManager,
+  DurableObjectSessionStore,
   DurableObjectTaskStore,
   ObjectAlarm,
   PRINCIPAL_HEADER,
@@ -120,7 +121,10 @@ function objectHandler(
   const alarm = new ObjectAlarm(state);
   // heartbeatMs is the store's, not the handler's (which refuses options it does not know).
   const store = new DurableObjectTaskStore(state, { alarm, heartbeatMs });
-  const manager = new DurableObjectSessionManager(state, { alarm, idleTimeoutMs: 60_000 });
+  const manager = new SessionManager({
+    store: new DurableObjectSessionStore(state, { alarm }),
+    idleTimeoutMs: 60_000,
+  });
   const handler = createMcpHandler(taskServer(p), {
     ...options,
     sessions: manager,
@@ -306,7 +310,10 @@ describe('one alarm for the session and the tasks', () => {
   test('an idle session is reaped by the shared alarm; with no task left the storage goes', async () => {
     const { state, storage, kv } = fakeState();
     const alarm = new ObjectAlarm(state);
-    const manager = new DurableObjectSessionManager(state, { alarm, idleTimeoutMs: 20 });
+    const manager = new SessionManager({
+      store: new DurableObjectSessionStore(state, { alarm }),
+      idleTimeoutMs: 20,
+    });
     new DurableObjectTaskStore(state, { alarm });
     const closed = deferred<string | undefined>();
     const handler = createMcpHandler(taskServer(probe()), {

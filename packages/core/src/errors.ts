@@ -61,6 +61,27 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * No session can be opened now: the server's cap is reached and every session is busy (503), or
+ * the asking principal's own quota is (429). The initialize is answered with `Retry-After`.
+ * Exported for store implementers from `@edge-mcp/core/sessions` (a store's `create` may throw it).
+ */
+export class SessionLimitError extends Error {
+  override readonly name = 'SessionLimitError';
+  readonly retryAfterSeconds: number;
+  /** Whose limit: the server's (503), or the asking principal's own quota (429). */
+  readonly scope: 'server' | 'principal';
+  constructor(limit: number, retryAfterSeconds: number, scope: 'server' | 'principal' = 'server') {
+    super(
+      scope === 'server'
+        ? `Too many sessions (limit ${limit})`
+        : `This client has ${limit} sessions, every one busy`,
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.scope = scope;
+  }
+}
+
 /** Which check a bearer token failed, as a token verifier tells it. */
 export type TokenRejection =
   /** Not a token this server can read (not a JWT, a bad encoding, too long). */

@@ -7,6 +7,8 @@
  * and what sessions spanning several instances need (`SessionCluster`, relayed streams,
  * `ClusterBus`, `StoreUnavailableError`).
  */
+
+export { SessionLimitError, StoreUnavailableError } from './errors.ts';
 export {
   type BucketTake,
   MemoryRateLimitStore,
@@ -36,15 +38,14 @@ export type {
   SessionRequest,
   SessionStream,
 } from './sessions/session.ts';
-export {
-  MemorySessionManager,
-  type MemorySessionManagerOptions,
-  type SessionCluster,
-  type SessionHost,
-  SessionLimitError,
-  type SessionManager,
-  StoreUnavailableError,
-} from './sessions/session-manager.ts';
+export { SessionManager, type SessionManagerOptions } from './sessions/session-manager.ts';
+export type { SessionCluster, SessionHolder, SessionHost } from './sessions/session-seams.ts';
+export type {
+  SessionLoad,
+  SessionStore,
+  SessionStoreHost,
+  StoredSession,
+} from './sessions/session-store.ts';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export {
   isTerminal,

@@ -10,7 +10,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer, type SessionEvent } from '../src/index.ts';
-import { MemorySessionManager } from '../src/sessions.ts';
+import { SessionManager } from '../src/sessions.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'legacy', version: '1.0.0', instructions: 'hi' });
@@ -141,7 +141,7 @@ describe('legacy handshake and sessions', () => {
   test('at the cap a new session evicts the longest-idle one; only when all are busy is it 503', async () => {
     const closed: SessionEvent[] = [];
     const handler = createMcpHandler(server(), {
-      sessions: new MemorySessionManager({ maxSessions: 2 }),
+      sessions: new SessionManager({ maxSessions: 2 }),
       onSessionClose: (event) => closed.push(event),
     });
     const oldest = await openSession(handler);
@@ -188,7 +188,7 @@ describe('legacy handshake and sessions', () => {
     // stall of a loaded machine lasts a whole window between the two. The sweep runs every tenth.
     const idleTimeoutMs = 2000;
     const handler = createMcpHandler(s, {
-      sessions: new MemorySessionManager({ idleTimeoutMs }),
+      sessions: new SessionManager({ idleTimeoutMs }),
       onSessionClose: (e) => reaped.push(e),
     });
     const reapedIds = () => reaped.map((e) => e.sessionId);

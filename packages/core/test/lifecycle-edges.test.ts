@@ -15,7 +15,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import { HANDLE, type IncomingRequest } from '../src/adapter.ts';
 import { createMcpHandler, McpServer, type RequestAbortedError } from '../src/index.ts';
-import { MemoryEventStore, MemorySessionManager } from '../src/sessions.ts';
+import { MemoryEventStore, SessionManager } from '../src/sessions.ts';
 
 /**
  * A request whose body comes in two parts: the second only after `between()`, which runs once the
@@ -134,7 +134,7 @@ describe('legacy routing', () => {
 
 describe('server→client requests', () => {
   test('a question the handler stopped waiting for is forgotten when the handler ends', async () => {
-    const manager = new MemorySessionManager();
+    const manager = new SessionManager();
     const server = new McpServer({ name: 'edges', version: '1' });
     server.tool('impatient', {}, (_args, ctx) => {
       // Asks, then answers without waiting for the client.
@@ -151,7 +151,7 @@ describe('server→client requests', () => {
     expect(asked?.method).toBe('elicitation/create');
     expect((await reader.message())?.result?.content?.[0]?.text).toBe('done');
     await expect.poll(() => handler.inFlight).toBe(0);
-    expect(manager.get(session)?.pending.size).toBe(0);
+    expect(manager.peek(session)?.pending.size).toBe(0);
   });
 });
 

@@ -10,7 +10,7 @@ import { describe, expect, expectTypeOf, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer } from '../src/index.ts';
 import { checkOptionKeys, nearestName, optionKeys } from '../src/schema/option-keys.ts';
-import { MemorySessionManager, MemoryTaskStore } from '../src/sessions.ts';
+import { MemoryTaskStore, SessionManager } from '../src/sessions.ts';
 import { call } from './helpers.ts';
 
 const server = () => new McpServer({ name: 'mistakes', version: '1' });
@@ -98,7 +98,7 @@ describe('unknown option names', () => {
   test('what is the caller’s own object is not checked: stores, managers, instrumentation', async () => {
     const store = Object.assign(new MemoryTaskStore(), { extra: 1 });
     const handler = createMcpHandler(server(), {
-      sessions: new MemorySessionManager(),
+      sessions: new SessionManager(),
       tasks: { store, ttlMs: 1000 },
       instrumentation: Object.assign({ requestStart: () => undefined }, { mine: true }) as never,
       limits: { maxInFlight: 5 },

@@ -6,7 +6,7 @@
 import { initializeParams, LEGACY, legacyRequest, readAnswer } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import { createMcpHandler, type McpHandler, McpServer } from '../src/index.ts';
-import { MemorySessionManager } from '../src/sessions.ts';
+import { SessionManager } from '../src/sessions.ts';
 
 function setup(maxSessions: number, maxSessionsPerPrincipal: number) {
   const server = new McpServer({ name: 'quotas', version: '1' });
@@ -18,7 +18,7 @@ function setup(maxSessions: number, maxSessionsPerPrincipal: number) {
     () => new Promise<string>((resolve) => releases.push(() => resolve('held'))),
   );
   const handler = createMcpHandler(server, {
-    sessions: new MemorySessionManager({ maxSessions, maxSessionsPerPrincipal }),
+    sessions: new SessionManager({ maxSessions, maxSessionsPerPrincipal }),
     auth: {
       verify: (token) => ({ principal: token, scopes: [] }),
       resource: 'http://127.0.0.1:8787/mcp',

@@ -9,9 +9,9 @@ import type { AbortReasonType } from '@edge-mcp/core';
 import {
   type Session,
   type SessionChange,
+  type SessionHolder,
   type SessionHost,
   SessionLimitError,
-  type SessionManager,
   type SessionObserver,
 } from '@edge-mcp/core/sessions';
 import { closeEverySession } from './close-all.ts';
@@ -30,7 +30,7 @@ import {
 } from './session-record.ts';
 import { SessionWriter } from './session-writes.ts';
 
-export class RedisSessionManager implements SessionManager, SessionObserver {
+export class RedisSessionManager implements SessionHolder, SessionObserver {
   readonly #context: RedisContext;
   readonly #replicas: Replicas;
   readonly #writer: SessionWriter;
@@ -92,7 +92,7 @@ export class RedisSessionManager implements SessionManager, SessionObserver {
     return this.#host;
   }
 
-  async create(init: Parameters<SessionManager['create']>[0]): Promise<Session> {
+  async create(init: Parameters<SessionHolder['create']>[0]): Promise<Session> {
     const { connection, keys, options, instance } = this.#context;
     const id = crypto.randomUUID();
     // The quota key the memory manager and `Session.quotaKey` use.

@@ -6,6 +6,14 @@
  */
 export { type RpcAnswer, readAnswer } from './answer.ts';
 export {
+  type ContractCase,
+  type ContractHandler,
+  type ContractHandlerOptions,
+  runCases,
+  type SessionStoreTarget,
+  sessionStoreContract,
+} from './contracts/session-store.ts';
+export {
   initializeParams,
   type LegacyCallOptions,
   type LegacyOptions,

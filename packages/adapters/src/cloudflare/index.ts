@@ -11,7 +11,7 @@
  */
 export type { FetchHandler } from '../shared/types.ts';
 export { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
-export { DurableObjectSessionManager } from './do-session-manager.ts';
+export { DurableObjectSessionStore } from './do-session-store.ts';
 export { DurableObjectTaskStore, type DurableObjectTaskStoreOptions } from './do-task-store.ts';
 export { type AlarmUser, ObjectAlarm } from './object-alarm.ts';
 export { PRINCIPAL_HEADER, principalOf, type WorkerAuth } from './principal.ts';

@@ -7,10 +7,11 @@ import {
   type TaskOptions,
 } from '@edge-mcp/core';
 import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
+import { type Session, SessionManager } from '@edge-mcp/core/sessions';
 import { toWebResponse } from '../shared/light-response.ts';
 import { withClient } from './client-address.ts';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';
-import { DurableObjectSessionManager } from './do-session-manager.ts';
+import { DurableObjectSessionStore } from './do-session-store.ts';
 import { DurableObjectTaskStore } from './do-task-store.ts';
 import { ObjectAlarm } from './object-alarm.ts';
 import { givenOf } from './principal.ts';
@@ -96,7 +97,7 @@ export interface SessionInspection {
 
 /**
  * A Durable Object class holding one legacy session: the same handler as everywhere, with the
- * object's SessionManager, EventStore and TaskStore behind the core's seams (no second protocol
+ * object's SessionStore, EventStore and TaskStore behind the core's seams (no second protocol
  * implementation). Requests reach it from `createSessionWorker`, streamed both ways, so a client
  * that leaves cancels the handler running in here as it would anywhere else. The same class
  * hosts tasks: its session's, and a 2026-07-28 task the Worker sends to a new object.
@@ -111,7 +112,8 @@ export function defineSessionObject<Env>(
 ): SessionObjectClass<Env> {
   return class McpSessionObject implements SessionObject {
     readonly #handler: McpHandler;
-    readonly #manager: DurableObjectSessionManager;
+    readonly #manager: SessionManager;
+    readonly #store: DurableObjectSessionStore;
     readonly #events: DurableObjectEventStore;
     readonly #tasks: DurableObjectTaskStore;
     readonly #alarm: ObjectAlarm;
@@ -124,9 +126,10 @@ export function defineSessionObject<Env>(
       const { heartbeatMs, ...taskOptions } = config.tasks || {};
       // One alarm for the session's idle timeout and the tasks' TTL and heartbeat.
       this.#alarm = new ObjectAlarm(state);
-      this.#manager = new DurableObjectSessionManager(state, {
+      this.#store = new DurableObjectSessionStore(state, { alarm: this.#alarm });
+      this.#manager = new SessionManager({
+        store: this.#store,
         idleTimeoutMs: config.idleTimeoutMs,
-        alarm: this.#alarm,
       });
       this.#events = new DurableObjectEventStore(state.storage.sql, config.events);
       // With the registry, a principal's running tasks are counted across every object.
@@ -172,7 +175,7 @@ export function defineSessionObject<Env>(
       const as = url.searchParams.get('as') ?? undefined;
       if (url.pathname === '/inspect') return Response.json(await this.inspect(as));
       // The session Worker making room at a cap: an idle session goes, a busy one stays.
-      if (url.pathname === '/evict') return Response.json({ gone: this.#evictIfIdle() });
+      if (url.pathname === '/evict') return Response.json({ gone: await this.#evictIfIdle() });
       if (url.pathname === '/close') {
         const reason = (url.searchParams.get('reason') ?? 'session-deleted') as AbortReasonType;
         return Response.json({ closed: await this.closeSession(reason, as) });
@@ -180,29 +183,23 @@ export function defineSessionObject<Env>(
       return new Response(null, { status: 404 });
     }
 
-    #owner(): string | undefined {
-      let owner: string | undefined;
-      this.#manager.forEach((s) => {
-        owner = s.owner;
-      });
-      return owner;
-    }
-
     alarm(): Promise<void> {
       return this.#alarm.fire();
     }
 
+    /** The object's session, restored from storage if this instance has not served it yet. */
+    async #session(): Promise<Session | undefined> {
+      const id = this.#store.sessionId;
+      return id === undefined ? undefined : await this.#manager.get(id);
+    }
+
     /** True when the object holds no session now: it had none, or its idle one was evicted. */
-    #evictIfIdle(): boolean {
-      let busy = false;
-      let held = false;
-      this.#manager.forEach((s) => {
-        held = true;
-        // `active` counts the session's requests in flight and its open streams.
-        busy = s.active > 0;
-      });
-      if (busy) return false;
-      if (held) this.#manager.closeAll('session-evicted');
+    async #evictIfIdle(): Promise<boolean> {
+      const session = await this.#session();
+      if (!session) return true;
+      // `active` counts the session's requests in flight and its open streams.
+      if (session.active > 0) return false;
+      await this.#manager.close(session.id, 'session-evicted');
       return true;
     }
 
@@ -210,19 +207,15 @@ export function defineSessionObject<Env>(
       reason: AbortReasonType = 'session-deleted',
       asPrincipal?: string,
     ): Promise<boolean> {
-      if (asPrincipal !== undefined && this.#owner() !== asPrincipal) return false;
-      const had = this.#manager.size > 0;
-      this.#manager.closeAll(reason);
-      return had;
+      const session = await this.#session();
+      if (!session || (asPrincipal !== undefined && session.owner !== asPrincipal)) return false;
+      return this.#manager.close(session.id, reason);
     }
 
     async inspect(asPrincipal?: string): Promise<SessionInspection> {
-      let session: string | undefined;
-      let owner: string | undefined;
-      this.#manager.forEach((s) => {
-        session = s.id;
-        owner = s.owner;
-      });
+      const live = await this.#session();
+      const session = live?.id;
+      const owner = live?.owner;
       if (asPrincipal !== undefined && owner !== asPrincipal)
         return {
           session: undefined,

@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+import { StoreUnavailableError } from '../errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import {
   methodNotAllowed,
@@ -16,7 +18,6 @@ import {
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
 import type { JsonRpcRequest, RequestId } from '../protocol/jsonrpc.ts';
-import { StoreUnavailableError } from '../sessions/session-manager.ts';
 import type { RoutedEndpoint } from './routed-endpoint.ts';
 
 /**

@@ -24,7 +24,8 @@ import { type McpServer, registryOf } from '../server/server.ts';
 import type { ClusterEvent, ClusterHost } from '../sessions/cluster.ts';
 import { type EventStore, MemoryEventStore } from '../sessions/event-store.ts';
 import type { Session } from '../sessions/session.ts';
-import { MemorySessionManager, type SessionManager } from '../sessions/session-manager.ts';
+import { SessionManager } from '../sessions/session-manager.ts';
+import type { SessionHolder } from '../sessions/session-seams.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
 import type { Instrumentation } from './instrumentation.ts';
@@ -67,7 +68,7 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   readonly cache: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
   readonly supported: readonly string[];
   readonly legacyEnabled: boolean;
-  readonly sessions: SessionManager | undefined;
+  readonly sessions: SessionHolder | undefined;
   readonly tasks: TaskEngine | undefined;
   readonly legacy: LegacyConfig;
   readonly allow: string;
@@ -126,7 +127,7 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     this.sessions =
       !this.legacyEnabled || options.sessions === false
         ? undefined
-        : (options.sessions ?? new MemorySessionManager());
+        : (options.sessions ?? new SessionManager());
     this.#eventStore =
       this.sessions && options.eventStore !== false
         ? (options.eventStore ?? new MemoryEventStore())

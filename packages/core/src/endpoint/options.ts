@@ -10,7 +10,7 @@ export type { HandlerStats, RefusalReason, RequestEvent, SessionEvent } from './
 
 import type { ClusterBus } from '../sessions/cluster.ts';
 import type { EventStore } from '../sessions/event-store.ts';
-import type { SessionManager } from '../sessions/session-manager.ts';
+import type { SessionHolder } from '../sessions/session-seams.ts';
 import type { TaskOptions } from '../tasks/engine.ts';
 
 /** Options of `createMcpHandler()`; every default is in `DEFAULTS`. */
@@ -100,9 +100,9 @@ export interface McpHandlerOptions {
   /**
    * Where legacy sessions live. `false` serves the legacy revisions without sessions (no
    * Mcp-Session-Id, no GET stream, no server→client requests).
-   * @default new MemorySessionManager() — 10 min idle timeout, 10,000 sessions at most
+   * @default new SessionManager() — in this process, 10 min idle timeout, 10,000 sessions at most
    */
-  sessions?: SessionManager | false;
+  sessions?: SessionHolder | false;
   /**
    * Stores legacy SSE events so a dropped stream can be resumed with Last-Event-ID. `false` turns
    * resumption off (a dropped request stream then aborts its handler at once).

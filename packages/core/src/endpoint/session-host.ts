@@ -9,7 +9,7 @@ import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import type { EventStore } from '../sessions/event-store.ts';
 import { Session, type SessionInit, type SessionRecord } from '../sessions/session.ts';
-import type { SessionHost } from '../sessions/session-manager.ts';
+import type { SessionHost } from '../sessions/session-seams.ts';
 import type { TaskEngine } from '../tasks/engine.ts';
 import type { McpHandlerOptions, SessionEvent } from './options.ts';
 import { sessionEventOf } from './request-event.ts';

@@ -1,7 +1,7 @@
 import { notificationMessage } from '../protocol/jsonrpc.ts';
 import type { Registry } from '../server/registry.ts';
 import type { Session } from '../sessions/session.ts';
-import type { SessionManager } from '../sessions/session-manager.ts';
+import type { SessionHolder } from '../sessions/session-seams.ts';
 import type { TaskEngine } from '../tasks/engine.ts';
 import { legacyTask } from './tasks.ts';
 
@@ -13,7 +13,7 @@ const EMPTY = {};
  * One listener per handler, not one per session. Returns the function that removes them. Every
  * origin is sent (a change delivered from another instance reaches the streams held here).
  */
-export function fanOut(registry: Registry, sessions: SessionManager): () => void {
+export function fanOut(registry: Registry, sessions: SessionHolder): () => void {
   const offLists = registry.onListChanged((kind) => {
     const message = notificationMessage(`notifications/${kind}/list_changed`, EMPTY);
     sessions.forEach((session) => {
@@ -38,7 +38,7 @@ export function fanOut(registry: Registry, sessions: SessionManager): () => void
  * sessions span instances answers `peek` (no round trip, no replica made to send one message):
  * only the instance holding the session's standalone stream sends.
  */
-export function taskStatusFanOut(engine: TaskEngine, sessions: SessionManager): () => void {
+export function taskStatusFanOut(engine: TaskEngine, sessions: SessionHolder): () => void {
   return engine.onChange((record) => {
     const id = record.sessionId;
     if (id === undefined) return;

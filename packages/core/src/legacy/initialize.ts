@@ -1,4 +1,5 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
+import { SessionLimitError, StoreUnavailableError } from '../errors.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
   JSON_HEADERS,
@@ -17,7 +18,6 @@ import {
 import { isObject, type JsonObject, type JsonRpcRequest } from '../protocol/jsonrpc.ts';
 import type { Implementation } from '../server/types.ts';
 import type { Session, SessionInit } from '../sessions/session.ts';
-import { SessionLimitError, StoreUnavailableError } from '../sessions/session-manager.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
 import { TASKS_CAPABILITY } from './tasks.ts';
 

@@ -1,127 +1,25 @@
+/**
+ * The one table of live legacy sessions (rmcp's `SessionManager`): it opens and restores them,
+ * wires their observer, ends them through the handler's one end sequence, keeps the caps and the
+ * idle timeout, and keeps their records in a `SessionStore` when it is given one.
+ *
+ * @module
+ */
 import { DEFAULTS } from '../defaults.ts';
+import { SessionLimitError } from '../errors.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
-import type { RequestId } from '../protocol/jsonrpc.ts';
-import type {
-  ClientResponse,
-  RemoteStreamLink,
-  Session,
-  SessionInit,
-  SessionObserver,
-  SessionRecord,
-} from './session.ts';
+import type { Session, SessionObserver } from './session.ts';
+import type { SessionHolder, SessionHost } from './session-seams.ts';
+import type { SessionLoad, SessionStore, SessionStoreHost } from './session-store.ts';
+import type { SessionChange, SessionInit } from './session-types.ts';
 
-export { StoreUnavailableError } from '../errors.ts';
-
-/**
- * The manager is full and no session can make room (every one has a request in flight or an open
- * stream): the initialize is answered 503 with Retry-After.
- */
-export class SessionLimitError extends Error {
-  override readonly name = 'SessionLimitError';
-  readonly retryAfterSeconds: number;
-  /** Whose limit: the manager's (503), or the asking principal's own quota (429). */
-  readonly scope: 'server' | 'principal';
-  constructor(limit: number, retryAfterSeconds: number, scope: 'server' | 'principal' = 'server') {
-    super(
-      scope === 'server'
-        ? `Too many sessions (limit ${limit})`
-        : `This client has ${limit} sessions, every one busy`,
-    );
-    this.retryAfterSeconds = retryAfterSeconds;
-    this.scope = scope;
-  }
-}
-
-/**
- * What the handler lends its session manager when it binds it: the only way to make session
- * objects (they hang under the handler's cancellation tree, which a manager never sees), and
- * whom to tell when one ends.
- */
-export interface SessionHost {
-  /** A new live session object with this id (registered nowhere yet). */
-  open(id: string, init: SessionInit): Session;
-  /** A live session object rebuilt from its stored record (after a restart). */
-  restore(record: SessionRecord): Session;
+export interface SessionManagerOptions {
   /**
-   * Ends the session for good, once per ended session, by the instance that ended it: its
-   * requests and streams are aborted with `reason`, the object disposed, then the hooks run
-   * (`onSessionClose`) and its events are dropped. A manager only forgets it (its maps, its
-   * record); the cancellation tree is the host's.
+   * Where the sessions' records are kept, so they go on after a restart (a Durable Object's
+   * storage, a database). @default none: sessions live in this process only
    */
-  end(session: Session, reason: AbortReasonType): void;
-  /**
-   * Lets go of a live session object without the session ending here (it ended on another
-   * instance, or this instance shuts down): its requests and streams are aborted with `reason`
-   * and the object disposed; only local effects run (its session-bound task handlers here are
-   * cancelled, unless `shutdown`). Never for a session also passed to `end`.
-   */
-  release(session: Session, reason: AbortReasonType): void;
-}
-
-/**
- * Where a request, a server→client request or a stream of a session is held, when sessions span
- * instances: what the core asks once its local lookup missed. Absent in memory and in Durable
- * Objects (one holder per session).
- */
-export interface SessionCluster {
-  /** `notifications/cancelled` named a request that does not run here: abort it where it runs. */
-  cancel(session: Session, requestId: RequestId): void;
-  /** A response to a server→client request nothing here waits for: deliver it where it waits. */
-  respond(session: Session, id: RequestId, response: ClientResponse): void;
-  /**
-   * A GET for stream `streamId` of `session` that this instance does not hold live (a request
-   * stream minted elsewhere, or the standalone stream '0' homed elsewhere):
-   * - a link: another instance holds it live; this instance relays it;
-   * - `'local'`: nobody holds it live; serve it here (replay and end for a request stream; for
-   *   the standalone stream this instance is its home from now on);
-   * - `'orphaned'`: its holder is gone before the stream's final message.
-   */
-  link(
-    session: Session,
-    streamId: string,
-    lastEventId: string | undefined,
-  ): Promise<RemoteStreamLink | 'local' | 'orphaned'>;
-}
-
-/**
- * Where legacy sessions live (rmcp's split: the manager owns live sessions, an EventStore owns
- * their replayable events). `MemorySessionManager` is the embedded default; a Durable Object
- * holds one session behind the same interface. `create`, `get` and `close` may answer with a
- * promise (a manager backed by a remote store); the memory manager answers at once.
- */
-export interface SessionManager {
-  /** The handler binds itself once, before any other call. */
-  bind(host: SessionHost): void;
-  /** Creates and registers a session (through `host.open`); throws SessionLimitError when full. */
-  create(init: SessionInit): Session | Promise<Session>;
-  get(id: string): Session | undefined | Promise<Session | undefined>;
-  /** Ends a session with `reason` (DELETE, idle, operator); false when unknown. */
-  close(id: string, reason: AbortReasonType): boolean | Promise<boolean>;
-  /**
-   * Ends every session with `reason` (operator; shutdown when there is no `shutdown`): in a
-   * cluster, every session of every instance.
-   */
-  closeAll(reason: AbortReasonType): void | Promise<void>;
-  /**
-   * This instance stops (`handler.close()`): end what it holds (requests, streams, with reason
-   * `shutdown`, through `host.released`) but keep the sessions for the other instances. Without
-   * it, `close()` calls `closeAll('shutdown')`.
-   */
-  shutdown?(): void | Promise<void>;
-  /** The live session if this instance holds it, without a round trip (task status fan-out). */
-  peek?(id: string): Session | undefined;
-  /** Present when sessions span instances; absent in memory and Durable Objects. */
-  readonly cluster?: SessionCluster;
-  /** Calls `fn` for every live session this instance holds (fan-out of server notifications). */
-  forEach(fn: (session: Session) => void): void;
-  /** Live sessions this instance holds. */
-  readonly size: number;
-  /** Sessions ended by the idle timeout so far. */
-  readonly reaped: number;
-}
-
-export interface MemorySessionManagerOptions {
+  store?: SessionStore;
   /** A session with no in-flight request and no open stream for this long is closed. @default 600000 (10 min) */
   idleTimeoutMs?: number;
   /**
@@ -138,7 +36,7 @@ export interface MemorySessionManagerOptions {
   maxSessionsPerPrincipal?: number;
 }
 
-let sweep: (manager: MemorySessionManager) => void;
+let sweep: (manager: SessionManager) => void;
 
 const UNBOUND: SessionHost = {
   open() {
@@ -151,18 +49,27 @@ const UNBOUND: SessionHost = {
   release() {},
 };
 
+function ignore(): void {}
+
 /**
- * In-memory sessions with an idle timeout and a cap. One sweep timer serves all sessions (unref'd,
- * and only while sessions exist), so idle sessions cost no timer each and nothing keeps a process
- * alive. A session with an in-flight request or an open stream is never idle.
+ * Legacy sessions with an idle timeout and caps, in this process or over a `SessionStore`. Pass
+ * one to `createMcpHandler({ sessions })`; it is also the operator's handle (`close`, `closeAll`,
+ * `forEach`, `size`).
  *
- * The cap is fair: one client opening sessions as fast as it can does not lock everyone else out
- * for the idle timeout; each new session evicts the longest-idle one instead. (With
- * authorization, a per-principal quota is the sharper tool.)
+ * Without a store, one sweep timer serves all sessions (unref'd, and only while sessions exist),
+ * so idle sessions cost no timer each and nothing keeps a process alive. A session with an
+ * in-flight request or an open stream is never idle. The cap is fair: one client opening
+ * sessions as fast as it can does not lock everyone else out; each new session evicts the
+ * longest-idle one instead, and a principal at its quota evicts only its own.
  */
-export class MemorySessionManager implements SessionManager, SessionObserver {
+export class SessionManager implements SessionHolder, SessionObserver, SessionStoreHost {
   /** In the order the sessions last went idle (or were opened): the first idle one is the oldest. */
   readonly #sessions = new Map<string, Session>();
+  readonly #store: SessionStore | undefined;
+  /** The record versions held, for a shared store (every request revalidates with it). */
+  readonly #versions: Map<string, number> | undefined;
+  /** Loads under way, so two requests for a session not held yet restore it once. */
+  readonly #loading = new Map<string, Promise<Session | undefined>>();
   readonly #idleMs: number;
   readonly #max: number;
   readonly #maxPerPrincipal: number;
@@ -172,10 +79,13 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
   #host: SessionHost = UNBOUND;
   #reaped = 0;
 
-  constructor(options: MemorySessionManagerOptions = {}) {
+  constructor(options: SessionManagerOptions = {}) {
+    this.#store = options.store;
+    this.#versions = options.store?.shared ? new Map() : undefined;
     this.#idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
     this.#max = options.maxSessions ?? DEFAULTS.maxSessions;
     this.#maxPerPrincipal = options.maxSessionsPerPrincipal ?? DEFAULTS.maxSessionsPerPrincipal;
+    this.#store?.bind?.(this);
   }
 
   get reaped(): number {
@@ -190,7 +100,7 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
     this.#host = host;
   }
 
-  create(init: SessionInit): Session {
+  create(init: SessionInit): Session | Promise<Session> {
     const key = init.owner ?? init.client ?? '';
     if ((this.#perPrincipal.get(key) ?? 0) >= this.#maxPerPrincipal) {
       // A principal at its quota makes room among its own sessions only.
@@ -199,46 +109,144 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
       // Every session is busy; one may be evictable as soon as any request ends.
       throw new SessionLimitError(this.#max, 1);
     }
-    const session = this.#host.open(crypto.randomUUID(), init);
-    session.observer = this;
-    this.#sessions.set(session.id, session);
-    this.#perPrincipal.set(session.quotaKey, (this.#perPrincipal.get(session.quotaKey) ?? 0) + 1);
-    if (!this.#sweeper && this.#idleMs > 0 && Number.isFinite(this.#idleMs)) {
-      // Reaped between idleTimeout and idleTimeout × 1.1 after the last activity.
-      this.#sweeper = unrefTimer(
-        setInterval(sweep, Math.max(10, Math.min(this.#idleMs / 10, 60_000)), this),
-      );
-    }
-    return session;
+    const store = this.#store;
+    if (!store) return this.#opened(this.#host.open(crypto.randomUUID(), init), undefined);
+    const id = store.create(init);
+    return typeof id === 'string' ? this.#first(id, init) : id.then((id) => this.#first(id, init));
   }
 
-  get(id: string): Session | undefined {
-    return this.#sessions.get(id);
+  /** A store minted the id: the session opens, its first record is written and awaited. */
+  #first(id: string, init: SessionInit): Session | Promise<Session> {
+    const session = this.#opened(this.#host.open(id, init), 0);
+    const written = this.#store?.write(session.toRecord(), undefined);
+    // A new session is idle until its first request: its expiry counts from now.
+    this.#store?.touch?.(id, session.lastActive, session.lastActive + this.#idleMs);
+    return written instanceof Promise ? written.then(() => session) : session;
   }
 
-  close(id: string, reason: AbortReasonType): boolean {
+  get(id: string): Session | undefined | Promise<Session | undefined> {
     const session = this.#sessions.get(id);
-    if (!session) return false;
-    this.#end(session, reason);
-    return true;
+    if (this.#store === undefined || (session && !this.#versions)) return session;
+    const loading = this.#loading.get(id);
+    if (loading) return loading;
+    const found = this.#store.load(id, this.#versions?.get(id));
+    if (!(found instanceof Promise)) return this.#loaded(id, found);
+    const load = found.then(
+      (found) => this.#loaded(id, found),
+      (error: unknown) => {
+        this.#loading.delete(id);
+        throw error;
+      },
+    );
+    this.#loading.set(id, load);
+    return load;
+  }
+
+  #loaded(id: string, found: SessionLoad): Session | undefined {
+    this.#loading.delete(id);
+    const held = this.#sessions.get(id);
+    if (found === 'gone') {
+      // Ended elsewhere (a shared store): what this instance holds of it goes.
+      if (held) this.#forget(held, 'session-deleted', false);
+      return undefined;
+    }
+    if (found === 'unchanged') return held;
+    if (held) {
+      // Its own writes in flight decide; another holder's change applies otherwise.
+      if (held.writes === undefined) held.refresh(found.record);
+      this.#versions?.set(id, found.version);
+      return held;
+    }
+    return this.#opened(this.#host.restore(found.record), found.version);
+  }
+
+  close(id: string, reason: AbortReasonType): boolean | Promise<boolean> {
+    const session = this.#sessions.get(id);
+    if (session) {
+      this.#forget(session, reason, true);
+      return true;
+    }
+    if (!this.#store) return false;
+    // A stored session this process does not hold (after a restart): restored to be ended, so
+    // its hooks run and its record goes.
+    const found = this.get(id);
+    const end = (session: Session | undefined): boolean => {
+      if (session) this.#forget(session, reason, true);
+      return session !== undefined;
+    };
+    return found instanceof Promise ? found.then(end) : end(found);
   }
 
   closeAll(reason: AbortReasonType): void {
-    for (const session of [...this.#sessions.values()]) this.#end(session, reason);
+    for (const session of [...this.#sessions.values()]) this.#forget(session, reason, true);
+  }
+
+  /**
+   * The handler closes. Without a store every session ends (reason `shutdown`, hooks run); over
+   * a store they are let go and their records stay for the next start, and the store closes.
+   */
+  shutdown(): void | Promise<void> {
+    if (!this.#store) return this.closeAll('shutdown');
+    for (const session of [...this.#sessions.values()]) this.#forget(session, 'shutdown', false);
+    return this.#store.close?.();
+  }
+
+  peek(id: string): Session | undefined {
+    return this.#sessions.get(id);
   }
 
   forEach(fn: (session: Session) => void): void {
     for (const session of this.#sessions.values()) fn(session);
   }
 
-  /** SessionObserver: nothing to store in memory. */
-  changed(): void {}
+  /** SessionObserver: the record is written (the request's answer waits for a promise). */
+  changed(session: Session, change?: SessionChange): void | Promise<void> {
+    if (this.#sessions.get(session.id) !== session) return;
+    return this.#store?.write(session.toRecord(), change);
+  }
 
   /** SessionObserver: the session went idle; it moves to the end of the eviction order. */
   idle(session: Session): void {
     if (this.#sessions.get(session.id) !== session) return;
     this.#sessions.delete(session.id);
     this.#sessions.set(session.id, session);
+    this.#store?.touch?.(session.id, session.lastActive, session.lastActive + this.#idleMs);
+  }
+
+  /** SessionStoreHost: the store's expiry is due. */
+  expired(id: string): number | undefined | Promise<number | undefined> {
+    const check = (session: Session | undefined): number | undefined => {
+      if (!session || session.active > 0) return undefined;
+      // A shared store keeps the deadline of every instance's use; this one's view may be older.
+      const due = this.#store?.shared ? 0 : session.lastActive + this.#idleMs;
+      if (Date.now() < due) return due;
+      this.#reaped++;
+      this.#forget(session, 'session-expired', true);
+      return undefined;
+    };
+    const found = this.get(id);
+    return found instanceof Promise ? found.then(check) : check(found);
+  }
+
+  /** SessionStoreHost: the store ends a session itself. */
+  end(id: string, reason: AbortReasonType): void | Promise<void> {
+    const closed = this.close(id, reason);
+    if (closed instanceof Promise) return closed.then(ignore);
+  }
+
+  #opened(session: Session, version: number | undefined): Session {
+    session.observer = this;
+    this.#sessions.set(session.id, session);
+    if (version !== undefined) this.#versions?.set(session.id, version);
+    this.#perPrincipal.set(session.quotaKey, (this.#perPrincipal.get(session.quotaKey) ?? 0) + 1);
+    const timed = this.#idleMs > 0 && Number.isFinite(this.#idleMs);
+    if (!this.#sweeper && timed && !this.#store?.touch) {
+      // Reaped between idleTimeout and idleTimeout × 1.1 after the last activity.
+      this.#sweeper = unrefTimer(
+        setInterval(sweep, Math.max(10, Math.min(this.#idleMs / 10, 60_000)), this),
+      );
+    }
+    return session;
   }
 
   /**
@@ -248,7 +256,7 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
   #evictOne(key: string | undefined): boolean {
     for (const session of this.#sessions.values()) {
       if (session.active === 0 && (key === undefined || session.quotaKey === key)) {
-        this.#end(session, 'session-evicted');
+        this.#forget(session, 'session-evicted', true);
         return true;
       }
     }
@@ -265,13 +273,20 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
     for (const session of [...this.#sessions.values()]) {
       if (session.active === 0 && now - session.lastActive >= this.#idleMs) {
         this.#reaped++;
-        this.#end(session, 'session-expired');
+        this.#forget(session, 'session-expired', true);
       }
     }
   }
 
-  #end(session: Session, reason: AbortReasonType): void {
+  /**
+   * This table lets go of a session: it ends for good (`ended`: hooks, record deleted), or only
+   * here (shutdown over a store, ended by another holder).
+   */
+  #forget(session: Session, reason: AbortReasonType, ended: boolean): void {
+    if (this.#sessions.get(session.id) !== session) return;
     this.#sessions.delete(session.id);
+    this.#versions?.delete(session.id);
+    session.observer = undefined;
     const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
     if (left <= 0) this.#perPrincipal.delete(session.quotaKey);
     else this.#perPrincipal.set(session.quotaKey, left);
@@ -279,6 +294,16 @@ export class MemorySessionManager implements SessionManager, SessionObserver {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }
+    if (!ended) {
+      this.#host.release(session, reason);
+      return;
+    }
     this.#host.end(session, reason);
+    try {
+      // A store that fails to delete leaves a record its expiry removes later; the session is
+      // over here either way, and the rejection must not go unhandled (that ends a Node process).
+      const deleted = this.#store?.delete(session.id, reason);
+      if (deleted instanceof Promise) deleted.catch(ignore);
+    } catch {}
   }
 }

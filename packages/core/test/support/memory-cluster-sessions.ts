@@ -12,10 +12,10 @@ import type {
   Session,
   SessionChange,
   SessionCluster,
+  SessionHolder,
   SessionHost,
   SessionIds,
   SessionInit,
-  SessionManager,
   SessionObserver,
   SessionRecord,
   SessionStream,
@@ -28,7 +28,7 @@ interface Replica {
   version: number;
 }
 
-export class ClusterSessionManager implements SessionManager, SessionObserver, SessionCluster {
+export class ClusterSessionManager implements SessionHolder, SessionObserver, SessionCluster {
   readonly tag: string;
   readonly reaped = 0;
   /** Ids that name this instance: one counter for every session (as the Redis manager's). */

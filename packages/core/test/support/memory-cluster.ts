@@ -7,9 +7,10 @@
  * later, and never to a stopped instance; records are JSON copies, so instances share nothing
  * but what the seams carry.
  */
+
+import { StoreUnavailableError } from '../../src/errors.ts';
 import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
 import type { RequestId } from '../../src/protocol/jsonrpc.ts';
-import { StoreUnavailableError } from '../../src/sessions/session-manager.ts';
 import type {
   ClientResponse,
   ClusterBus,

@@ -4,7 +4,7 @@
  * nothing in flight, no open stream, no abort listener left on any request's signal.
  */
 import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';
-import { MemoryEventStore, MemorySessionManager } from '@edge-mcp/core/sessions';
+import { MemoryEventStore, SessionManager } from '@edge-mcp/core/sessions';
 import { initialize, SseParser } from '@edge-mcp/test-kit';
 import { abortListeners, waitUntil } from '../leaks.ts';
 import { createFuzzServer } from '../server.ts';
@@ -53,7 +53,7 @@ export function handlerOptions(profile: Profile): McpHandlerOptions {
       maxCapabilitiesBytes: 512,
       maxProgressTokenLength: 64,
     },
-    sessions: new MemorySessionManager({ idleTimeoutMs: 400, maxSessions: 24 }),
+    sessions: new SessionManager({ idleTimeoutMs: 400, maxSessions: 24 }),
     eventStore: new MemoryEventStore({
       maxEventsPerSession: 40,
       maxEventBytesPerSession: 64 * 1024,
