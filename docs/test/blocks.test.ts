@@ -5,7 +5,7 @@
  *   collects (packages/consumer-test/src/paths.ts DOCUMENTS): it is installed next to the packed
  *   tarballs, type-checked and run there (packages/consumer-test/src/checks.ts says how);
  * - an excerpt (`<!-- excerpt: <path> -->` before it): its text is in that file, as it is;
- * - an example of the migration guide (`<!-- example: examples/<file> -->`), equal to the file
+ * - an example of a guide (migration, stores: `<!-- example: examples/<file> -->`), equal to the file
  *   (sync.test.ts; `pnpm typecheck` type-checks the files).
  *
  * Shell, JSON and text blocks are not checked.
@@ -18,6 +18,8 @@ import { type FencedBlock, fencedBlocks, ROOT, read } from './markdown.ts';
 
 const CODE = new Set(['ts', 'typescript', 'tsx', 'js', 'javascript', 'mjs', 'jsx']);
 const FILE = /^\/\/ file: (\S+)\n/;
+/** The guides that show whole example files (sync.test.ts compares them). */
+const GUIDES = new Set(['docs/migration.md', 'docs/stores.md']);
 
 /** Every README and doc that shows code to a reader (the design notes in docs/design excepted). */
 const documents = [
@@ -50,7 +52,7 @@ function howChecked(block: FencedBlock & { document: string }): string | undefin
     return (DOCUMENTS as readonly string[]).includes(block.document) ? 'file' : undefined;
   const excerpt = /^<!-- excerpt: (\S+) -->$/.exec(block.marker ?? '');
   if (excerpt) return 'excerpt';
-  if (block.document === 'docs/migration.md' && /^<!-- example: \S+ -->$/.test(block.marker ?? ''))
+  if (GUIDES.has(block.document) && /^<!-- example: \S+ -->$/.test(block.marker ?? ''))
     return 'example';
   return undefined;
 }

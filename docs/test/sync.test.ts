@@ -1,18 +1,20 @@
 /**
- * The migration guide shows the example files as they are: every fenced block after an
+ * The guides (migration, stores) show the example files as they are: every fenced block after an
  * `<!-- example: examples/<file> -->` marker equals that file (which `pnpm typecheck` checks),
- * and every example file is shown.
+ * and every example file is shown in one of them.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { examples, ROOT, read } from './markdown.ts';
 
-const guide = read('docs/migration.md');
-const shown = examples(guide);
+const shown = new Map([
+  ...examples(read('docs/migration.md')),
+  ...examples(read('docs/stores.md')),
+]);
 const files = readdirSync(join(ROOT, 'docs/examples')).map((name) => `examples/${name}`);
 
-test('every example file is shown in the guide', () => {
+test('every example file is shown in a guide', () => {
   expect([...shown.keys()].sort()).toEqual(files.sort());
 });
 

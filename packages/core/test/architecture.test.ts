@@ -107,7 +107,7 @@ const LAYERS = [
   ['tasks'],
   ['modern', 'legacy'],
   ['endpoint'],
-  ['index.ts', 'sessions.ts', 'adapter.ts', 'otel.ts', 'jwt.ts'],
+  ['index.ts', 'sessions.ts', 'tasks.ts', 'cluster.ts', 'adapter.ts', 'otel.ts', 'jwt.ts'],
 ];
 
 test('the core imports only downwards through its layers', () => {

@@ -10,7 +10,8 @@ import { describe, expect, expectTypeOf, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer } from '../src/index.ts';
 import { checkOptionKeys, nearestName, optionKeys } from '../src/schema/option-keys.ts';
-import { MemoryTaskStore, SessionManager } from '../src/sessions.ts';
+import { SessionManager } from '../src/sessions.ts';
+import { MemoryTaskStore } from '../src/tasks.ts';
 import { call } from './helpers.ts';
 
 const server = () => new McpServer({ name: 'mistakes', version: '1' });

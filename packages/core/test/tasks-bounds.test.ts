@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, type McpHandler, McpServer } from '../src/index.ts';
-import { MemoryTaskStore, type TaskRecord } from '../src/sessions.ts';
+import { MemoryTaskStore, type TaskRecord } from '../src/tasks.ts';
 import { call } from './helpers.ts';
 
 const WITH_TASKS = { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };

@@ -17,7 +17,7 @@ import {
   type McpHandlerOptions,
   McpServer,
 } from '../src/index.ts';
-import { MemoryTaskStore } from '../src/sessions.ts';
+import { MemoryTaskStore } from '../src/tasks.ts';
 import { aborted, call } from './helpers.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };

@@ -4,7 +4,8 @@
  */
 import { expect, onTestFinished, test } from 'vitest';
 import { createMcpHandler, McpServer } from '../src/index.ts';
-import { MemoryTaskStore, StoreUnavailableError, type TaskStore } from '../src/sessions.ts';
+import { StoreUnavailableError } from '../src/sessions.ts';
+import { MemoryTaskStore, type TaskStore } from '../src/tasks.ts';
 import { call } from './helpers.ts';
 
 const WITH_TASKS = { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };

@@ -9,7 +9,7 @@
  * `list` and `res` into the core's `ClusterHost.deliver()` (it is the handler's `cluster` option).
  */
 import type { ListKind } from '@edge-mcp/core';
-import type { ClusterBus, ClusterEvent, ClusterHost } from '@edge-mcp/core/sessions';
+import type { ClusterBus, ClusterEvent, ClusterHost } from '@edge-mcp/core/cluster';
 import {
   type BusEnvelope,
   type BusKind,

@@ -6,7 +6,7 @@
  * watched for a session without a remembered cancel.
  */
 import type { RequestId } from '@edge-mcp/core';
-import type { Session, SessionRequest } from '@edge-mcp/core/sessions';
+import type { Session, SessionRequest } from '@edge-mcp/core/cluster';
 
 /** How long a cancel waits for its request. */
 export const EARLY_CANCEL_MS = 5000;

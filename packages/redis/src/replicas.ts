@@ -5,7 +5,7 @@
  * request. One that holds something is pinned: a request in flight or a connection (relays
  * included), the standalone stream homed here, writes not yet in Redis, `onClose` hooks.
  */
-import type { Session } from '@edge-mcp/core/sessions';
+import type { Session } from '@edge-mcp/core/cluster';
 import type { FieldOps } from './session-record.ts';
 
 /** One replica and what the manager keeps beside it. */

@@ -12,7 +12,7 @@ import type {
   RemoteStreamLink,
   Session,
   SessionCluster,
-} from '@edge-mcp/core/sessions';
+} from '@edge-mcp/core/cluster';
 import type { RedisContext } from './context.ts';
 import { EarlyCancels } from './early-cancels.ts';
 import { holderOf } from './instance.ts';

@@ -6,14 +6,8 @@
  * is cluster-wide. What happens to a session on one instance reaches the others on the bus.
  */
 import type { AbortReasonType } from '@edge-mcp/core';
-import {
-  type Session,
-  type SessionChange,
-  type SessionHolder,
-  type SessionHost,
-  SessionLimitError,
-  type SessionObserver,
-} from '@edge-mcp/core/sessions';
+import type { Session, SessionHolder, SessionHost, SessionObserver } from '@edge-mcp/core/cluster';
+import { type SessionChange, SessionLimitError } from '@edge-mcp/core/sessions';
 import { closeEverySession } from './close-all.ts';
 import type { RedisContext } from './context.ts';
 import { sessionBeat } from './heartbeat.ts';

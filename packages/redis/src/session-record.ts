@@ -5,7 +5,8 @@
  * coalesced per replica (`FieldOps`).
  */
 import type { AbortReasonType, LogLevel } from '@edge-mcp/core';
-import type { Session, SessionChange, SessionInit, SessionRecord } from '@edge-mcp/core/sessions';
+import type { Session } from '@edge-mcp/core/cluster';
+import type { SessionChange, SessionInit, SessionRecord } from '@edge-mcp/core/sessions';
 import { SESSION_FIELDS as F } from './keys.ts';
 import type { RedisArg, RedisReply } from './redis-types.ts';
 

@@ -7,7 +7,9 @@
  * last operation per field) and is flushed by the heartbeat and on reconnection: a blip loses no
  * change a handler made.
  */
-import type { Session, SessionChange } from '@edge-mcp/core/sessions';
+
+import type { Session } from '@edge-mcp/core/cluster';
+import type { SessionChange } from '@edge-mcp/core/sessions';
 import type { RedisConnection } from './connection.ts';
 import type { RedisKeys } from './keys.ts';
 import { RedisUnavailableError } from './redis-types.ts';

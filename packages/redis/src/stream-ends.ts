@@ -3,7 +3,7 @@
  * `RemoteStreamLink` (the holder's events for this instance's client, buffered until the relay
  * opens it) and the holder's `RemoteSink` (its stream's events for a relay elsewhere).
  */
-import type { RemoteSink, RemoteStreamLink, SessionStream } from '@edge-mcp/core/sessions';
+import type { RemoteSink, RemoteStreamLink, SessionStream } from '@edge-mcp/core/cluster';
 import type { BusEnvelope, BusMessage } from './bus-messages.ts';
 
 type Why = 'disconnect' | 'stream-overflow';

@@ -8,7 +8,7 @@
  * relay ends its connection (the client resumes from the store) and a holder treats its relay as
  * dropped (the disconnect grace).
  */
-import type { RemoteStreamLink, Session } from '@edge-mcp/core/sessions';
+import type { RemoteStreamLink, Session } from '@edge-mcp/core/cluster';
 import type { BusEnvelope, BusMessage } from './bus-messages.ts';
 import type { RedisContext } from './context.ts';
 import { holderOf } from './instance.ts';

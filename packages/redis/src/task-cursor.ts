@@ -1,4 +1,4 @@
-import type { TaskRecord } from '@edge-mcp/core/sessions';
+import type { TaskRecord } from '@edge-mcp/core/tasks';
 
 /*
  * The cursor of `tasks/list`: the last task of the page (its `createdAt` and id), in digits, with

@@ -6,14 +6,14 @@
  * that watch the task) on the bus, as the core's `TaskHost.changed(id)`.
  */
 import { invalidParams } from '@edge-mcp/core';
+import { StoreUnavailableError } from '@edge-mcp/core/sessions';
 import {
   isTerminal,
-  StoreUnavailableError,
   type TaskHost,
   TaskLimitError,
   type TaskRecord,
   type TaskStore,
-} from '@edge-mcp/core/sessions';
+} from '@edge-mcp/core/tasks';
 import { encodeMessage } from './bus-messages.ts';
 import { type RedisReply, RedisUnavailableError } from './connection.ts';
 import type { RedisContext } from './context.ts';

@@ -1,4 +1,4 @@
-import type { ClusterEvent } from '@edge-mcp/core/sessions';
+import type { ClusterEvent } from '@edge-mcp/core/cluster';
 import { describe, expect, test } from 'vitest';
 import type { RedisContext } from '../src/backend.ts';
 import type { BusEnvelope } from '../src/bus-messages.ts';

@@ -1,6 +1,6 @@
 /** What the package's tests share: one redis-server per file, contexts that are closed after each test. */
 
-import type { TaskRecord } from '@edge-mcp/core/sessions';
+import type { TaskRecord } from '@edge-mcp/core/tasks';
 import { type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createContext, type RedisContext } from '../src/backend.ts';

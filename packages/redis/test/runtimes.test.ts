@@ -4,7 +4,7 @@
  * the bus both ways. A killed child is seen at once (0 receivers) while its liveness key lives.
  */
 import { join } from 'node:path';
-import type { ClusterEvent } from '@edge-mcp/core/sessions';
+import type { ClusterEvent } from '@edge-mcp/core/cluster';
 import { denoBinary } from '@edge-mcp/test-kit/node';
 import { describe, expect, test } from 'vitest';
 import type { BusEnvelope } from '../src/bus-messages.ts';

@@ -3,7 +3,7 @@
  * deletes the principal's own oldest finished task, never another's, and creates no task while all
  * of its tasks still run; two instances share the count.
  */
-import { TaskLimitError, type TaskRecord } from '@edge-mcp/core/sessions';
+import { TaskLimitError, type TaskRecord } from '@edge-mcp/core/tasks';
 import { describe, expect, test } from 'vitest';
 import { RedisTaskStore } from '../src/task-store.ts';
 import { closeAfter, context, namespace, taskRecord, useRedis } from './helpers.ts';

@@ -12,7 +12,7 @@ import {
   McpServer,
   type TaskOptions,
 } from '@edge-mcp/core';
-import type { TaskHost, TaskRecord } from '@edge-mcp/core/sessions';
+import type { TaskHost, TaskRecord } from '@edge-mcp/core/tasks';
 import {
   initializeParams,
   legacyRequest,

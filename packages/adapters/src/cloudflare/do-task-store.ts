@@ -1,10 +1,10 @@
+import { StoreUnavailableError } from '@edge-mcp/core/sessions';
 import {
-  StoreUnavailableError,
   type TaskHost,
   TaskLimitError,
   type TaskRecord,
   type TaskStore,
-} from '@edge-mcp/core/sessions';
+} from '@edge-mcp/core/tasks';
 import { type AlarmUser, ObjectAlarm } from './object-alarm.ts';
 import { scopedId } from './session-id.ts';
 import { admitTask, taskEnded } from './session-registry.ts';

@@ -7,7 +7,8 @@ import {
   type TaskOptions,
 } from '@edge-mcp/core';
 import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
-import { type Session, SessionManager } from '@edge-mcp/core/sessions';
+import type { Session } from '@edge-mcp/core/cluster';
+import { SessionManager } from '@edge-mcp/core/sessions';
 import { toWebResponse } from '../shared/light-response.ts';
 import { withClient } from './client-address.ts';
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './do-event-store.ts';

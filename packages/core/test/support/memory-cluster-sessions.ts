@@ -3,23 +3,22 @@
  * records, with the `SessionCluster` answers (cancel and client responses over the bus, streams
  * held elsewhere linked through the holder's `attachRemote`).
  */
-import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
-import type { RequestId } from '../../src/protocol/jsonrpc.ts';
+
 import type {
   ClientResponse,
   RemoteSink,
   RemoteStreamLink,
   Session,
-  SessionChange,
   SessionCluster,
   SessionHolder,
   SessionHost,
   SessionIds,
-  SessionInit,
   SessionObserver,
-  SessionRecord,
   SessionStream,
-} from '../../src/sessions.ts';
+} from '../../src/cluster.ts';
+import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
+import type { RequestId } from '../../src/protocol/jsonrpc.ts';
+import type { SessionChange, SessionInit, SessionRecord } from '../../src/sessions.ts';
 import type { ClusterWorld } from './memory-cluster-world.ts';
 
 interface Replica {

@@ -6,13 +6,10 @@ import type { RequestId } from '../../src/protocol/jsonrpc.ts';
 import {
   type AppendInfo,
   type EventStore,
-  isTerminal,
   parseEventId,
   type ReplayedEvents,
-  type TaskHost,
-  type TaskRecord,
-  type TaskStore,
 } from '../../src/sessions.ts';
+import { isTerminal, type TaskHost, type TaskRecord, type TaskStore } from '../../src/tasks.ts';
 import type { ClusterWorld } from './memory-cluster-world.ts';
 
 interface Logged {

@@ -3,9 +3,12 @@
  * its bus. The session manager and the stores are written against this, not the class, so the
  * three files do not import each other. `Sessions` is the session manager's type.
  */
+
+import type { ClientResponse } from '../../src/cluster.ts';
 import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
 import type { RequestId } from '../../src/protocol/jsonrpc.ts';
-import type { ClientResponse, SessionRecord, TaskHost, TaskRecord } from '../../src/sessions.ts';
+import type { SessionRecord } from '../../src/sessions.ts';
+import type { TaskHost, TaskRecord } from '../../src/tasks.ts';
 
 /** A session record as the cluster stores it. */
 export interface StoredSession {

@@ -8,17 +8,11 @@
  * but what the seams carry.
  */
 
+import type { ClientResponse, ClusterBus, ClusterEvent, ClusterHost } from '../../src/cluster.ts';
 import { StoreUnavailableError } from '../../src/errors.ts';
 import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
 import type { RequestId } from '../../src/protocol/jsonrpc.ts';
-import type {
-  ClientResponse,
-  ClusterBus,
-  ClusterEvent,
-  ClusterHost,
-  TaskHost,
-  TaskRecord,
-} from '../../src/sessions.ts';
+import type { TaskHost, TaskRecord } from '../../src/tasks.ts';
 import { ClusterSessionManager } from './memory-cluster-sessions.ts';
 import { ClusterTaskStore, SharedEventStore } from './memory-cluster-stores.ts';
 import type { ClusterWorld, StoredSession } from './memory-cluster-world.ts';

@@ -1,0 +1,15 @@
+/**
+ * @module
+ * edge-mcp core, for task store implementers: where tasks (the `io.modelcontextprotocol/tasks`
+ * extension) keep their records (`TaskStore`), and the bounded memory store every runtime uses by
+ * default.
+ */
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
+export {
+  isTerminal,
+  type TaskHost,
+  TaskLimitError,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from './tasks/store.ts';
