@@ -47,6 +47,7 @@ interface Env {
   SESSION_REGISTRY: DurableObjectNamespace;
   SUITE_LOG: DurableObjectNamespace;
   RATE_LIMITS: DurableObjectNamespace;
+  STORE_CONTRACT: DurableObjectNamespace;
 }
 
 /** The log of the whole deployment: one object, lines kept in memory. */
@@ -125,6 +126,7 @@ export const McpSession = defineSessionObject((env: Env) => {
 });
 
 export { RateLimitObject, SessionRegistry } from '@edge-mcp/adapters/cloudflare';
+export { StoreContract } from '../store-contract-object.ts';
 
 export default createSessionWorker({
   sessions: (env: Env) => env.MCP_SESSIONS,
@@ -154,6 +156,10 @@ export default createSessionWorker({
     );
     // Operator routes for the Durable Object tests (a real deployment puts these behind auth).
     const control = sessionControl(env.MCP_SESSIONS, env.SESSION_REGISTRY);
+    // The session-store contract, one fresh object per run of a case.
+    app.post('/__store-contract', (c) =>
+      env.STORE_CONTRACT.get(env.STORE_CONTRACT.idFromName(crypto.randomUUID())).fetch(c.req.raw),
+    );
     app.post('/__close-all', async (c) => c.json({ closed: await control.closeAll('shutdown') }));
     app.get('/__inspect/:session', async (c) =>
       c.json(await control.inspect(c.req.param('session'), c.req.query('as'))),
