@@ -36,7 +36,7 @@ export interface SessionStoreTarget<S> {
    */
   reopen?(store: S): S | Promise<S>;
   /** `createMcpHandler` with `sessions: new SessionManager({ store, idleTimeoutMs })`. */
-  handler(store: S, options: ContractHandlerOptions): ContractHandler;
+  handler(store: S, options: ContractHandlerOptions): ContractHandler | Promise<ContractHandler>;
   /** The store keeps one session at a time (a Durable Object's): a new one ends the one before. */
   single?: boolean;
   /** Several instances use the store at once (each revalidates on every request). */
@@ -111,11 +111,11 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
     applies: (target) => target.reopen !== undefined,
     async run(target) {
       const store = await target.store();
-      const first = target.handler(store, { idleTimeoutMs: LONG, onSessionClose() {} });
+      const first = await target.handler(store, { idleTimeoutMs: LONG, onSessionClose() {} });
       const session = await openSession(first);
       check((await call(first, session, 'remember', { value: 'kept' })).status === 200, 'remember');
       await first.close();
-      const restarted = target.handler(await reopen(target, store), {
+      const restarted = await target.handler(await reopen(target, store), {
         idleTimeoutMs: LONG,
         onSessionClose() {},
       });
@@ -127,7 +127,7 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
       const deleted = await restarted.fetch(legacyDeleteRequest(session));
       check(deleted.status === 200, `DELETE answers 200 (got ${deleted.status})`);
       await restarted.close();
-      const again = target.handler(await reopen(target, store), {
+      const again = await target.handler(await reopen(target, store), {
         idleTimeoutMs: LONG,
         onSessionClose() {},
       });
@@ -138,7 +138,7 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
   {
     name: 'a session id the store never made is 404',
     async run(target) {
-      const handler = target.handler(await target.store(), {
+      const handler = await target.handler(await target.store(), {
         idleTimeoutMs: LONG,
         onSessionClose() {},
       });
@@ -155,13 +155,13 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
     async run(target) {
       const store = await target.store();
       const closed = closings();
-      const handler = target.handler(store, { idleTimeoutMs: 150, ...closed });
+      const handler = await target.handler(store, { idleTimeoutMs: 150, ...closed });
       const session = await openSession(handler);
       check((await closed.next(1, 'the idle timeout')) === 'session-expired', 'session-expired');
       check((await call(handler, session, 'recall')).status === 404, 'an expired session is 404');
       await handler.close();
       if (!target.reopen) return;
-      const restarted = target.handler(await target.reopen(store), {
+      const restarted = await target.handler(await target.reopen(store), {
         idleTimeoutMs: LONG,
         onSessionClose() {},
       });
@@ -174,7 +174,7 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
     applies: (target) => !target.single,
     async run(target) {
       const closed = closings();
-      const handler = target.handler(await target.store(), { idleTimeoutMs: 150, ...closed });
+      const handler = await target.handler(await target.store(), { idleTimeoutMs: 150, ...closed });
       const busy = await openSession(handler);
       const stream = await handler.fetch(legacyGetRequest(busy));
       check(stream.status === 200, `the GET stream opens (got ${stream.status})`);
@@ -193,7 +193,10 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
     applies: (target) => target.single === true,
     async run(target) {
       const closed = closings();
-      const handler = target.handler(await target.store(), { idleTimeoutMs: LONG, ...closed });
+      const handler = await target.handler(await target.store(), {
+        idleTimeoutMs: LONG,
+        ...closed,
+      });
       const before = await openSession(handler);
       const after = await openSession(handler);
       check(before !== after, 'a new id');
@@ -207,7 +210,7 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
     name: 'sessions get distinct ids',
     applies: (target) => !target.single,
     async run(target) {
-      const handler = target.handler(await target.store(), {
+      const handler = await target.handler(await target.store(), {
         idleTimeoutMs: LONG,
         onSessionClose() {},
       });
@@ -222,8 +225,8 @@ export const sessionStoreContract: ReadonlyArray<ContractCase<SessionStoreTarget
     applies: (target) => target.shared === true && target.reopen !== undefined,
     async run(target) {
       const store = await target.store();
-      const a = target.handler(store, { idleTimeoutMs: LONG, onSessionClose() {} });
-      const b = target.handler(await reopen(target, store), {
+      const a = await target.handler(store, { idleTimeoutMs: LONG, onSessionClose() {} });
+      const b = await target.handler(await reopen(target, store), {
         idleTimeoutMs: LONG,
         onSessionClose() {},
       });
