@@ -59,9 +59,9 @@ export class MapSessionStore implements SessionStore {
     this.#rows.set(record.id, { json: JSON.stringify(record), version });
   }
 
-  delete(id: string, _reason: AbortReasonType): void {
-    this.#rows.delete(id);
+  delete(id: string, _reason: AbortReasonType): boolean {
     this.#clearTimer(id);
+    return this.#rows.delete(id);
   }
 
   touch(id: string, _lastActive: number, expiresAt: number): void {

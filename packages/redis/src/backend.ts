@@ -4,7 +4,7 @@
  * one `RedisContext`; `handlerOptions()` gives them to `createMcpHandler`.
  */
 import type { AbortReasonType, McpHandlerOptions, TaskOptions } from '@edge-mcp/core';
-import type { RateLimitStore } from '@edge-mcp/core/sessions';
+import { type RateLimitStore, SessionManager } from '@edge-mcp/core/sessions';
 import { RedisBus } from './bus.ts';
 import { connectRedis } from './connection.ts';
 import type { RedisContext } from './context.ts';
@@ -16,7 +16,8 @@ import { type RedisBackendOptions, resolveOptions } from './options.ts';
 export type { RedisContext } from './context.ts';
 
 import { RedisRateLimitStore } from './rate-limit-store.ts';
-import { RedisSessionManager } from './session-manager.ts';
+import { RedisSessionCluster } from './session-cluster.ts';
+import { RedisSessionStore } from './session-store.ts';
 import { RedisTaskStore } from './task-store.ts';
 
 export interface RedisBackendStats {
@@ -41,7 +42,7 @@ export interface RedisBackend {
   /** This instance's tag (it starts the ids of the streams and requests it holds). */
   readonly instance: string;
   /** Legacy sessions in Redis (the core's `SessionManager`, with `cluster`, `peek`, `shutdown`). */
-  readonly sessions: RedisSessionManager;
+  readonly sessions: SessionManager;
   /** Replayable events in Redis Streams (the core's `EventStore`); undefined with `events: false`. */
   readonly eventStore: RedisEventStore | undefined;
   /** The cluster bus: the handler's `cluster` option (the core's `ClusterBus`). */
@@ -130,7 +131,24 @@ export async function createContext(options: RedisBackendOptions): Promise<Redis
 
 function makeBackend(context: RedisContext): RedisBackend {
   const { connection, instance, bus, keys, options } = context;
-  const sessions = new RedisSessionManager(context);
+  // The core's session manager holds the live copies; the store keeps the records in Redis and
+  // the cluster part reaches what other instances hold.
+  const cluster: RedisSessionCluster = new RedisSessionCluster(context, {
+    peek: (id) => sessions.peek(id),
+    reload: (id) => {
+      const reloaded = sessions.get(id);
+      if (reloaded instanceof Promise)
+        reloaded.catch((error: Error) => options.onError(error, 'session-reload'));
+    },
+  });
+  const stopCluster = cluster.start();
+  const store = new RedisSessionStore(context, () => cluster.prune());
+  const sessions: SessionManager = new SessionManager({
+    store,
+    cluster,
+    idleTimeoutMs: options.idleTimeoutMs,
+    maxReplicas: options.maxReplicas,
+  });
   const eventStore =
     options.events === false ? undefined : new RedisEventStore(connection, keys, options.events);
   const taskStore = new RedisTaskStore(context);
@@ -140,6 +158,7 @@ function makeBackend(context: RedisContext): RedisBackend {
     closed ??= (async () => {
       // Without handler.close() first, this instance's replicas end here (reason shutdown).
       await sessions.shutdown();
+      stopCluster();
       await taskStore.close();
       await bus.close();
       await connection.close();
@@ -196,7 +215,8 @@ function makeBackend(context: RedisContext): RedisBackend {
       } while (cursor !== '0');
       return { sessions: count, instances };
     },
-    closeAll: (reason = 'shutdown') => sessions.closeEvery(reason),
+    // Every session of the cluster, those held here included (their end is reported here).
+    closeAll: (reason = 'shutdown') => store.clear(reason),
     async sharedSecret() {
       const candidate = Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) =>
         byte.toString(16).padStart(2, '0'),

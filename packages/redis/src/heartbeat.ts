@@ -1,5 +1,5 @@
 /**
- * The session manager's share of each heartbeat (design §4.4.3), in the instance's one pipelined
+ * The session store's share of each heartbeat (design §4.4.3), in the instance's one pipelined
  * round trip: the deadlines of the sessions busy here (a request in flight, a connection, a relay)
  * are pushed, so a session active anywhere never expires while one whose only activity was on a
  * dead instance expires normally (no count is stored that could be stranded); the sessions found
@@ -10,7 +10,6 @@ import type { AbortReasonType } from '@edge-mcp/core';
 import type { RedisContext } from './context.ts';
 import type { BeatPart } from './instance.ts';
 import type { RedisOp, RedisReply } from './redis-types.ts';
-import type { Replica } from './replicas.ts';
 import { REFRESH, SWEEP } from './scripts/sessions.ts';
 import { reasonOf } from './session-record.ts';
 import type { SessionWriter } from './session-writes.ts';
@@ -20,31 +19,32 @@ const REFRESH_BATCH = 500;
 /** Sessions ended per sweep. */
 const SWEEP_LIMIT = 100;
 
-/** What a beat reads and tells of the session manager (its own type would import it back). */
-export interface BeatingManager {
+/** What a beat reads and tells of the session store (its own type would import it back). */
+export interface BeatingStore {
   readonly deadlineMs: number;
   readonly backstopMs: number;
-  /** Check every replica at the next beat (Redis was away). */
+  /** Check every session held here at the next beat (Redis was away). */
   reconcile: boolean;
   pruneCancels(): void;
-  replicas(): Iterable<Replica>;
+  /** Calls `fn` for each session the manager holds here, and whether it is busy. */
+  forEachHeld(fn: (id: string, busy: boolean) => void): void;
   writer(): SessionWriter;
-  release(id: string, reason: AbortReasonType): void;
+  /** The session ended elsewhere. */
+  gone(id: string, reason: AbortReasonType): void;
   ended(replies: readonly RedisReply[]): void;
 }
 
-export function sessionBeat(manager: BeatingManager, context: RedisContext): BeatPart {
+export function sessionBeat(store: BeatingStore, context: RedisContext): BeatPart {
   const { keys, instance } = context;
-  manager.pruneCancels();
-  // After Redis was away, every replica is checked: sessions may have ended meanwhile.
-  const all = manager.reconcile;
-  manager.reconcile = false;
-  const writer = manager.writer();
+  store.pruneCancels();
+  // After Redis was away, every session held here is checked: some may have ended meanwhile.
+  const all = store.reconcile;
+  store.reconcile = false;
+  void store.writer().flushQueued();
   const busy: string[] = [];
-  for (const replica of manager.replicas()) {
-    if (all || replica.session.active > 0) busy.push(replica.session.id);
-    if (replica.queued && replica.writing === 0) void writer.flush(replica, true);
-  }
+  store.forEachHeld((id, active) => {
+    if (all || active) busy.push(id);
+  });
   const ops: RedisOp[] = [];
   for (let i = 0; i < busy.length; i += REFRESH_BATCH)
     ops.push({
@@ -52,8 +52,8 @@ export function sessionBeat(manager: BeatingManager, context: RedisContext): Bea
       keys: [keys.sessions],
       args: [
         keys.namespace,
-        manager.deadlineMs,
-        manager.backstopMs,
+        store.deadlineMs,
+        store.backstopMs,
         ...busy.slice(i, i + REFRESH_BATCH),
       ],
     });
@@ -69,18 +69,18 @@ export function sessionBeat(manager: BeatingManager, context: RedisContext): Bea
       replies.forEach((reply, i) => {
         if (reply instanceof Error) {
           context.options.onError(reply, 'heartbeat');
-          if (i < refreshes && all) manager.reconcile = true;
+          if (i < refreshes && all) store.reconcile = true;
           return;
         }
         if (i < refreshes) {
           const gone = reply as RedisReply[];
           for (let j = 0; j + 1 < gone.length; j += 2)
-            manager.release(String(gone[j]), reasonOf(gone[j + 1]));
-        } else manager.ended(reply as RedisReply[]);
+            store.gone(String(gone[j]), reasonOf(gone[j + 1]));
+        } else store.ended(reply as RedisReply[]);
       });
     },
     failed() {
-      if (all) manager.reconcile = true;
+      if (all) store.reconcile = true;
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The session manager's `SessionCluster` (design §3.3, §4.6, §4.7): what the core asks when its
+ * The Redis backend's `SessionCluster` (design §3.3, §4.6, §4.7): what the core asks when its
  * local lookup missed. A cancel is broadcast (the client chose the request's id, which names no
  * instance) and remembered here in case its request registers late; a client's response goes to
  * the instance its request id names (the inbox keeps it while that instance's subscriber is
@@ -12,13 +12,14 @@ import type {
   RemoteStreamLink,
   Session,
   SessionCluster,
+  SessionIds,
 } from '@edge-mcp/core/cluster';
 import type { RedisContext } from './context.ts';
 import { EarlyCancels } from './early-cancels.ts';
 import { holderOf } from './instance.ts';
 import { StreamLinks } from './streams.ts';
 
-/** What the cluster part needs of the manager. */
+/** What the cluster part needs of the core's session manager. */
 export interface ReplicaSource {
   peek(id: string): Session | undefined;
   /** Reads the session's record again (its subscriptions changed elsewhere). */
@@ -27,12 +28,15 @@ export interface ReplicaSource {
 
 export class RedisSessionCluster implements SessionCluster {
   readonly #context: RedisContext;
+  /** Stream and server→client request ids that name this instance. */
+  readonly ids: SessionIds;
   readonly #sessions: ReplicaSource;
   readonly #early = new EarlyCancels();
   readonly #links: StreamLinks;
 
   constructor(context: RedisContext, sessions: ReplicaSource) {
     this.#context = context;
+    this.ids = context.instance.ids;
     this.#sessions = sessions;
     this.#links = new StreamLinks(context, sessions);
   }

@@ -5,7 +5,6 @@
  * coalesced per replica (`FieldOps`).
  */
 import type { AbortReasonType, LogLevel } from '@edge-mcp/core';
-import type { Session } from '@edge-mcp/core/cluster';
 import type { SessionChange, SessionInit, SessionRecord } from '@edge-mcp/core/sessions';
 import { SESSION_FIELDS as F } from './keys.ts';
 import type { RedisArg, RedisReply } from './redis-types.ts';
@@ -159,26 +158,30 @@ export class FieldOps {
 }
 
 /**
- * Adds `change` of `session` to `ops`; false when a state value is not JSON (it stays in this
- * replica only). Without a change, the whole record is written.
+ * Adds `change` of a session's `record` to `ops`; false when a state value is not JSON (it stays
+ * in this instance's copy only). Without a change, the whole record is written.
  */
-export function addChange(ops: FieldOps, session: Session, change?: SessionChange): boolean {
+export function addChange(ops: FieldOps, record: SessionRecord, change?: SessionChange): boolean {
   switch (change?.kind) {
     case 'initialized':
-      ops.set(F.initialized, session.initialized ? '1' : '0');
+      ops.set(F.initialized, record.initialized ? '1' : '0');
       return true;
     case 'logLevel':
-      if (session.logLevel === undefined) ops.delete(F.logLevel);
-      else ops.set(F.logLevel, session.logLevel);
+      if (record.logLevel === undefined) ops.delete(F.logLevel);
+      else ops.set(F.logLevel, record.logLevel);
       return true;
     case 'subscription': {
       const field = F.subscription + change.uri;
-      if (session.isSubscribed(change.uri)) ops.set(field, '1');
+      if (record.subscriptions.includes(change.uri)) ops.set(field, '1');
       else ops.delete(field);
       return true;
     }
-    case 'state':
-      return addState(ops, session, change.key);
+    case 'state': {
+      const entry = record.state.find(([key]) => key === change.key);
+      if (entry) return addState(ops, change.key, entry[1]);
+      ops.delete(F.state + change.key);
+      return true;
+    }
     case 'state-cleared':
       ops.clear(F.state);
       return true;
@@ -186,32 +189,27 @@ export function addChange(ops: FieldOps, session: Session, change?: SessionChang
       // Ids come from the instance (`session.ids`): no counter is stored.
       return true;
     default: {
-      ops.set(F.initialized, session.initialized ? '1' : '0');
-      if (session.logLevel === undefined) ops.delete(F.logLevel);
-      else ops.set(F.logLevel, session.logLevel);
+      ops.set(F.initialized, record.initialized ? '1' : '0');
+      if (record.logLevel === undefined) ops.delete(F.logLevel);
+      else ops.set(F.logLevel, record.logLevel);
       ops.clear(F.subscription);
-      for (const uri of session.subscriptions) ops.set(F.subscription + uri, '1');
+      for (const uri of record.subscriptions) ops.set(F.subscription + uri, '1');
       ops.clear(F.state);
       let json = true;
-      for (const key of session.state.keys()) json = addState(ops, session, key) && json;
+      for (const [key, value] of record.state) json = addState(ops, key, value) && json;
       return json;
     }
   }
 }
 
-function addState(ops: FieldOps, session: Session, key: string): boolean {
-  const field = F.state + key;
-  if (!session.state.has(key)) {
-    ops.delete(field);
-    return true;
-  }
+function addState(ops: FieldOps, key: string, value: unknown): boolean {
   let text: string | undefined;
   try {
-    text = JSON.stringify(session.state.get(key));
+    text = JSON.stringify(value);
   } catch {
     text = undefined;
   }
   if (text === undefined) return false;
-  ops.set(field, text);
+  ops.set(F.state + key, text);
   return true;
 }

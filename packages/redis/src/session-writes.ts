@@ -1,27 +1,38 @@
 /**
- * Durable changes of a session (design §4.4.4): a change becomes field operations on the
- * replica; those of one tick go to Redis in one `WRITE` script call, whose promise the request's
- * answer waits for (`session.writes`). The replica's version moves with its own writes; a write
- * that finds another instance wrote in between leaves the version unknown, so the next touch
- * reloads the record. A write that fails because Redis is away stays queued on the replica (the
- * last operation per field) and is flushed by the heartbeat and on reconnection: a blip loses no
- * change a handler made.
+ * Durable changes of a session (design §4.4.4): a change becomes field operations; those of one
+ * tick go to Redis in one `WRITE` script call, whose promise the request's answer waits for
+ * (`session.writes`). A write that fails because Redis is away stays queued (the last operation
+ * per field) and is flushed by the heartbeat and on reconnection: a blip loses no change a
+ * handler made. What is kept per session lives only while something is unwritten.
  */
 
-import type { Session } from '@edge-mcp/core/cluster';
-import type { SessionChange } from '@edge-mcp/core/sessions';
+import type { SessionChange, SessionRecord } from '@edge-mcp/core/sessions';
 import type { RedisConnection } from './connection.ts';
 import type { RedisKeys } from './keys.ts';
 import { RedisUnavailableError } from './redis-types.ts';
-import type { Replica } from './replicas.ts';
 import { WRITE } from './scripts/sessions.ts';
 import { addChange, FieldOps } from './session-record.ts';
+
+/** What is unwritten of one session. */
+interface Pending {
+  /** Field operations not written yet: this tick's, or queued after a failed write. */
+  unsent: FieldOps | undefined;
+  /** Settles the requests waiting for `unsent` (undefined when none waits). */
+  settle: (() => void) | undefined;
+  /** What those requests wait for. */
+  written: Promise<void> | undefined;
+  /** Writes sent and not answered yet. */
+  writing: number;
+  /** A write failed: `unsent` waits for Redis (flushed by the heartbeat and on reconnection). */
+  queued: boolean;
+}
 
 export class SessionWriter {
   readonly #connection: RedisConnection;
   readonly #keys: RedisKeys;
   readonly #tag: string;
   readonly #onError: (error: Error, where: string) => void;
+  readonly #pending = new Map<string, Pending>();
 
   constructor(
     connection: RedisConnection,
@@ -35,79 +46,101 @@ export class SessionWriter {
     this.#onError = onError;
   }
 
-  /** `SessionObserver.changed` for a replica: the promise of the write that will carry it. */
-  changed(replica: Replica, session: Session, change?: SessionChange): Promise<void> | undefined {
-    const ops = replica.unsent ?? new FieldOps();
-    if (!addChange(ops, session, change))
+  /** Whether something of session `id` is not in Redis yet (its copy here is newer). */
+  unwritten(id: string): boolean {
+    return this.#pending.has(id);
+  }
+
+  /** `SessionStore.write`: the promise of the write that will carry the change. */
+  changed(record: SessionRecord, change?: SessionChange): Promise<void> | undefined {
+    const id = record.id;
+    const pending = this.#pending.get(id) ?? {
+      unsent: undefined,
+      settle: undefined,
+      written: undefined,
+      writing: 0,
+      queued: false,
+    };
+    const ops = pending.unsent ?? new FieldOps();
+    if (!addChange(ops, record, change))
       this.#onError(
-        new Error(
-          `session ${session.id}: a state value is not JSON; it stays on this instance only`,
-        ),
+        new Error(`session ${id}: a state value is not JSON; it stays on this instance only`),
         'session-state',
       );
-    if (ops.empty) return replica.written;
-    replica.unsent = ops;
+    if (ops.empty) return pending.written;
+    pending.unsent = ops;
+    this.#pending.set(id, pending);
     // Redis is away: the change waits with the queued ones (the answer does not).
-    if (replica.queued) return undefined;
-    if (!replica.written) {
-      replica.written = new Promise<void>((resolve) => {
-        replica.settle = resolve;
+    if (pending.queued) return undefined;
+    if (!pending.written) {
+      pending.written = new Promise<void>((resolve) => {
+        pending.settle = resolve;
       });
-      // One write per replica at a time (so a failed one is re-queued before what followed it):
+      // One write per session at a time (so a failed one is re-queued before what followed it):
       // a change made meanwhile goes when it is answered.
-      if (replica.writing === 0) queueMicrotask(() => void this.flush(replica));
+      if (pending.writing === 0) queueMicrotask(() => void this.flush(id));
     }
-    return replica.written;
+    return pending.written;
+  }
+
+  /** Sends every queued write (the heartbeat, a reconnection, shutdown); never rejects. */
+  flushQueued(all = false): Promise<void> {
+    const flushed: Array<Promise<void>> = [];
+    for (const [id, pending] of this.#pending)
+      if ((pending.queued || all) && pending.writing === 0) flushed.push(this.flush(id, true));
+    return Promise.all(flushed).then(() => undefined);
   }
 
   /**
-   * Writes what the replica has not written yet (one round trip), then what changed meanwhile;
-   * never rejects. While a write is queued for Redis's return, only `retry` (the heartbeat, a
-   * reconnection) sends it.
+   * Writes what session `id` has not written yet (one round trip), then what changed meanwhile;
+   * never rejects. While a write is queued for Redis's return, only `retry` sends it.
    */
-  flush(replica: Replica, retry = false): Promise<void> {
-    if (replica.writing > 0 || (replica.queued && !retry)) return Promise.resolve();
-    const ops = replica.unsent;
-    const settle = replica.settle;
-    replica.unsent = undefined;
-    replica.settle = undefined;
-    replica.written = undefined;
+  flush(id: string, retry = false): Promise<void> {
+    const pending = this.#pending.get(id);
+    if (!pending || pending.writing > 0 || (pending.queued && !retry)) return Promise.resolve();
+    const ops = pending.unsent;
+    const settle = pending.settle;
+    pending.unsent = undefined;
+    pending.settle = undefined;
+    pending.written = undefined;
     if (!ops || ops.empty) {
+      this.#pending.delete(id);
       settle?.();
       return Promise.resolve();
     }
-    const id = replica.session.id;
-    const known = replica.version;
-    // Optimistic: a touch answered after the write finds this version.
-    if (known > 0) replica.version = known + 1;
-    replica.writing++;
+    pending.writing++;
     const args = [this.#keys.namespace, id, this.#tag, ...ops.args()];
     return this.#connection.script(WRITE, [this.#keys.session(id)], args).then(
-      (version) => {
-        replica.writing--;
-        replica.queued = false;
-        // 0: the session is gone (the next touch or heartbeat finds it); another version: an
-        // instance wrote in between, so the record is reloaded on the next touch.
-        if (version !== 0 && (known <= 0 || version !== known + 1)) replica.version = -1;
+      () => {
+        // 0 (the session is gone) needs nothing here: the next touch or heartbeat finds it.
+        pending.writing--;
+        pending.queued = false;
         settle?.();
-        if (replica.unsent) return this.flush(replica);
+        if (pending.unsent) return this.flush(id);
+        this.#pending.delete(id);
       },
       (error: Error) => {
-        replica.writing--;
-        replica.version = -1;
+        pending.writing--;
         if (error instanceof RedisUnavailableError) {
           // Kept, before whatever changed since: flushed once Redis is back.
-          if (replica.unsent) ops.merge(replica.unsent);
-          replica.unsent = ops;
-          replica.queued = true;
-        }
+          if (pending.unsent) ops.merge(pending.unsent);
+          pending.unsent = ops;
+          pending.queued = true;
+        } else if (!pending.unsent) this.#pending.delete(id);
         this.#onError(error, 'session-write');
         settle?.();
         // Requests that changed something meanwhile do not wait for Redis's return either.
-        replica.settle?.();
-        replica.settle = undefined;
-        replica.written = undefined;
+        pending.settle?.();
+        pending.settle = undefined;
+        pending.written = undefined;
       },
     );
+  }
+
+  /** The session ended: what it had not written goes. */
+  drop(id: string): void {
+    const pending = this.#pending.get(id);
+    this.#pending.delete(id);
+    pending?.settle?.();
   }
 }

@@ -67,12 +67,13 @@ export class DurableObjectSessionStore implements SessionStore, AlarmUser {
     this.#storedActive = record.lastActive;
   }
 
-  delete(id: string, _reason: AbortReasonType): void {
-    if (this.#current() !== id) return;
+  delete(id: string, _reason: AbortReasonType): boolean {
+    if (this.#current() !== id) return false;
     this.#state.storage.kv.delete(RECORD);
     this.#id = undefined;
     // Nothing of it is left; the whole storage goes unless tasks are still kept here.
     this.#alarm.released();
+    return true;
   }
 
   /**

@@ -9,15 +9,16 @@ import { DEFAULTS } from '../defaults.ts';
 import { SessionLimitError } from '../errors.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
-import type { Session, SessionObserver } from './session.ts';
-import type { SessionHolder, SessionHost } from './session-seams.ts';
+import type { Session, SessionObserver, SessionRecord } from './session.ts';
+import type { SessionCluster, SessionHolder, SessionHost } from './session-seams.ts';
 import type { SessionLoad, SessionStore, SessionStoreHost } from './session-store.ts';
+import { SessionTable } from './session-table.ts';
 import type { SessionChange, SessionInit } from './session-types.ts';
 
 export interface SessionManagerOptions {
   /**
    * Where the sessions' records are kept, so they go on after a restart (a Durable Object's
-   * storage, a database). @default none: sessions live in this process only
+   * storage, a database) or on other instances. @default none: sessions live in this process only
    */
   store?: SessionStore;
   /** A session with no in-flight request and no open stream for this long is closed. @default 600000 (10 min) */
@@ -25,7 +26,7 @@ export interface SessionManagerOptions {
   /**
    * Live sessions at most. At the cap, a new session evicts the longest-idle one that has no
    * request in flight and no open stream (reason `session-evicted`); only when every session is
-   * busy is `initialize` answered 503 with `Retry-After`. @default 10000
+   * busy is `initialize` answered 503 with `Retry-After`. A shared store keeps its own. @default 10000
    */
   maxSessions?: number;
   /**
@@ -34,6 +35,13 @@ export interface SessionManagerOptions {
    * when every one of its sessions is busy, its `initialize` is answered 429. @default 1000
    */
   maxSessionsPerPrincipal?: number;
+  /**
+   * With a shared store: copies of sessions kept here at most. Past it the least recently used
+   * idle ones are dropped (not ended: the next request rebuilds one). @default 10000
+   */
+  maxReplicas?: number;
+  /** Where requests and streams held by other instances are reached (with a shared store). */
+  cluster?: SessionCluster;
 }
 
 let sweep: (manager: SessionManager) => void;
@@ -63,28 +71,30 @@ function ignore(): void {}
  * longest-idle one instead, and a principal at its quota evicts only its own.
  */
 export class SessionManager implements SessionHolder, SessionObserver, SessionStoreHost {
-  /** In the order the sessions last went idle (or were opened): the first idle one is the oldest. */
-  readonly #sessions = new Map<string, Session>();
+  readonly #table: SessionTable;
   readonly #store: SessionStore | undefined;
-  /** The record versions held, for a shared store (every request revalidates with it). */
-  readonly #versions: Map<string, number> | undefined;
+  readonly #shared: boolean;
   /** Loads under way, so two requests for a session not held yet restore it once. */
   readonly #loading = new Map<string, Promise<Session | undefined>>();
   readonly #idleMs: number;
   readonly #max: number;
   readonly #maxPerPrincipal: number;
-  /** Live sessions per quota key (only keys with sessions). */
-  readonly #perPrincipal = new Map<string, number>();
+  readonly cluster: SessionCluster | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #host: SessionHost = UNBOUND;
   #reaped = 0;
 
   constructor(options: SessionManagerOptions = {}) {
     this.#store = options.store;
-    this.#versions = options.store?.shared ? new Map() : undefined;
+    this.#shared = options.store?.shared === true;
+    this.cluster = options.cluster;
     this.#idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
     this.#max = options.maxSessions ?? DEFAULTS.maxSessions;
     this.#maxPerPrincipal = options.maxSessionsPerPrincipal ?? DEFAULTS.maxSessionsPerPrincipal;
+    this.#table = new SessionTable(
+      this.#shared ? (options.maxReplicas ?? DEFAULTS.maxSessions) : undefined,
+      options.cluster,
+    );
     this.#store?.bind?.(this);
   }
 
@@ -93,7 +103,7 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   }
 
   get size(): number {
-    return this.#sessions.size;
+    return this.#table.size;
   }
 
   bind(host: SessionHost): void {
@@ -101,18 +111,22 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   }
 
   create(init: SessionInit): Session | Promise<Session> {
-    const key = init.owner ?? init.client ?? '';
-    if ((this.#perPrincipal.get(key) ?? 0) >= this.#maxPerPrincipal) {
-      // A principal at its quota makes room among its own sessions only.
-      if (!this.#evictOne(key)) throw new SessionLimitError(this.#maxPerPrincipal, 1, 'principal');
-    } else if (this.#sessions.size >= this.#max && !this.#evictOne(undefined)) {
-      // Every session is busy; one may be evictable as soon as any request ends.
-      throw new SessionLimitError(this.#max, 1);
-    }
+    // A shared store keeps the caps of every instance (its `create` refuses).
+    if (!this.#shared) this.#makeRoom(init.owner ?? init.client ?? '');
     const store = this.#store;
     if (!store) return this.#opened(this.#host.open(crypto.randomUUID(), init), undefined);
     const id = store.create(init);
     return typeof id === 'string' ? this.#first(id, init) : id.then((id) => this.#first(id, init));
+  }
+
+  #makeRoom(key: string): void {
+    if (this.#table.countOf(key) >= this.#maxPerPrincipal) {
+      // A principal at its quota makes room among its own sessions only.
+      if (!this.#evictOne(key)) throw new SessionLimitError(this.#maxPerPrincipal, 1, 'principal');
+    } else if (this.#table.size >= this.#max && !this.#evictOne(undefined)) {
+      // Every session is busy; one may be evictable as soon as any request ends.
+      throw new SessionLimitError(this.#max, 1);
+    }
   }
 
   /** A store minted the id: the session opens, its first record is written and awaited. */
@@ -125,11 +139,11 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   }
 
   get(id: string): Session | undefined | Promise<Session | undefined> {
-    const session = this.#sessions.get(id);
-    if (this.#store === undefined || (session && !this.#versions)) return session;
+    const session = this.#table.use(id);
+    if (this.#store === undefined || (session && !this.#shared)) return session;
     const loading = this.#loading.get(id);
     if (loading) return loading;
-    const found = this.#store.load(id, this.#versions?.get(id));
+    const found = this.#store.load(id, this.#table.versionOf(id));
     if (!(found instanceof Promise)) return this.#loaded(id, found);
     const load = found.then(
       (found) => this.#loaded(id, found),
@@ -142,74 +156,86 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
     return load;
   }
 
-  #loaded(id: string, found: SessionLoad): Session | undefined {
+  #loaded(id: string, found: SessionLoad): Session | undefined | Promise<Session | undefined> {
     this.#loading.delete(id);
-    const held = this.#sessions.get(id);
+    const held = this.#table.get(id);
     if (found === 'gone') {
       // Ended elsewhere (a shared store): what this instance holds of it goes.
-      if (held) this.#forget(held, 'session-deleted', false);
+      if (held) this.#let(held, 'session-deleted');
       return undefined;
     }
-    if (found === 'unchanged') return held;
+    // Unchanged, unless the copy was dropped meanwhile: then the record is read again.
+    if (found === 'unchanged') {
+      if (held) return held;
+      this.#table.forgetVersion(id);
+      return this.get(id);
+    }
     if (held) {
       // Its own writes in flight decide; another holder's change applies otherwise.
       if (held.writes === undefined) held.refresh(found.record);
-      this.#versions?.set(id, found.version);
+      this.#table.setVersion(id, found.version);
       return held;
     }
     return this.#opened(this.#host.restore(found.record), found.version);
   }
 
   close(id: string, reason: AbortReasonType): boolean | Promise<boolean> {
-    const session = this.#sessions.get(id);
+    const session = this.#table.get(id);
     if (session) {
-      this.#forget(session, reason, true);
-      return true;
+      const ended = this.#end(session, reason);
+      return ended instanceof Promise ? ended.then(() => true) : true;
     }
     if (!this.#store) return false;
     // A stored session this process does not hold (after a restart): restored to be ended, so
     // its hooks run and its record goes.
     const found = this.get(id);
-    const end = (session: Session | undefined): boolean => {
-      if (session) this.#forget(session, reason, true);
-      return session !== undefined;
+    const end = (session: Session | undefined): boolean | Promise<boolean> => {
+      if (!session) return false;
+      const ended = this.#end(session, reason);
+      return ended instanceof Promise ? ended.then(() => true) : true;
     };
     return found instanceof Promise ? found.then(end) : end(found);
   }
 
-  closeAll(reason: AbortReasonType): void {
-    for (const session of [...this.#sessions.values()]) this.#forget(session, reason, true);
+  closeAll(reason: AbortReasonType): void | Promise<void> {
+    const cleared = this.#store?.clear?.(reason);
+    const endHeld = (): void | Promise<void> => {
+      const ending = this.#table.all().map((session) => this.#end(session, reason));
+      if (ending.some((end) => end instanceof Promise)) return Promise.all(ending).then(ignore);
+    };
+    return cleared ? cleared.then(endHeld) : endHeld();
   }
 
   /**
    * The handler closes. Without a store every session ends (reason `shutdown`, hooks run); over
-   * a store they are let go and their records stay for the next start, and the store closes.
+   * a store they are let go and their records stay for the next start or the other instances,
+   * and the store closes.
    */
   shutdown(): void | Promise<void> {
     if (!this.#store) return this.closeAll('shutdown');
-    for (const session of [...this.#sessions.values()]) this.#forget(session, 'shutdown', false);
+    for (const session of this.#table.all()) this.#let(session, 'shutdown');
     return this.#store.close?.();
   }
 
   peek(id: string): Session | undefined {
-    return this.#sessions.get(id);
+    return this.#table.get(id);
   }
 
   forEach(fn: (session: Session) => void): void {
-    for (const session of this.#sessions.values()) fn(session);
+    this.#table.forEach(fn);
   }
 
   /** SessionObserver: the record is written (the request's answer waits for a promise). */
   changed(session: Session, change?: SessionChange): void | Promise<void> {
-    if (this.#sessions.get(session.id) !== session) return;
+    // A copy dropped while a request still held it is kept again, unless another took its place.
+    if (!this.#table.holds(session) && !this.#table.readopt(session)) return;
     return this.#store?.write(session.toRecord(), change);
   }
 
   /** SessionObserver: the session went idle; it moves to the end of the eviction order. */
   idle(session: Session): void {
-    if (this.#sessions.get(session.id) !== session) return;
-    this.#sessions.delete(session.id);
-    this.#sessions.set(session.id, session);
+    if (!this.#table.holds(session)) return;
+    this.#table.wentIdle(session);
     this.#store?.touch?.(session.id, session.lastActive, session.lastActive + this.#idleMs);
   }
 
@@ -217,11 +243,10 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   expired(id: string): number | undefined | Promise<number | undefined> {
     const check = (session: Session | undefined): number | undefined => {
       if (!session || session.active > 0) return undefined;
-      // A shared store keeps the deadline of every instance's use; this one's view may be older.
-      const due = this.#store?.shared ? 0 : session.lastActive + this.#idleMs;
+      const due = session.lastActive + this.#idleMs;
       if (Date.now() < due) return due;
       this.#reaped++;
-      this.#forget(session, 'session-expired', true);
+      this.#endLater(session, 'session-expired');
       return undefined;
     };
     const found = this.get(id);
@@ -234,13 +259,34 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
     if (closed instanceof Promise) return closed.then(ignore);
   }
 
+  /** SessionStoreHost: the store ended it (its record is gone): the end runs here, once. */
+  ended(record: SessionRecord, reason: AbortReasonType): void {
+    if (reason === 'session-expired') this.#reaped++;
+    const held = this.#table.get(record.id);
+    if (held) {
+      if (this.#drop(held)) this.#host.end(held, reason);
+      return;
+    }
+    this.cluster?.forget?.(record.id);
+    this.#host.end(this.#host.restore(record), reason);
+  }
+
+  /** SessionStoreHost: it ended on another instance. */
+  gone(id: string, reason: AbortReasonType): void {
+    const held = this.#table.get(id);
+    if (held) this.#let(held, reason);
+  }
+
+  /** SessionStoreHost: what a shared store's heartbeat refreshes. */
+  forEachHeld(fn: (id: string, busy: boolean) => void): void {
+    for (const session of this.#table.all()) fn(session.id, session.active > 0);
+  }
+
   #opened(session: Session, version: number | undefined): Session {
     session.observer = this;
-    this.#sessions.set(session.id, session);
-    if (version !== undefined) this.#versions?.set(session.id, version);
-    this.#perPrincipal.set(session.quotaKey, (this.#perPrincipal.get(session.quotaKey) ?? 0) + 1);
+    this.#table.add(session, version);
     const timed = this.#idleMs > 0 && Number.isFinite(this.#idleMs);
-    if (!this.#sweeper && timed && !this.#store?.touch) {
+    if (!this.#sweeper && timed && !this.#store?.touch && !this.#shared) {
       // Reaped between idleTimeout and idleTimeout × 1.1 after the last activity.
       this.#sweeper = unrefTimer(
         setInterval(sweep, Math.max(10, Math.min(this.#idleMs / 10, 60_000)), this),
@@ -254,13 +300,9 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
    * false when every such session is busy.
    */
   #evictOne(key: string | undefined): boolean {
-    for (const session of this.#sessions.values()) {
-      if (session.active === 0 && (key === undefined || session.quotaKey === key)) {
-        this.#forget(session, 'session-evicted', true);
-        return true;
-      }
-    }
-    return false;
+    const idle = this.#table.oldestIdle(key);
+    if (idle) this.#endLater(idle, 'session-evicted');
+    return idle !== undefined;
   }
 
   static {
@@ -270,40 +312,48 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   }
 
   #sweep(now: number): void {
-    for (const session of [...this.#sessions.values()]) {
+    for (const session of this.#table.all()) {
       if (session.active === 0 && now - session.lastActive >= this.#idleMs) {
         this.#reaped++;
-        this.#forget(session, 'session-expired', true);
+        this.#endLater(session, 'session-expired');
       }
     }
   }
 
-  /**
-   * This table lets go of a session: it ends for good (`ended`: hooks, record deleted), or only
-   * here (shutdown over a store, ended by another holder).
-   */
-  #forget(session: Session, reason: AbortReasonType, ended: boolean): void {
-    if (this.#sessions.get(session.id) !== session) return;
-    this.#sessions.delete(session.id);
-    this.#versions?.delete(session.id);
-    session.observer = undefined;
-    const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
-    if (left <= 0) this.#perPrincipal.delete(session.quotaKey);
-    else this.#perPrincipal.set(session.quotaKey, left);
-    if (this.#sessions.size === 0 && this.#sweeper !== undefined) {
+  /** Takes the session out of the table; false when it was not there (any more). */
+  #drop(session: Session): boolean {
+    if (!this.#table.drop(session)) return false;
+    if (this.#table.size === 0 && this.#sweeper !== undefined) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }
-    if (!ended) {
-      this.#host.release(session, reason);
-      return;
-    }
-    this.#host.end(session, reason);
-    try {
-      // A store that fails to delete leaves a record its expiry removes later; the session is
-      // over here either way, and the rejection must not go unhandled (that ends a Node process).
-      const deleted = this.#store?.delete(session.id, reason);
-      if (deleted instanceof Promise) deleted.catch(ignore);
-    } catch {}
+    return true;
+  }
+
+  /** `#end` where nobody waits: a store that fails leaves the record to its expiry. */
+  #endLater(session: Session, reason: AbortReasonType): void {
+    const ended = this.#end(session, reason);
+    if (ended instanceof Promise) ended.catch(ignore);
+  }
+
+  /**
+   * Ends the session for good: its record goes first, then the end runs (hooks, events dropped).
+   * A shared store that finds the record gone already (another instance ended it meanwhile) has
+   * it only let go here; one that fails leaves the session as it was.
+   */
+  #end(session: Session, reason: AbortReasonType): void | Promise<void> {
+    const deleted = this.#store?.delete(session.id, reason);
+    const finish = (found: boolean | undefined): void => {
+      if (!this.#drop(session)) return;
+      if (found === false && this.#shared) this.#host.release(session, reason);
+      else this.#host.end(session, reason);
+    };
+    if (deleted instanceof Promise) return deleted.then(finish);
+    finish(deleted);
+  }
+
+  /** Lets go of a session here without ending it (shutdown over a store, ended elsewhere). */
+  #let(session: Session, reason: AbortReasonType): void {
+    if (this.#drop(session)) this.#host.release(session, reason);
   }
 }

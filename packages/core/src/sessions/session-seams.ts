@@ -9,7 +9,7 @@
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
 import type { Session, SessionRecord } from './session.ts';
-import type { ClientResponse, RemoteStreamLink, SessionInit } from './session-types.ts';
+import type { ClientResponse, RemoteStreamLink, SessionIds, SessionInit } from './session-types.ts';
 
 /**
  * What the handler lends its session holder when it binds it: the only way to make session
@@ -41,6 +41,12 @@ export interface SessionHost {
  * Objects (one holder per session).
  */
 export interface SessionCluster {
+  /** Mints ids that name this instance, set on every session the manager opens or restores. */
+  readonly ids?: SessionIds;
+  /** The manager opened or restored `session` here. */
+  adopted?(session: Session): void;
+  /** The manager let go of session `id` here (ended, released or dropped). */
+  forget?(id: string): void;
   /** `notifications/cancelled` named a request that does not run here: abort it where it runs. */
   cancel(session: Session, requestId: RequestId): void;
   /** A response to a server→client request nothing here waits for: deliver it where it waits. */

@@ -37,6 +37,19 @@ export interface SessionStoreHost {
    * cap makes room): it ends like a DELETE does, hooks included, and its record is deleted.
    */
   end(id: string, reason: AbortReasonType): void | Promise<void>;
+  /**
+   * The store ended session `id` itself (a shared store's sweep or eviction) and its record is
+   * gone: the manager runs the end (hooks, `onSessionClose`), with `record` for one it does not
+   * hold. Once per session in the whole cluster, by the instance whose store ended it.
+   */
+  ended(record: SessionRecord, reason: AbortReasonType): void;
+  /**
+   * Session `id` ended elsewhere (another instance ended it; a shared store learnt it): what this
+   * instance holds of it goes, without the end's hooks (they ran where it ended).
+   */
+  gone(id: string, reason: AbortReasonType): void;
+  /** Calls `fn` for each session the manager holds, and whether it is busy (a shared store's heartbeat). */
+  forEachHeld(fn: (id: string, busy: boolean) => void): void;
 }
 
 /**
@@ -70,8 +83,17 @@ export interface SessionStore {
    * a returned promise, so a change is durable before the client hears of it.
    */
   write(record: SessionRecord, change: SessionChange | undefined): void | Promise<void>;
-  /** The session ended with `reason`: its record goes. */
-  delete(id: string, reason: AbortReasonType): void | Promise<void>;
+  /**
+   * The session ended with `reason`: its record goes. A shared store answers false when the
+   * record was gone already (ended by another instance meanwhile: its end ran there).
+   */
+  delete(id: string, reason: AbortReasonType): boolean | Promise<boolean>;
+  /**
+   * Ends every session the store keeps (the operator's `closeAll`), those of other instances too,
+   * reporting the ones it ends through `host.ended`. Without it, `closeAll` ends the sessions the
+   * manager holds.
+   */
+  clear?(reason: AbortReasonType): Promise<unknown>;
   /**
    * The session went idle at `lastActive` (no request in flight, no open stream): call the
    * host's `expired(id)` at `expiresAt` unless it is touched again first. Without `touch` the
@@ -80,7 +102,9 @@ export interface SessionStore {
   touch?(id: string, lastActive: number, expiresAt: number): void;
   /**
    * Other holders (instances) write the records too: the manager loads the record, with the
-   * version it holds, on every request. @default false
+   * version it holds, on every request; it keeps no caps of its own (the store's `create` does)
+   * and drops idle copies past `maxReplicas`. A shared store times sessions out itself (its
+   * deadlines see every instance's use) and reports them through `host.ended`. @default false
    */
   readonly shared?: boolean;
   /** The handler closes: let go of connections and timers (the records stay). */

@@ -241,6 +241,11 @@ export class Session extends Scope implements SessionHandle, SessionInit {
     return this.#subscriptions?.has(uri) ?? false;
   }
 
+  /** Whether `onClose` hooks are registered (a holder must not drop such a session silently). */
+  get hooked(): boolean {
+    return this.#onClose !== undefined && this.#onClose.length > 0;
+  }
+
   onClose(fn: (reason: AbortReasonType) => void): void {
     if (this.aborted) {
       fn(this.reason ?? 'shutdown');

@@ -1,0 +1,144 @@
+/**
+ * The `SessionManager`'s map of live sessions: in the order they last went idle (the first idle
+ * one is the eviction candidate), counted per principal, with the record versions a shared store
+ * revalidates against, and bounded for a shared store (idle copies past the bound are dropped,
+ * never ended: the next request rebuilds one).
+ *
+ * @module
+ */
+import type { Session } from './session.ts';
+import type { SessionCluster } from './session-seams.ts';
+
+/** Whether dropping the copy would lose something live here. */
+function pinned(session: Session): boolean {
+  return (
+    session.active > 0 ||
+    session.standalone !== undefined ||
+    session.writes !== undefined ||
+    session.hooked
+  );
+}
+
+export class SessionTable {
+  readonly #sessions = new Map<string, Session>();
+  /** Live sessions per quota key (only keys with sessions). */
+  readonly #perPrincipal = new Map<string, number>();
+  /** Record versions, for a shared store; undefined otherwise. */
+  readonly #versions: Map<string, number> | undefined;
+  /** Copies kept at most, for a shared store. */
+  readonly #maxReplicas: number | undefined;
+  readonly #cluster: SessionCluster | undefined;
+
+  constructor(maxReplicas: number | undefined, cluster: SessionCluster | undefined) {
+    this.#maxReplicas = maxReplicas;
+    this.#versions = maxReplicas === undefined ? undefined : new Map();
+    this.#cluster = cluster;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  get(id: string): Session | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /** `get`, counting it as used when copies are bounded (the least recently used go first). */
+  use(id: string): Session | undefined {
+    const session = this.#sessions.get(id);
+    if (session && this.#maxReplicas !== undefined) this.wentIdle(session);
+    return session;
+  }
+
+  holds(session: Session): boolean {
+    return this.#sessions.get(session.id) === session;
+  }
+
+  countOf(key: string): number {
+    return this.#perPrincipal.get(key) ?? 0;
+  }
+
+  versionOf(id: string): number | undefined {
+    return this.#versions?.get(id);
+  }
+
+  setVersion(id: string, version: number): void {
+    this.#versions?.set(id, version);
+  }
+
+  forgetVersion(id: string): void {
+    this.#versions?.delete(id);
+  }
+
+  all(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
+  forEach(fn: (session: Session) => void): void {
+    for (const session of this.#sessions.values()) fn(session);
+  }
+
+  add(session: Session, version: number | undefined): void {
+    const ids = this.#cluster?.ids;
+    if (ids) session.ids = ids;
+    this.#cluster?.adopted?.(session);
+    this.#keep(session);
+    if (version !== undefined) this.#versions?.set(session.id, version);
+  }
+
+  /** A dropped copy a request still used changed: kept again unless another took its place. */
+  readopt(session: Session): boolean {
+    if (this.#maxReplicas === undefined || session.aborted || this.#sessions.has(session.id))
+      return false;
+    this.#keep(session);
+    return true;
+  }
+
+  /** Moves the session to the end of the order (the most recently idle or used). */
+  wentIdle(session: Session): void {
+    if (this.#sessions.size < 2) return;
+    this.#sessions.delete(session.id);
+    this.#sessions.set(session.id, session);
+  }
+
+  /** The longest-idle session with nothing in flight (of quota key `key` only, when given). */
+  oldestIdle(key: string | undefined): Session | undefined {
+    for (const session of this.#sessions.values())
+      if (session.active === 0 && (key === undefined || session.quotaKey === key)) return session;
+    return undefined;
+  }
+
+  /** Takes the session out; false when it is not the one held for its id. */
+  drop(session: Session): boolean {
+    if (this.#sessions.get(session.id) !== session) return false;
+    this.#sessions.delete(session.id);
+    this.#versions?.delete(session.id);
+    const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
+    if (left <= 0) this.#perPrincipal.delete(session.quotaKey);
+    else this.#perPrincipal.set(session.quotaKey, left);
+    session.observer = undefined;
+    this.#cluster?.forget?.(session.id);
+    return true;
+  }
+
+  #keep(session: Session): void {
+    this.#sessions.set(session.id, session);
+    this.#perPrincipal.set(session.quotaKey, (this.#perPrincipal.get(session.quotaKey) ?? 0) + 1);
+    const max = this.#maxReplicas;
+    if (max === undefined || this.#sessions.size <= max) return;
+    // Least recently used first; a copy that holds something live here stays.
+    for (const held of this.#sessions.values()) {
+      if (this.#sessions.size <= max) return;
+      if (held !== session && !pinned(held)) this.#silentDrop(held);
+    }
+  }
+
+  /** A copy goes from the cache only: its session goes on (and its observer, for a late change). */
+  #silentDrop(session: Session): void {
+    this.#sessions.delete(session.id);
+    this.#versions?.delete(session.id);
+    const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
+    if (left <= 0) this.#perPrincipal.delete(session.quotaKey);
+    else this.#perPrincipal.set(session.quotaKey, left);
+  }
+}
