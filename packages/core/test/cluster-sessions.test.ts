@@ -47,7 +47,7 @@ describe('legacy sessions across instances (memory cluster)', () => {
   test('any instance serves the session; state written on one is seen on the next (the answer waits for the write)', async () => {
     const { nodes } = cluster();
     const [a, b, c] = nodes;
-    a.instance.sessions.writeDelayMs = 20;
+    a.instance.records.writeDelayMs = 20;
     const session = await openSession(a.handler, V);
     const counts: string[] = [];
     for (const node of [b, c, a, b]) {
@@ -60,7 +60,7 @@ describe('legacy sessions across instances (memory cluster)', () => {
     }
     expect(counts).toEqual(['1', '2', '3', '4']);
     // Ids name the instance that made them.
-    expect(b.instance.sessions.ids.stream()).toMatch(/^ib\.\d+$/);
+    expect(b.instance.links.ids.stream()).toMatch(/^ib\.\d+$/);
   });
 
   test('notifications/cancelled on B aborts the handler running on A (client-cancel)', async () => {

@@ -10,7 +10,7 @@ export type { HandlerStats, RefusalReason, RequestEvent, SessionEvent } from './
 
 import type { ClusterBus } from '../sessions/cluster.ts';
 import type { EventStore } from '../sessions/event-store.ts';
-import type { SessionHolder } from '../sessions/session-seams.ts';
+import type { SessionManager } from '../sessions/session-manager.ts';
 import type { TaskOptions } from '../tasks/engine.ts';
 
 /** Options of `createMcpHandler()`; every default is in `DEFAULTS`. */
@@ -102,7 +102,7 @@ export interface McpHandlerOptions {
    * Mcp-Session-Id, no GET stream, no server→client requests).
    * @default new SessionManager() — in this process, 10 min idle timeout, 10,000 sessions at most
    */
-  sessions?: SessionHolder | false;
+  sessions?: SessionManager | false;
   /**
    * Stores legacy SSE events so a dropped stream can be resumed with Last-Event-ID. `false` turns
    * resumption off (a dropped request stream then aborts its handler at once).

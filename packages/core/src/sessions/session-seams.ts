@@ -1,8 +1,8 @@
 /**
- * The seams between the handler and what holds its live sessions: the host the handler lends
- * (`SessionHost`, the only way to make and end session objects), the cross-instance seam
- * (`SessionCluster`) and what the handler asks of its holder (`SessionHolder`, which the core's
- * `SessionManager` is).
+ * The seams between the handler and its `SessionManager`: the host the handler lends
+ * (`SessionHost`, the only way to make and end session objects), what the handler asks of the
+ * manager (`SessionHolder`), both internal, and the cross-instance seam a cluster gives the
+ * manager (`SessionCluster`, public in `@edge-mcp/core/cluster`).
  *
  * @module
  */
@@ -67,9 +67,8 @@ export interface SessionCluster {
 }
 
 /**
- * What the handler asks of whatever holds its live sessions: the core's `SessionManager` (over a
- * `SessionStore` or none), or a holder that keeps live sessions itself (`@edge-mcp/redis`, until
- * its records move behind `SessionStore`). `create`, `get` and `close` may answer with a promise.
+ * What the handler asks of the `SessionManager` that holds its live sessions (over a
+ * `SessionStore` or none). `create`, `get` and `close` may answer with a promise.
  */
 export interface SessionHolder {
   /** The handler binds itself once, before any other call. */

@@ -1,7 +1,8 @@
 /**
- * The memory cluster's session manager: one per instance, holding replicas of the shared
- * records, with the `SessionCluster` answers (cancel and client responses over the bus, streams
- * held elsewhere linked through the holder's `attachRemote`).
+ * The memory cluster's sessions (one per instance, under the core's `SessionManager`): the
+ * shared records as a shared `SessionStore` (`ClusterRecords`), and the `SessionCluster` answers
+ * (`ClusterLinks`: cancel and client responses over the bus, streams held elsewhere linked through
+ * the holder's `attachRemote`).
  */
 
 import type {
@@ -10,132 +11,66 @@ import type {
   RemoteStreamLink,
   Session,
   SessionCluster,
-  SessionHolder,
-  SessionHost,
   SessionIds,
-  SessionObserver,
   SessionStream,
 } from '../../src/cluster.ts';
 import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
 import type { RequestId } from '../../src/protocol/jsonrpc.ts';
-import type { SessionChange, SessionInit, SessionRecord } from '../../src/sessions.ts';
+import type {
+  SessionChange,
+  SessionInit,
+  SessionLoad,
+  SessionRecord,
+  SessionStore,
+  SessionStoreHost,
+} from '../../src/sessions.ts';
 import type { ClusterWorld } from './memory-cluster-world.ts';
 
-interface Replica {
-  readonly session: Session;
-  /** The record version this replica reflects (-1: unknown, reload on the next get). */
-  version: number;
-}
-
-export class ClusterSessionManager implements SessionHolder, SessionObserver, SessionCluster {
+/** The records every instance shares, as Redis holds them (JSON copies, versions, tombstones). */
+export class ClusterRecords implements SessionStore {
+  readonly shared = true;
   readonly tag: string;
-  readonly reaped = 0;
-  /** Ids that name this instance: one counter for every session (as the Redis manager's). */
-  readonly ids: SessionIds;
   /** How long a durable write takes; answers wait for it. */
   writeDelayMs = 1;
   /** Durable writes done so far. */
   writes = 0;
-  /**
-   * How long a link takes to come back once the holder attached it (Redis: the ack's trip): the
-   * holder's events of that window are both stored before the relay reads and forwarded to it.
-   */
-  linkDelayMs = 10;
-  readonly #world: ClusterWorld<ClusterSessionManager>;
-  readonly #replicas = new Map<string, Replica>();
-  #host: SessionHost | undefined;
-  #n = 0;
+  readonly #world: ClusterWorld;
+  #host: SessionStoreHost | undefined;
 
-  constructor(world: ClusterWorld<ClusterSessionManager>, tag: string) {
+  constructor(world: ClusterWorld, tag: string) {
     this.#world = world;
     this.tag = tag;
-    this.ids = { stream: () => `${tag}.${++this.#n}`, request: () => `s${tag}.${++this.#n}` };
   }
 
-  get cluster(): SessionCluster {
-    return this;
-  }
-
-  get size(): number {
-    return this.#replicas.size;
-  }
-
-  bind(host: SessionHost): void {
+  bind(host: SessionStoreHost): void {
     this.#host = host;
   }
 
-  async create(init: SessionInit): Promise<Session> {
+  create(_init: SessionInit): string {
     this.#world.check();
-    const session = this.#bound().open(crypto.randomUUID(), init);
-    const record = structuredClone(session.toRecord());
-    this.#world.records.set(session.id, { record, version: 1, home: undefined });
-    this.#adopt(session, 1);
-    return session;
+    return crypto.randomUUID();
   }
 
-  async get(id: string): Promise<Session | undefined> {
+  load(id: string, knownVersion: number | undefined): SessionLoad {
     this.#world.check();
     const stored = this.#world.records.get(id);
-    const replica = this.#replicas.get(id);
-    if (!stored) {
-      // Ended elsewhere and the message was missed: the replica goes now.
-      if (replica)
-        this.#release(replica.session, this.#world.tombstones.get(id) ?? 'session-expired');
-      return undefined;
-    }
-    if (replica) {
-      if (replica.version !== stored.version) {
-        replica.session.refresh(structuredClone(stored.record));
-        replica.version = stored.version;
-      }
-      return replica.session;
-    }
-    const session = this.#bound().restore(structuredClone(stored.record));
-    this.#adopt(session, stored.version);
-    return session;
+    // Ended elsewhere and the message was missed: what this instance holds of it goes.
+    if (!stored) return 'gone';
+    if (stored.version === knownVersion) return 'unchanged';
+    return { record: structuredClone(stored.record), version: stored.version };
   }
 
-  async close(id: string, reason: AbortReasonType): Promise<boolean> {
+  /** The first record is stored at once; a change a little later (the answer waits for it). */
+  write(record: SessionRecord, change: SessionChange | undefined): void | Promise<void> {
     this.#world.check();
-    const stored = this.#world.records.get(id);
-    if (!stored) return false;
-    this.#world.records.delete(id);
-    this.#world.tombstones.set(id, reason);
-    const session = this.#replicas.get(id)?.session ?? this.#bound().restore(stored.record);
-    this.#replicas.delete(id);
-    this.#bound().end(session, reason);
-    this.#world.broadcast(this.tag, 'closed', (other) => other.sessions.endedElsewhere(id, reason));
-    return true;
-  }
-
-  async closeAll(reason: AbortReasonType): Promise<void> {
-    for (const id of [...this.#world.records.keys()]) await this.close(id, reason);
-  }
-
-  /** This instance stops: its replicas end with `shutdown`, the records stay for the others. */
-  shutdown(): void {
-    for (const { session } of [...this.#replicas.values()]) this.#release(session, 'shutdown');
-    this.#world.stopped(this.tag);
-  }
-
-  peek(id: string): Session | undefined {
-    return this.#replicas.get(id)?.session;
-  }
-
-  forEach(fn: (session: Session) => void): void {
-    for (const { session } of this.#replicas.values()) fn(session);
-  }
-
-  /** The bus: the session ended on another instance. */
-  endedElsewhere(id: string, reason: AbortReasonType): void {
-    const replica = this.#replicas.get(id);
-    if (replica) this.#release(replica.session, reason);
-  }
-
-  /** SessionObserver: the changed field is written a little later; the answer waits for it. */
-  changed(session: Session, change?: SessionChange): Promise<void> | undefined {
-    const replica = this.#replicas.get(session.id);
-    if (replica?.session !== session) return undefined;
+    if (change === undefined && !this.#world.records.has(record.id)) {
+      this.#world.records.set(record.id, {
+        record: structuredClone(record),
+        version: 1,
+        home: undefined,
+      });
+      return;
+    }
     return new Promise((resolve, reject) => {
       setTimeout(() => {
         try {
@@ -144,21 +79,65 @@ export class ClusterSessionManager implements SessionHolder, SessionObserver, Se
           reject(error);
           return;
         }
-        const stored = this.#world.records.get(session.id);
+        const stored = this.#world.records.get(record.id);
         if (stored) {
-          apply(stored.record, session, change);
+          apply(stored.record, structuredClone(record), change);
           stored.version++;
           this.writes++;
-          replica.version = replica.version === stored.version - 1 ? stored.version : -1;
         }
         resolve();
       }, this.writeDelayMs);
     });
   }
 
-  idle(): void {}
+  delete(id: string, reason: AbortReasonType): boolean {
+    this.#world.check();
+    if (!this.#world.records.delete(id)) return false;
+    this.#world.tombstones.set(id, reason);
+    this.#world.broadcast(this.tag, 'closed', (other) => other.records.endedElsewhere(id, reason));
+    return true;
+  }
 
-  // SessionCluster
+  /** Every session of the cluster ends; those this instance ends are reported here. */
+  async clear(reason: AbortReasonType): Promise<void> {
+    for (const [id, stored] of [...this.#world.records]) {
+      if (!this.delete(id, reason)) continue;
+      this.#host?.ended(stored.record, reason);
+    }
+  }
+
+  /** Nothing expires in the double (no test here times a cluster session out). */
+  touch(): void {}
+
+  /** This instance stops: it gets no message any more; the records stay for the others. */
+  close(): void {
+    this.#world.stopped(this.tag);
+  }
+
+  /** The bus: the session ended on another instance. */
+  endedElsewhere(id: string, reason: AbortReasonType): void {
+    this.#host?.gone(id, reason);
+  }
+}
+
+/** Where requests and streams another instance holds are reached. */
+export class ClusterLinks implements SessionCluster {
+  readonly tag: string;
+  /** Ids that name this instance: one counter for every session (as Redis's instance's). */
+  readonly ids: SessionIds;
+  /**
+   * How long a link takes to come back once the holder attached it (Redis: the ack's trip): the
+   * holder's events of that window are both stored before the relay reads and forwarded to it.
+   */
+  linkDelayMs = 10;
+  readonly #world: ClusterWorld;
+  #n = 0;
+
+  constructor(world: ClusterWorld, tag: string) {
+    this.#world = world;
+    this.tag = tag;
+    this.ids = { stream: () => `${tag}.${++this.#n}`, request: () => `s${tag}.${++this.#n}` };
+  }
 
   cancel(session: Session, requestId: RequestId): void {
     this.#world.broadcast(this.tag, 'cancel', (other) =>
@@ -210,27 +189,10 @@ export class ClusterSessionManager implements SessionHolder, SessionObserver, Se
     const link = new StreamLink(this.#world, stream, holder, this.tag);
     return stream.attachRemote?.(link) ? link : undefined;
   }
-
-  #adopt(session: Session, version: number): void {
-    session.ids = this.ids;
-    session.observer = this;
-    this.#replicas.set(session.id, { session, version });
-  }
-
-  #release(session: Session, reason: AbortReasonType): void {
-    this.#replicas.delete(session.id);
-    this.#bound().release(session, reason);
-  }
-
-  #bound(): SessionHost {
-    if (!this.#host) throw new Error('not bound');
-    return this.#host;
-  }
 }
 
-/** Writes one changed field of `session` into the stored record (the whole record without one). */
-function apply(record: SessionRecord, session: Session, change: SessionChange | undefined): void {
-  const now = structuredClone(session.toRecord());
+/** Writes the changed field of `now` (a session's whole record) into the stored record. */
+function apply(record: SessionRecord, now: SessionRecord, change: SessionChange | undefined): void {
   switch (change?.kind) {
     case 'initialized':
       record.initialized = now.initialized;
@@ -240,15 +202,15 @@ function apply(record: SessionRecord, session: Session, change: SessionChange | 
       return;
     case 'subscription': {
       const subscriptions = new Set(record.subscriptions);
-      if (session.isSubscribed(change.uri)) subscriptions.add(change.uri);
+      if (now.subscriptions.includes(change.uri)) subscriptions.add(change.uri);
       else subscriptions.delete(change.uri);
       record.subscriptions = [...subscriptions];
       return;
     }
     case 'state': {
       const state = new Map(record.state);
-      if (session.state.has(change.key))
-        state.set(change.key, structuredClone(session.state.get(change.key)));
+      const entry = now.state.find(([key]) => key === change.key);
+      if (entry) state.set(change.key, entry[1]);
       else state.delete(change.key);
       record.state = [...state];
       return;
@@ -271,19 +233,14 @@ function apply(record: SessionRecord, session: Session, change: SessionChange | 
  */
 class StreamLink implements RemoteStreamLink, RemoteSink {
   readonly lastId: string | undefined;
-  readonly #world: ClusterWorld<ClusterSessionManager>;
+  readonly #world: ClusterWorld;
   readonly #stream: SessionStream;
   readonly #holder: string;
   readonly #relay: string;
   #sink: RemoteSink | undefined;
   #queued: Array<(sink: RemoteSink) => void> = [];
 
-  constructor(
-    world: ClusterWorld<ClusterSessionManager>,
-    stream: SessionStream,
-    holder: string,
-    relay: string,
-  ) {
+  constructor(world: ClusterWorld, stream: SessionStream, holder: string, relay: string) {
     this.#world = world;
     this.#stream = stream;
     this.#holder = holder;

@@ -1,8 +1,8 @@
 /**
  * A test double of a cluster (issue 15, design §3.9): what Redis will hold (session records,
  * events, tasks, which instances live) in shared in-process maps, and an in-process bus between
- * instances. Each `instance()` is what one server process would own: a `SessionManager` (with
- * `cluster`, `peek`, `shutdown`), an `EventStore`, a `ClusterBus` and a `TaskStore`, to spread
+ * instances. Each `instance()` is what one server process would own: the core's `SessionManager`
+ * over a shared `SessionStore` with a `SessionCluster`, an `EventStore`, a `ClusterBus` and a `TaskStore`, to spread
  * into one handler's options. Messages between instances are delivered in order, a microtask
  * later, and never to a stopped instance; records are JSON copies, so instances share nothing
  * but what the seams carry.
@@ -12,20 +12,24 @@ import type { ClientResponse, ClusterBus, ClusterEvent, ClusterHost } from '../.
 import { StoreUnavailableError } from '../../src/errors.ts';
 import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
 import type { RequestId } from '../../src/protocol/jsonrpc.ts';
+import { SessionManager } from '../../src/sessions.ts';
 import type { TaskHost, TaskRecord } from '../../src/tasks.ts';
-import { ClusterSessionManager } from './memory-cluster-sessions.ts';
+import { ClusterLinks, ClusterRecords } from './memory-cluster-sessions.ts';
 import { ClusterTaskStore, SharedEventStore } from './memory-cluster-stores.ts';
 import type { ClusterWorld, StoredSession } from './memory-cluster-world.ts';
 
 export interface ClusterInstance {
   readonly tag: string;
-  readonly sessions: ClusterSessionManager;
+  /** The core's session manager over the shared records. */
+  readonly sessions: SessionManager;
+  readonly records: ClusterRecords;
+  readonly links: ClusterLinks;
   readonly eventStore: SharedEventStore;
   readonly cluster: ClusterBus;
   readonly taskStore: ClusterTaskStore;
   /** `sessions`, `eventStore`, `cluster` and `tasks.store` for `createMcpHandler`. */
   readonly options: {
-    sessions: ClusterSessionManager;
+    sessions: SessionManager;
     eventStore: SharedEventStore;
     cluster: ClusterBus;
     tasks: { store: ClusterTaskStore };
@@ -35,13 +39,14 @@ export interface ClusterInstance {
 /** What one instance holds for the world to reach it. */
 interface Member {
   alive: boolean;
-  readonly sessions: ClusterSessionManager;
+  readonly sessions: SessionManager;
+  readonly records: ClusterRecords;
   readonly taskStore: ClusterTaskStore;
   bus: ClusterHost | undefined;
   taskHost: TaskHost | undefined;
 }
 
-export class MemoryCluster implements ClusterWorld<ClusterSessionManager> {
+export class MemoryCluster implements ClusterWorld {
   /** Session records by id (what Redis's session hashes hold). */
   readonly records = new Map<string, StoredSession>();
   /** Why each ended session ended. */
@@ -58,11 +63,14 @@ export class MemoryCluster implements ClusterWorld<ClusterSessionManager> {
 
   /** A new instance (a server process) of the cluster. */
   instance(tag = `i${this.#next++}x`): ClusterInstance {
-    const sessions = new ClusterSessionManager(this, tag);
+    const records = new ClusterRecords(this, tag);
+    const links = new ClusterLinks(this, tag);
+    const sessions = new SessionManager({ store: records, cluster: links });
     const taskStore = new ClusterTaskStore(this, tag);
     const member: Member = {
       alive: true,
       sessions,
+      records,
       taskStore,
       bus: undefined,
       taskHost: undefined,
@@ -79,6 +87,8 @@ export class MemoryCluster implements ClusterWorld<ClusterSessionManager> {
     return {
       tag,
       sessions,
+      records,
+      links,
       eventStore: this.events,
       cluster,
       taskStore,
@@ -102,7 +112,7 @@ export class MemoryCluster implements ClusterWorld<ClusterSessionManager> {
   }
 
   /** The session manager of a live instance. */
-  sessionsOf(tag: string): ClusterSessionManager | undefined {
+  sessionsOf(tag: string): SessionManager | undefined {
     const member = this.#members.get(tag);
     return member?.alive ? member.sessions : undefined;
   }
