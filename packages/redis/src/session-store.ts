@@ -24,14 +24,6 @@ import { CLOSE, CREATE, TOUCH } from './scripts/sessions.ts';
 import { decodeRecord, endedRecord, initFields, reasonOf } from './session-record.ts';
 import { SessionWriter } from './session-writes.ts';
 
-const UNBOUND: SessionStoreHost = {
-  expired: () => undefined,
-  end() {},
-  ended() {},
-  gone() {},
-  forEachHeld() {},
-};
-
 export class RedisSessionStore implements SessionStore {
   readonly shared = true;
   readonly #context: RedisContext;
@@ -47,7 +39,8 @@ export class RedisSessionStore implements SessionStore {
   readonly #detach: Array<() => void> = [];
   /** Remembered cancels of the cluster part, pruned by the heartbeat. */
   readonly #prune: () => void;
-  #host: SessionStoreHost = UNBOUND;
+  /** The core's manager, from `bind` (it binds at its construction, before any call). */
+  #host: SessionStoreHost | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(context: RedisContext, prune: () => void) {
@@ -114,7 +107,7 @@ export class RedisSessionStore implements SessionStore {
       [id, this.deadlineMs, this.backstopMs, known],
     );
     if (Array.isArray(reply) && reply[0] === 0) {
-      this.#host.gone(id, reasonOf(reply[1]));
+      this.#host?.gone(id, reasonOf(reply[1]));
       return 'gone';
     }
     // A copy whose own changes are not in Redis yet is newer than the record.
@@ -165,7 +158,7 @@ export class RedisSessionStore implements SessionStore {
   // For the heartbeat (heartbeat.ts).
 
   forEachHeld(fn: (id: string, busy: boolean) => void): void {
-    this.#host.forEachHeld(fn);
+    this.#host?.forEachHeld(fn);
   }
 
   writer(): SessionWriter {
@@ -178,7 +171,7 @@ export class RedisSessionStore implements SessionStore {
 
   gone(id: string, reason: AbortReasonType): void {
     this.#writer.drop(id);
-    this.#host.gone(id, reason);
+    this.#host?.gone(id, reason);
   }
 
   /**
@@ -190,7 +183,7 @@ export class RedisSessionStore implements SessionStore {
       if (!Array.isArray(reply)) continue;
       const [reason, id, pv, ci, cc, ow] = reply.map(String) as string[];
       this.#writer.drop(id as string);
-      this.#host.ended(
+      this.#host?.ended(
         endedRecord(id as string, pv as string, ci as string, cc as string, ow as string),
         reasonOf(reason),
       );

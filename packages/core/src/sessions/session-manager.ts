@@ -6,56 +6,18 @@
  * @module
  */
 import { DEFAULTS } from '../defaults.ts';
-import { SessionLimitError } from '../errors.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
 import type { Session, SessionObserver, SessionRecord } from './session.ts';
+import { type SessionManagerOptions, UNBOUND } from './session-manager-options.ts';
 import type { SessionCluster, SessionHolder, SessionHost } from './session-seams.ts';
 import type { SessionLoad, SessionStore, SessionStoreHost } from './session-store.ts';
 import { SessionTable } from './session-table.ts';
 import type { SessionChange, SessionInit } from './session-types.ts';
 
-export interface SessionManagerOptions {
-  /**
-   * Where the sessions' records are kept, so they go on after a restart (a Durable Object's
-   * storage, a database) or on other instances. @default none: sessions live in this process only
-   */
-  store?: SessionStore;
-  /** A session with no in-flight request and no open stream for this long is closed. @default 600000 (10 min) */
-  idleTimeoutMs?: number;
-  /**
-   * Live sessions at most. At the cap, a new session evicts the longest-idle one that has no
-   * request in flight and no open stream (reason `session-evicted`); only when every session is
-   * busy is `initialize` answered 503 with `Retry-After`. A shared store keeps its own. @default 10000
-   */
-  maxSessions?: number;
-  /**
-   * Live sessions of one principal (the session's owner, else the client address that opened
-   * it) at most. A principal at its quota evicts its own longest-idle session, never another's;
-   * when every one of its sessions is busy, its `initialize` is answered 429. @default 1000
-   */
-  maxSessionsPerPrincipal?: number;
-  /**
-   * With a shared store: copies of sessions kept here at most. Past it the least recently used
-   * idle ones are dropped (not ended: the next request rebuilds one). @default 10000
-   */
-  maxReplicas?: number;
-  /** Where requests and streams held by other instances are reached (with a shared store). */
-  cluster?: SessionCluster;
-}
+export type { SessionManagerOptions } from './session-manager-options.ts';
 
 let sweep: (manager: SessionManager) => void;
-
-const UNBOUND: SessionHost = {
-  open() {
-    throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
-  },
-  restore() {
-    throw new Error('The session manager is not bound to a handler (pass it to createMcpHandler)');
-  },
-  end() {},
-  release() {},
-};
 
 function ignore(): void {}
 
@@ -77,8 +39,6 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   /** Loads under way, so two requests for a session not held yet restore it once. */
   readonly #loading = new Map<string, Promise<Session | undefined>>();
   readonly #idleMs: number;
-  readonly #max: number;
-  readonly #maxPerPrincipal: number;
   readonly cluster: SessionCluster | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #host: SessionHost = UNBOUND;
@@ -89,12 +49,7 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
     this.#shared = options.store?.shared === true;
     this.cluster = options.cluster;
     this.#idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
-    this.#max = options.maxSessions ?? DEFAULTS.maxSessions;
-    this.#maxPerPrincipal = options.maxSessionsPerPrincipal ?? DEFAULTS.maxSessionsPerPrincipal;
-    this.#table = new SessionTable(
-      this.#shared ? (options.maxReplicas ?? DEFAULTS.maxSessions) : undefined,
-      options.cluster,
-    );
+    this.#table = new SessionTable(options, this.#shared);
     this.#store?.bind?.(this);
   }
 
@@ -112,21 +67,14 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
 
   create(init: SessionInit): Session | Promise<Session> {
     // A shared store keeps the caps of every instance (its `create` refuses).
-    if (!this.#shared) this.#makeRoom(init.owner ?? init.client ?? '');
+    if (!this.#shared) {
+      const evicted = this.#table.makeRoom(init.owner ?? init.client ?? '');
+      if (evicted) this.#endLater(evicted, 'session-evicted');
+    }
     const store = this.#store;
     if (!store) return this.#opened(this.#host.open(crypto.randomUUID(), init), undefined);
     const id = store.create(init);
     return typeof id === 'string' ? this.#first(id, init) : id.then((id) => this.#first(id, init));
-  }
-
-  #makeRoom(key: string): void {
-    if (this.#table.countOf(key) >= this.#maxPerPrincipal) {
-      // A principal at its quota makes room among its own sessions only.
-      if (!this.#evictOne(key)) throw new SessionLimitError(this.#maxPerPrincipal, 1, 'principal');
-    } else if (this.#table.size >= this.#max && !this.#evictOne(undefined)) {
-      // Every session is busy; one may be evictable as soon as any request ends.
-      throw new SessionLimitError(this.#max, 1);
-    }
   }
 
   /** A store minted the id: the session opens, its first record is written and awaited. */
@@ -180,20 +128,16 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   }
 
   close(id: string, reason: AbortReasonType): boolean | Promise<boolean> {
-    const session = this.#table.get(id);
-    if (session) {
-      const ended = this.#end(session, reason);
-      return ended instanceof Promise ? ended.then(() => true) : true;
-    }
-    if (!this.#store) return false;
-    // A stored session this process does not hold (after a restart): restored to be ended, so
-    // its hooks run and its record goes.
-    const found = this.get(id);
     const end = (session: Session | undefined): boolean | Promise<boolean> => {
       if (!session) return false;
       const ended = this.#end(session, reason);
       return ended instanceof Promise ? ended.then(() => true) : true;
     };
+    const held = this.#table.get(id);
+    if (held || !this.#store) return end(held);
+    // A stored session this process does not hold (after a restart): restored to be ended, so
+    // its hooks run and its record goes.
+    const found = this.get(id);
     return found instanceof Promise ? found.then(end) : end(found);
   }
 
@@ -293,16 +237,6 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
       );
     }
     return session;
-  }
-
-  /**
-   * Ends the longest-idle session with nothing in flight (of principal `key` only, when given);
-   * false when every such session is busy.
-   */
-  #evictOne(key: string | undefined): boolean {
-    const idle = this.#table.oldestIdle(key);
-    if (idle) this.#endLater(idle, 'session-evicted');
-    return idle !== undefined;
   }
 
   static {

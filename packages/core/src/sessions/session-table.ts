@@ -6,7 +6,10 @@
  *
  * @module
  */
+import { DEFAULTS } from '../defaults.ts';
+import { SessionLimitError } from '../errors.ts';
 import type { Session } from './session.ts';
+import type { SessionManagerOptions } from './session-manager-options.ts';
 import type { SessionCluster } from './session-seams.ts';
 
 /** Whether dropping the copy would lose something live here. */
@@ -29,10 +32,35 @@ export class SessionTable {
   readonly #maxReplicas: number | undefined;
   readonly #cluster: SessionCluster | undefined;
 
-  constructor(maxReplicas: number | undefined, cluster: SessionCluster | undefined) {
-    this.#maxReplicas = maxReplicas;
-    this.#versions = maxReplicas === undefined ? undefined : new Map();
-    this.#cluster = cluster;
+  readonly #max: number;
+  readonly #maxPerPrincipal: number;
+
+  /** `shared`: the store keeps the caps; the table bounds its copies (`maxReplicas`). */
+  constructor(options: SessionManagerOptions, shared: boolean) {
+    this.#max = options.maxSessions ?? DEFAULTS.maxSessions;
+    this.#maxPerPrincipal = options.maxSessionsPerPrincipal ?? DEFAULTS.maxSessionsPerPrincipal;
+    this.#maxReplicas = shared ? (options.maxReplicas ?? DEFAULTS.maxSessions) : undefined;
+    this.#versions = shared ? new Map() : undefined;
+    this.#cluster = options.cluster;
+  }
+
+  /**
+   * Room for a new session of quota key `key`: the session to evict to make it (the longest-idle
+   * with nothing in flight; of `key` only when it is at its quota), if one must go; throws
+   * `SessionLimitError` when every candidate is busy.
+   */
+  makeRoom(key: string): Session | undefined {
+    if (this.countOf(key) >= this.#maxPerPrincipal) {
+      // A principal at its quota makes room among its own sessions only.
+      const own = this.oldestIdle(key);
+      if (!own) throw new SessionLimitError(this.#maxPerPrincipal, 1, 'principal');
+      return own;
+    }
+    if (this.#sessions.size < this.#max) return undefined;
+    // Every session is busy; one may be evictable as soon as any request ends.
+    const any = this.oldestIdle(undefined);
+    if (!any) throw new SessionLimitError(this.#max, 1);
+    return any;
   }
 
   get size(): number {
