@@ -13,7 +13,14 @@ import {
 } from '@edge-mcp/core';
 import { taskRoute } from '@edge-mcp/core/adapter';
 import { SessionManager } from '@edge-mcp/core/sessions';
-import { legacy, modern, modernRequest, openSession, readAnswer } from '@edge-mcp/test-kit';
+import {
+  legacy,
+  modern,
+  modernRequest,
+  openSession,
+  pollTask,
+  readAnswer,
+} from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import {
   createSessionWorker,
@@ -138,13 +145,8 @@ async function call(handler: McpHandler, method: string, params: Record<string, 
   return readAnswer(await handler.fetch(modernRequest(method, params, DECLARED)));
 }
 
-async function poll(handler: McpHandler, taskId: string, until: (status: string) => boolean) {
-  for (;;) {
-    const result = (await call(handler, 'tasks/get', { taskId })).message.result;
-    if (!result || until(result.status)) return result;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const poll = (handler: McpHandler, taskId: string, done: (status: string) => boolean) =>
+  pollTask(() => call(handler, 'tasks/get', { taskId }), done);
 
 describe('DurableObjectTaskStore', () => {
   test('ids name the object; the record is stored at once; the alarm beats while it runs, then waits for the TTL', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { within } from './helpers.ts';
-import { denoBinary, startChild } from './runtime-child.ts';
+import { denoBinary, startFixture } from './runtime-child.ts';
 import { runtimeSuite } from './runtime-suite.ts';
 
 const deno = denoBinary();
@@ -15,7 +15,7 @@ describe('Deno adapter (real deno binary)', () => {
   });
 
   test('legacy abort (no --unstable-no-legacy-abort): the extra abort comes only after the body was complete', async () => {
-    const { url, line, lines } = startChild(deno, ['run', ...permissions], 'graceful');
+    const { url, line, lines } = startFixture(deno, ['run', ...permissions], 'graceful');
     const response = await within(
       fetch(`${await url()}/quick-stream?id=legacy`),
       'the streamed response',

@@ -1,12 +1,18 @@
 /**
  * Runs test/fixtures/runtime-server.ts under Node, or the real `deno` or `bun` binary, and follows its
- * stdout line by line. Each child gets its own process group (`detached`), killed after each test.
+ * stdout line by line (the test kit's `startChild`). Each child gets its own process group
+ * (`detached`), killed after each test.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/node';
+import {
+  bunBinary as bunOf,
+  type Child,
+  denoBinary as denoOf,
+  killChildren,
+  startChild,
+} from '@edge-mcp/test-kit/node';
 import { afterEach, expect } from 'vitest';
 import { within } from './helpers.ts';
 
@@ -24,111 +30,34 @@ export function bunBinary(): string {
   return bunOf(join(workspace, 'apps', 'server'));
 }
 
-export interface Child {
-  child: ChildProcess;
-  /** Settles when the process exits. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves with the first line (seen so far or later) starting with `prefix`. */
-  line(prefix: string): Promise<string>;
-  /** Every stdout line so far. */
-  lines: string[];
-  /** Resolves with the first stderr line (seen so far or later) containing `text`. */
-  errLine(text: string): Promise<string>;
-  /** Everything written to stderr so far. */
-  stderr(): string;
-  /** The base URL from the fixture's `listening` line. */
+/** A fixture child, with the base URL from its `listening` line. */
+export interface FixtureChild extends Child {
   url(): Promise<string>;
 }
 
-const children = new Set<ChildProcess>();
-
-afterEach(() => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    }
-  }
-  children.clear();
-});
+afterEach(killChildren);
 
 /**
  * Starts `command args… fixture mode` in its own process group, with PORT=0 and HOST=127.0.0.1
  * (`env` overrides them). `script` is another fixture to run instead of runtime-server.ts.
  */
-export function startChild(
+export function startFixture(
   command: string,
   args: string[],
   mode: 'graceful' | 'hang',
   env: Record<string, string> = {},
   script: string = fixture,
-): Child {
-  const child = spawn(command, [...args, script, mode], {
+): FixtureChild {
+  const started = startChild(command, [...args, script, mode], {
     cwd: packageDir,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DENO_NO_UPDATE_CHECK: '1',
-      NO_COLOR: '1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PORT: '0', HOST: '127.0.0.1', ...env },
     detached: true,
   });
-  children.add(child);
-  const lines: string[] = [];
-  const waiters: Array<{ prefix: string; resolve(line: string): void }> = [];
-  let stderr = '';
-  let buffered = '';
-  const errWaiters: Array<{ text: string; resolve(line: string): void }> = [];
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    for (const waiter of errWaiters) {
-      const line = stderr.split('\n').find((l) => l.includes(waiter.text));
-      if (line !== undefined) waiter.resolve(line);
-    }
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let newline = buffered.indexOf('\n');
-    while (newline !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => line.startsWith(w.prefix))) waiter.resolve(line);
-      newline = buffered.indexOf('\n');
-    }
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('close', (code, signal) => resolve({ code, signal }));
-  });
-  const line = (prefix: string): Promise<string> => {
-    const seen = lines.find((l) => l.startsWith(prefix));
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      waiters.push({ prefix, resolve });
-      void exited.then(({ code }) =>
-        reject(new Error(`child exited (${code}) before "${prefix}"; stderr:\n${stderr}`)),
-      );
-    });
-  };
-  const errLine = (text: string): Promise<string> => {
-    const seen = stderr.split('\n').find((l) => l.includes(text));
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      errWaiters.push({ text, resolve });
-      void exited.then(({ code }) =>
-        reject(new Error(`child exited (${code}) before "${text}" on stderr:\n${stderr}`)),
-      );
-    });
-  };
   const url = async (): Promise<string> => {
-    const listening = await within(line('listening '), 'the child to listen', 15_000);
+    const listening = await within(started.line('listening '), 'the child to listen', 15_000);
     return listening.slice('listening '.length);
   };
-  return { child, exited, line, lines, errLine, stderr: () => stderr, url };
+  return { ...started, url };
 }
 
 /** Opens the fixture's event stream and reads its first event. */

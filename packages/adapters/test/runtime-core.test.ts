@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { modern, readAnswer, sseMessages } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import { within } from './helpers.ts';
-import { bunBinary, denoBinary, startChild } from './runtime-child.ts';
+import { bunBinary, denoBinary, startFixture } from './runtime-child.ts';
 
 const script = fileURLToPath(new URL('./fixtures/core-server.ts', import.meta.url));
 
@@ -28,7 +28,7 @@ function call(name: string, args: Record<string, unknown> = {}, meta?: Record<st
 }
 
 describe.each(RUNTIMES)('the core handler on $name', ({ command, args }) => {
-  const start = () => startChild(command(), args, 'graceful', {}, script);
+  const start = () => startFixture(command(), args, 'graceful', {}, script);
 
   test('a tools/call answers JSON with a Content-Length', async () => {
     const base = await start().url();

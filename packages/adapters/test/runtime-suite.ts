@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { expect, test } from 'vitest';
 import { DUPLICATE_SIGNAL_MS } from '../src/shared/serve.ts';
 import { within } from './helpers.ts';
-import { openStream, rawGet, readAll, startChild } from './runtime-child.ts';
+import { openStream, rawGet, readAll, startFixture } from './runtime-child.ts';
 
 export interface RuntimeUnderTest {
   /** The real runtime binary. */
@@ -23,7 +23,7 @@ export interface RuntimeUnderTest {
 
 export function runtimeSuite(runtime: RuntimeUnderTest): void {
   const start = (mode: 'graceful' | 'hang' = 'graceful', env: Record<string, string> = {}) =>
-    startChild(runtime.command, runtime.args, mode, env);
+    startFixture(runtime.command, runtime.args, mode, env);
 
   test('listens on PORT/HOST from the environment and serves a JSON round trip', async () => {
     const { url } = start();

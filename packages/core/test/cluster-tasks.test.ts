@@ -7,6 +7,7 @@ import {
   legacyGetRequest,
   legacyRequest,
   openSession,
+  pollTask,
   readAnswer,
   SseReader,
 } from '@edge-mcp/test-kit';
@@ -25,14 +26,8 @@ afterEach(async () => {
   running = [];
 });
 
-async function poll(handler: McpHandler, taskId: string, until: (status: string) => boolean) {
-  for (let i = 0; i < 400; i++) {
-    const result = (await call(handler, 'tasks/get', { taskId }, WITH_TASKS)).message.result;
-    if (until(result.status)) return result;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('the task never got there');
-}
+const poll = (handler: McpHandler, taskId: string, done: (status: string) => boolean) =>
+  pollTask(() => call(handler, 'tasks/get', { taskId }, WITH_TASKS), done);
 
 test('tasks/cancel on B aborts the task running on A (task-cancelled); C sees it cancelled', async () => {
   const { nodes } = startCluster();

@@ -9,6 +9,7 @@ import {
   legacyGetRequest,
   legacyRequest,
   openSession,
+  pollTask,
   postRequest,
   readAnswer,
   SseReader,
@@ -66,18 +67,17 @@ async function rpc(
   return (await readAnswer(await handler.fetch(legacyRequest(method, params, session)))).message;
 }
 
-async function until(
+/** The task, once `done` holds for its status (polled with `tasks/get` on the session). */
+const taskUntil = (
   handler: McpHandler,
   session: string,
   taskId: string,
   done: (status: string) => boolean,
-) {
-  for (;;) {
-    const task = (await rpc(handler, 'tasks/get', { taskId }, session)).result;
-    if (done(task.status)) return task;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+) =>
+  pollTask(
+    async () => readAnswer(await handler.fetch(legacyRequest('tasks/get', { taskId }, session))),
+    done,
+  );
 
 describe('tasks (2025-11-25 sessions)', () => {
   test('initialize and tools/list tell the client what runs as a task; older revisions see nothing', async () => {
@@ -193,7 +193,7 @@ describe('tasks (2025-11-25 sessions)', () => {
     ).result.task;
     const result = await rpc(handler, 'tasks/result', { taskId: toolError.taskId }, session);
     expect(result.result.isError).toBe(true);
-    expect((await until(handler, session, toolError.taskId, () => true)).status).toBe('failed');
+    expect((await taskUntil(handler, session, toolError.taskId, () => true)).status).toBe('failed');
   });
 
   test('tasks/cancel: cancelled before the reply, the handler aborted; a finished task is -32602', async () => {
@@ -217,7 +217,7 @@ describe('tasks (2025-11-25 sessions)', () => {
     const task = (
       await rpc(handler, 'tools/call', { name: 'confirm', arguments: {}, task: {} }, session)
     ).result.task;
-    await until(handler, session, task.taskId, (s) => s === 'input_required');
+    await taskUntil(handler, session, task.taskId, (s) => s === 'input_required');
     const reader = new SseReader(
       await handler.fetch(legacyRequest('tasks/result', { taskId: task.taskId }, session)),
     );

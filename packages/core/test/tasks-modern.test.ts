@@ -4,7 +4,7 @@
  * input through the task, the task's own lifetime (the request leaving does not end it; cancel,
  * TTL and shutdown do) and its binding to the principal.
  */
-import { modernRequest, readAnswer, SseReader } from '@edge-mcp/test-kit';
+import { modernRequest, pollTask, readAnswer, SseReader } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { HANDLE } from '../src/adapter.ts';
@@ -89,15 +89,8 @@ function setup(options: McpHandlerOptions = {}) {
   return { probe, handler };
 }
 
-async function poll(handler: McpHandler, taskId: string, until: (status: string) => boolean) {
-  for (;;) {
-    const answer = await call(handler, 'tasks/get', { taskId }, WITH_TASKS);
-    const result = answer.message.result;
-    if (!result) return answer.message;
-    if (until(result.status)) return result;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const poll = (handler: McpHandler, taskId: string, done: (status: string) => boolean) =>
+  pollTask(() => call(handler, 'tasks/get', { taskId }, WITH_TASKS), done);
 
 async function start(handler: McpHandler, name: string, args: Record<string, unknown> = {}) {
   const answer = await call(handler, 'tools/call', { name, arguments: args }, WITH_TASKS);

@@ -13,10 +13,15 @@ import {
   readAnswer,
   SseReader,
 } from '@edge-mcp/test-kit';
+import { startChild } from '@edge-mcp/test-kit/node';
 import { describe, expect, test } from 'vitest';
 import { namespace, until, useRedis } from './helpers.ts';
-import { RUNTIMES, startChild } from './support/child.ts';
+import { PACKAGE_DIR, RUNTIMES } from './support/child.ts';
 import { startNode } from './support/handlers.ts';
+
+/** The fixture under `command`, in this package, with `env` (the test kit's `startChild`). */
+const start = (command: string, args: string[], env: Record<string, string>) =>
+  startChild(command, args, { cwd: PACKAGE_DIR, env });
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'handler-child.ts');
 const V = '2025-11-25';
@@ -31,7 +36,7 @@ describe.each(RUNTIMES)('a session across Node and %s', (runtime, command) => {
     const ns = namespace();
     const node = await startNode(redis().url, ns);
     const [binary, args] = command(FIXTURE);
-    const child = startChild(binary, args, { REDIS_URL: redis().url, REDIS_NAMESPACE: ns });
+    const child = start(binary, args, { REDIS_URL: redis().url, REDIS_NAMESPACE: ns });
     const [, tag, reported, port] = (await child.line('ready ')).split(' ');
     expect(reported).toBe(runtime);
     const other = { fetch: (request: Request) => fetch(`http://127.0.0.1:${port}/mcp`, request) };
@@ -68,7 +73,7 @@ describe.each(RUNTIMES)('a session across Node and %s', (runtime, command) => {
     expect(one._eventId).toMatch(new RegExp(`^${tag}\\.\\d+-\\d+$`));
     await first.until((m) => m.params?.progress === 3);
     expect(child.stderr()).not.toContain('error');
-    child.process.kill('SIGKILL');
+    child.child.kill('SIGKILL');
     await child.exited;
     const resumed = await new SseReader(
       await node.handler.fetch(legacyGetRequest(session, one._eventId, { version: V })),

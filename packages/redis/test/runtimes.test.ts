@@ -5,11 +5,15 @@
  */
 import { join } from 'node:path';
 import type { ClusterEvent } from '@edge-mcp/core/cluster';
-import { denoBinary } from '@edge-mcp/test-kit/node';
+import { denoBinary, startChild } from '@edge-mcp/test-kit/node';
 import { describe, expect, test } from 'vitest';
 import type { BusEnvelope } from '../src/bus-messages.ts';
 import { context, namespace, until, useRedis } from './helpers.ts';
-import { PACKAGE_DIR, RUNTIMES, startChild as start } from './support/child.ts';
+import { PACKAGE_DIR, RUNTIMES } from './support/child.ts';
+
+/** The fixture under `command`, in this package, with `env` (the test kit's `startChild`). */
+const start = (command: string, args: string[], env: Record<string, string>) =>
+  startChild(command, args, { cwd: PACKAGE_DIR, env });
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'bus-child.ts');
 const redis = useRedis();
@@ -45,7 +49,7 @@ describe.each(RUNTIMES)('connection and bus on %s', (runtime, command) => {
     expect(await child.line('event ')).toBe('event {"kind":"resource-updated","uri":"file:///x"}');
     // closeAll: it stops its heartbeat, deletes its liveness key and quits both connections.
     await node.bus.broadcast({ k: 'closeAll', reason: 'shutdown' });
-    expect(await child.exited).toBe(0);
+    expect((await child.exited).code).toBe(0);
     expect(await node.instance.alive(tag as string)).toBe(false);
     expect(child.stderr()).not.toContain('error');
   });
@@ -56,7 +60,7 @@ describe.each(RUNTIMES)('connection and bus on %s', (runtime, command) => {
     const [binary, args] = command(FIXTURE);
     const child = start(binary, args, { REDIS_URL: redis().url, REDIS_NAMESPACE: ns });
     const tag = (await child.line('ready ')).split(' ')[1] as string;
-    child.process.kill('SIGKILL');
+    child.child.kill('SIGKILL');
     await child.exited;
     const killed = Date.now();
     await until(
@@ -77,7 +81,7 @@ describe('Deno permissions', () => {
       ['run', '--allow-net=127.0.0.1', '--allow-env=REDIS_URL,REDIS_NAMESPACE', FIXTURE],
       { REDIS_URL: redis().url, REDIS_NAMESPACE: namespace() },
     );
-    expect(await child.exited).toBe(1);
+    expect((await child.exited).code).toBe(1);
     expect(child.stderr()).toContain(
       'start failed: Error: @edge-mcp/redis on Deno needs env access to REDIS_DEBUG_MAINTENANCE and REDIS_EMIT_DIAGNOSTICS',
     );

@@ -18,6 +18,7 @@ import {
   legacyRequest,
   modernRequest,
   notificationRequest,
+  pollTask,
   type RpcAnswer,
   readAnswer,
   SseReader,
@@ -419,21 +420,12 @@ async function call(
   return readAnswer(await handler.fetch(modernRequest(method, params, options)));
 }
 
-async function poll(
+const poll = (
   handler: McpHandler,
   taskId: string,
   done: (status: string) => boolean,
   options: Parameters<typeof modernRequest>[2] = WITH_TASKS,
-) {
-  for (let i = 0; i < 500; i++) {
-    const answer = await call(handler, 'tasks/get', { taskId }, options);
-    const result = answer.message.result;
-    if (!result) return answer.message;
-    if (done(result.status)) return result;
-    await sleep(10);
-  }
-  throw new Error('the task never got there');
-}
+) => pollTask(() => call(handler, 'tasks/get', { taskId }, options), done);
 
 function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
   return new Promise((resolve, reject) => {

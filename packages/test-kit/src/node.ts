@@ -1,4 +1,5 @@
 /** The Node-only part of the kit: ports, child-process runtimes, Redis and a round-robin proxy. */
+export { type Child, type ChildOptions, killChildren, startChild } from './child.ts';
 export { freePort } from './ports.ts';
 export {
   pingRedis,

@@ -4,6 +4,8 @@
  * that needs it to pass is wrong.
  */
 
+import type { RpcAnswer } from './answer.ts';
+
 /** `promise`, or a rejection naming `what` when it has not settled within `ms`. */
 export async function within<T>(promise: Promise<T>, what: string, ms = 5_000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -34,4 +36,27 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${ms} ms)`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/**
+ * Asks `get` (a `tasks/get`) until the task's status satisfies `done`, and resolves with the
+ * task; an answer without a result (a JSON-RPC error) ends the wait with that message.
+ */
+export function pollTask(
+  get: () => Promise<RpcAnswer>,
+  done: (status: string) => boolean,
+  what = 'the task',
+  ms = 5_000,
+): Promise<Record<string, any>> {
+  return until(
+    async () => {
+      const message = (await get()).message;
+      const result = message.result as Record<string, any> | undefined;
+      if (!result) return message;
+      return done(result.status) ? result : undefined;
+    },
+    what,
+    ms,
+    5,
+  );
 }

@@ -1,9 +1,10 @@
-/** Spawns a fixture under Deno or Bun (the real binaries of npm:deno and npm:bun) and reads its output. */
-import { type ChildProcess, spawn } from 'node:child_process';
+/**
+ * How a fixture runs under Deno or Bun (the real binaries of npm:deno and npm:bun); the test kit's
+ * `startChild` starts it, and every child is killed after each test.
+ */
 import { join } from 'node:path';
-import { bunBinary, denoBinary } from '@edge-mcp/test-kit/node';
+import { bunBinary, denoBinary, killChildren } from '@edge-mcp/test-kit/node';
 import { afterEach } from 'vitest';
-import { until } from '../helpers.ts';
 
 export const PACKAGE_DIR = join(import.meta.dirname, '..', '..');
 
@@ -22,42 +23,4 @@ export const RUNTIMES: ReadonlyArray<[string, (fixture: string) => [string, stri
   ['bun', (fixture) => [bunBinary(PACKAGE_DIR), ['run', fixture]]],
 ];
 
-export interface Child {
-  process: ChildProcess;
-  exited: Promise<number | null>;
-  line(prefix: string): Promise<string>;
-  stderr(): string;
-}
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-export function startChild(command: string, args: string[], env: Record<string, string>): Child {
-  const child = spawn(command, args, {
-    cwd: PACKAGE_DIR,
-    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  const line = (prefix: string) =>
-    until(
-      () => stdout.split('\n').find((l) => l.startsWith(prefix)),
-      `"${prefix}" from ${command}; stderr:\n${stderr}`,
-      20_000,
-    );
-  return { process: child, exited, line, stderr: () => stderr };
-}
+afterEach(killChildren);

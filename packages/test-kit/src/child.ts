@@ -1,0 +1,122 @@
+/**
+ * One way to start a test's child process (a runtime running a fixture) and follow its output:
+ * stdout line by line, stderr as text, and its exit. Every child started here is killed by
+ * `killChildren()` (a test file calls it after each test); a `detached` child gets its own process
+ * group, and the whole group is killed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface Child {
+  readonly child: ChildProcess;
+  /** Settles when the process has exited and its output is closed. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Every stdout line so far. */
+  readonly lines: string[];
+  /** Resolves with the first stdout line (seen so far or later) starting with `prefix`. */
+  line(prefix: string): Promise<string>;
+  /** Resolves with the first stderr line (seen so far or later) containing `text`. */
+  errLine(text: string): Promise<string>;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+}
+
+export interface ChildOptions {
+  cwd: string;
+  /** Added to this process's environment (with DENO_NO_UPDATE_CHECK and NO_COLOR set). */
+  env?: Record<string, string>;
+  /** Its own process group, killed as a whole. @default false */
+  detached?: boolean;
+}
+
+const children = new Set<ChildProcess>();
+/** Whether each child was started in its own process group. */
+const groups = new WeakMap<ChildProcess, boolean>();
+
+/** Kills every child still running (SIGKILL; its process group when detached). */
+export function killChildren(): void {
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) continue;
+    try {
+      if (groups.get(child)) process.kill(-child.pid, 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {}
+  }
+  children.clear();
+}
+
+/** A waiter's wait ends with the child: it rejects naming what never came. */
+function waitFor(
+  found: () => string | undefined,
+  waiters: Array<() => void>,
+  exited: Promise<{ code: number | null }>,
+  what: string,
+  stderr: () => string,
+): Promise<string> {
+  const seen = found();
+  if (seen !== undefined) return Promise.resolve(seen);
+  return new Promise((resolve, reject) => {
+    waiters.push(() => {
+      const line = found();
+      if (line !== undefined) resolve(line);
+    });
+    void exited.then(({ code }) =>
+      reject(new Error(`child exited (${code}) before ${what}; stderr:\n${stderr()}`)),
+    );
+  });
+}
+
+export function startChild(command: string, args: string[], options: ChildOptions): Child {
+  const detached = options.detached ?? false;
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
+  });
+  groups.set(child, detached);
+  children.add(child);
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  let stderr = '';
+  let buffered = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const waiter of waiters) waiter();
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    let newline = buffered.indexOf('\n');
+    while (newline !== -1) {
+      lines.push(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      newline = buffered.indexOf('\n');
+    }
+    for (const waiter of waiters) waiter();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  const errors = () => stderr;
+  return {
+    child,
+    exited,
+    lines,
+    line: (prefix) =>
+      waitFor(
+        () => lines.find((l) => l.startsWith(prefix)),
+        waiters,
+        exited,
+        `"${prefix}"`,
+        errors,
+      ),
+    errLine: (text) =>
+      waitFor(
+        () => stderr.split('\n').find((l) => l.includes(text)),
+        waiters,
+        exited,
+        `"${text}" on stderr`,
+        errors,
+      ),
+    stderr: errors,
+  };
+}
