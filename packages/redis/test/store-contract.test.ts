@@ -1,12 +1,20 @@
 /**
- * The session-store contract on Redis (a real redis-server): a "store" is a namespace, a restart
- * or a second instance is another `redisBackend()` on it, and the instances share the records.
+ * The store contracts on Redis (a real redis-server). Sessions: a "store" is a namespace, a
+ * restart or a second instance is another `redisBackend()` on it, and the instances share the
+ * records. Events: `RedisEventStore` on its own.
  */
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
-import { runCases, type SessionStoreTarget, sessionStoreContract } from '@edge-mcp/test-kit';
+import {
+  eventStoreContract,
+  runCases,
+  type SessionStoreTarget,
+  sessionStoreContract,
+} from '@edge-mcp/test-kit';
 import { describe, test } from 'vitest';
 import { redisBackend } from '../src/backend.ts';
-import { namespace, useRedis } from './helpers.ts';
+import { RedisEventStore } from '../src/event-store.ts';
+import { SESSION_FIELDS } from '../src/keys.ts';
+import { context, namespace, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
@@ -41,4 +49,20 @@ const target: SessionStoreTarget<string> = {
 
 describe('Redis sessions pass the session-store contract', () => {
   runCases(test, sessionStoreContract, target as SessionStoreTarget<unknown>);
+});
+
+describe('RedisEventStore passes the event-store contract', () => {
+  runCases(test, eventStoreContract, {
+    keepsInfo: true,
+    async store(maxEvents, sessions) {
+      const { connection, keys } = await context(redis().url, { namespace: namespace() });
+      // Events are kept for live sessions only: each gets a record.
+      for (const id of sessions)
+        await connection.command(['HSET', keys.session(id), SESSION_FIELDS.version, '1']);
+      return new RedisEventStore(connection, keys, {
+        maxEventsPerSession: maxEvents,
+        maxEventBytesPerSession: 1 << 20,
+      });
+    },
+  });
 });

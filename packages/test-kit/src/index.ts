@@ -6,6 +6,12 @@
  */
 export { type RpcAnswer, readAnswer } from './answer.ts';
 export {
+  type ContractEventStore,
+  type ContractReplay,
+  type EventStoreTarget,
+  eventStoreContract,
+} from './contracts/event-store.ts';
+export {
   type ContractCase,
   type ContractHandler,
   type ContractHandlerOptions,

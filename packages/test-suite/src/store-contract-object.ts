@@ -1,10 +1,12 @@
 /**
- * The session-store contract inside workerd: one Durable Object per case, whose fetch runs the
- * case on `DurableObjectSessionStore` over the object's real storage and alarm (a "restart" is a
- * second store and alarm over the same storage) and answers `{ ok }` or the failure.
- * test/durable-object-store.test.ts asks for each case that applies to a one-session store.
+ * The store contracts inside workerd: one Durable Object per case, whose fetch runs the case on
+ * the object's real storage and alarm and answers `{ ok }` or the failure: sessions on
+ * `DurableObjectSessionStore` (a "restart" is a second store and alarm over the same storage),
+ * events (`?contract=events`) on `DurableObjectEventStore`. test/durable-object-store.test.ts
+ * asks for each case that applies to a one-session store.
  */
 import {
+  DurableObjectEventStore,
   DurableObjectSessionStore,
   type DurableObjectState,
   ObjectAlarm,
@@ -12,7 +14,11 @@ import {
 } from '@edge-mcp/adapters/cloudflare';
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import { SessionManager } from '@edge-mcp/core/sessions';
-import { type SessionStoreTarget, sessionStoreContract } from '@edge-mcp/test-kit';
+import {
+  eventStoreContract,
+  type SessionStoreTarget,
+  sessionStoreContract,
+} from '@edge-mcp/test-kit';
 
 /** The two tools the contract calls. */
 function contractServer(): McpServer {
@@ -23,6 +29,16 @@ function contractServer(): McpServer {
   });
   server.tool('recall', {}, (_args, ctx) => String(ctx.session?.state.get('value') ?? ''));
   return server;
+}
+
+/** `{ ok }`, or the failure. */
+async function outcome(run: Promise<void>): Promise<Response> {
+  try {
+    await run;
+    return Response.json({ ok: true });
+  } catch (error) {
+    return Response.json({ ok: false, error: String(error) });
+  }
 }
 
 export class StoreContract {
@@ -40,7 +56,19 @@ export class StoreContract {
   }
 
   async fetch(request: Request): Promise<Response> {
-    const name = new URL(request.url).searchParams.get('case');
+    const url = new URL(request.url);
+    const name = url.searchParams.get('case');
+    if (url.searchParams.get('contract') === 'events') {
+      const found = eventStoreContract.find((c) => c.name === name);
+      if (!found) return Response.json({ ok: false, error: `no case ${name}` }, { status: 404 });
+      const sql = this.#state.storage.sql;
+      return outcome(
+        found.run({
+          single: true,
+          store: (maxEvents) => new DurableObjectEventStore(sql, { maxEvents }),
+        }),
+      );
+    }
     const found = sessionStoreContract.find((c) => c.name === name);
     if (!found) return Response.json({ ok: false, error: `no case ${name}` }, { status: 404 });
     const target: SessionStoreTarget<DurableObjectSessionStore> = {
@@ -55,12 +83,7 @@ export class StoreContract {
           onSessionClose: (event) => options.onSessionClose(String(event.reason)),
         }),
     };
-    try {
-      await found.run(target as SessionStoreTarget<unknown>);
-      return Response.json({ ok: true });
-    } catch (error) {
-      return Response.json({ ok: false, error: String(error) });
-    }
+    return outcome(found.run(target as SessionStoreTarget<unknown>));
   }
 
   alarm(): Promise<void> {

@@ -1,8 +1,13 @@
 /**
- * The session-store contract on `DurableObjectSessionStore` in workerd (wrangler dev): each case
- * runs inside a fresh Durable Object on its real storage and alarm (src/store-contract-object.ts).
+ * The session-store and event-store contracts on the Durable Object stores in workerd (wrangler
+ * dev): each case runs inside a fresh Durable Object on its real storage and alarm
+ * (src/store-contract-object.ts).
  */
-import { type SessionStoreTarget, sessionStoreContract } from '@edge-mcp/test-kit';
+import {
+  eventStoreContract,
+  type SessionStoreTarget,
+  sessionStoreContract,
+} from '@edge-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { workerdTarget } from '../src/targets/runtimes.ts';
 import type { Target } from '../src/targets/types.ts';
@@ -34,3 +39,21 @@ describe('DurableObjectSessionStore passes the session-store contract, in worker
     }, 30_000);
   }
 });
+
+describe('DurableObjectEventStore passes the event-store contract, in workerd', () => {
+  for (const contractCase of eventStoreContract) {
+    if (contractCase.applies && !contractCase.applies({ single: true, store: () => never() }))
+      continue;
+    test(contractCase.name, async () => {
+      const url = new URL('/__store-contract', target.mcpUrl);
+      url.searchParams.set('contract', 'events');
+      url.searchParams.set('case', contractCase.name);
+      const response = await fetch(url, { method: 'POST' });
+      expect(await response.json()).toEqual({ ok: true });
+    }, 30_000);
+  }
+});
+
+function never(): never {
+  throw new Error('the cases run in the object');
+}
