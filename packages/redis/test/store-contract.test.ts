@@ -1,7 +1,7 @@
 /**
  * The store contracts on Redis (a real redis-server). Sessions: a "store" is a namespace, a
  * restart or a second instance is another `redisBackend()` on it, and the instances share the
- * records. Events: `RedisEventStore` on its own.
+ * records. Events and tasks: `RedisEventStore` and `RedisTaskStore` on their own.
  */
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import {
@@ -9,12 +9,14 @@ import {
   runCases,
   type SessionStoreTarget,
   sessionStoreContract,
+  taskStoreContract,
 } from '@edge-mcp/test-kit';
 import { describe, test } from 'vitest';
 import { redisBackend } from '../src/backend.ts';
 import { RedisEventStore } from '../src/event-store.ts';
 import { SESSION_FIELDS } from '../src/keys.ts';
-import { context, namespace, useRedis } from './helpers.ts';
+import { RedisTaskStore } from '../src/task-store.ts';
+import { closeAfter, context, namespace, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
@@ -63,6 +65,14 @@ describe('RedisEventStore passes the event-store contract', () => {
         maxEventsPerSession: maxEvents,
         maxEventBytesPerSession: 1 << 20,
       });
+    },
+  });
+});
+
+describe('RedisTaskStore passes the task-store contract', () => {
+  runCases(test, taskStoreContract, {
+    async store() {
+      return closeAfter(new RedisTaskStore(await context(redis().url, { namespace: namespace() })));
     },
   });
 });

@@ -20,6 +20,12 @@ export {
   sessionStoreContract,
 } from './contracts/session-store.ts';
 export {
+  type ContractTask,
+  type ContractTaskStore,
+  type TaskStoreTarget,
+  taskStoreContract,
+} from './contracts/task-store.ts';
+export {
   initializeParams,
   type LegacyCallOptions,
   type LegacyOptions,

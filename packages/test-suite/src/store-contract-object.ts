@@ -2,13 +2,16 @@
  * The store contracts inside workerd: one Durable Object per case, whose fetch runs the case on
  * the object's real storage and alarm and answers `{ ok }` or the failure: sessions on
  * `DurableObjectSessionStore` (a "restart" is a second store and alarm over the same storage),
- * events (`?contract=events`) on `DurableObjectEventStore`. test/durable-object-store.test.ts
+ * events (`?contract=events`) on `DurableObjectEventStore`, tasks (`?contract=tasks`) on
+ * `DurableObjectTaskStore` with the deployment's registry. test/durable-object-store.test.ts
  * asks for each case that applies to a one-session store.
  */
 import {
   DurableObjectEventStore,
+  type DurableObjectNamespace,
   DurableObjectSessionStore,
   type DurableObjectState,
+  DurableObjectTaskStore,
   ObjectAlarm,
   WORKERD_HANDLER_OPTIONS,
 } from '@edge-mcp/adapters/cloudflare';
@@ -18,6 +21,7 @@ import {
   eventStoreContract,
   type SessionStoreTarget,
   sessionStoreContract,
+  taskStoreContract,
 } from '@edge-mcp/test-kit';
 
 /** The two tools the contract calls. */
@@ -46,13 +50,20 @@ export class StoreContract {
   /** The alarm of the newest store: the object's alarm() fires it. */
   #alarm: ObjectAlarm | undefined;
 
-  constructor(state: DurableObjectState) {
+  readonly #registry: DurableObjectNamespace;
+
+  constructor(state: DurableObjectState, env: { SESSION_REGISTRY: DurableObjectNamespace }) {
     this.#state = state;
+    this.#registry = env.SESSION_REGISTRY;
+  }
+
+  #newAlarm(): ObjectAlarm {
+    this.#alarm = new ObjectAlarm(this.#state);
+    return this.#alarm;
   }
 
   #newStore(): DurableObjectSessionStore {
-    this.#alarm = new ObjectAlarm(this.#state);
-    return new DurableObjectSessionStore(this.#state, { alarm: this.#alarm });
+    return new DurableObjectSessionStore(this.#state, { alarm: this.#newAlarm() });
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -68,6 +79,17 @@ export class StoreContract {
           store: (maxEvents) => new DurableObjectEventStore(sql, { maxEvents }),
         }),
       );
+    }
+    if (url.searchParams.get('contract') === 'tasks') {
+      const found = taskStoreContract.find((c) => c.name === name);
+      if (!found) return Response.json({ ok: false, error: `no case ${name}` }, { status: 404 });
+      // Unfinished tasks are counted in the deployment's registry (`maxActive`).
+      const store = () =>
+        new DurableObjectTaskStore(this.#state, {
+          alarm: this.#newAlarm(),
+          registry: this.#registry,
+        });
+      return outcome(found.run({ store }));
     }
     const found = sessionStoreContract.find((c) => c.name === name);
     if (!found) return Response.json({ ok: false, error: `no case ${name}` }, { status: 404 });

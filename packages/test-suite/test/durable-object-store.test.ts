@@ -1,5 +1,5 @@
 /**
- * The session-store and event-store contracts on the Durable Object stores in workerd (wrangler
+ * The session-store, event-store and task-store contracts on the Durable Object stores in workerd (wrangler
  * dev): each case runs inside a fresh Durable Object on its real storage and alarm
  * (src/store-contract-object.ts).
  */
@@ -7,6 +7,7 @@ import {
   eventStoreContract,
   type SessionStoreTarget,
   sessionStoreContract,
+  taskStoreContract,
 } from '@edge-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { workerdTarget } from '../src/targets/runtimes.ts';
@@ -47,6 +48,18 @@ describe('DurableObjectEventStore passes the event-store contract, in workerd', 
     test(contractCase.name, async () => {
       const url = new URL('/__store-contract', target.mcpUrl);
       url.searchParams.set('contract', 'events');
+      url.searchParams.set('case', contractCase.name);
+      const response = await fetch(url, { method: 'POST' });
+      expect(await response.json()).toEqual({ ok: true });
+    }, 30_000);
+  }
+});
+
+describe('DurableObjectTaskStore passes the task-store contract, in workerd', () => {
+  for (const contractCase of taskStoreContract) {
+    test(contractCase.name, async () => {
+      const url = new URL('/__store-contract', target.mcpUrl);
+      url.searchParams.set('contract', 'tasks');
       url.searchParams.set('case', contractCase.name);
       const response = await fetch(url, { method: 'POST' });
       expect(await response.json()).toEqual({ ok: true });
