@@ -6,6 +6,7 @@
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import { SessionManager, type SessionStore } from '@edge-mcp/core/sessions';
 import {
+  CONTRACT_TOOLS,
   type ContractHandlerOptions,
   runCases,
   type SessionStoreTarget,
@@ -14,14 +15,10 @@ import {
 import { describe, test } from 'vitest';
 import { MapSessionStore } from '../examples/map-session-store.ts';
 
-/** The two tools the contract calls. */
+/** The server of the contract: its two tools. */
 function contractServer(): McpServer {
   const server = new McpServer({ name: 'contract', version: '1.0.0' });
-  server.tool('remember', { description: 'keeps a value in the session' }, (args, ctx) => {
-    ctx.session?.state.set('value', (args as { value?: unknown }).value);
-    return 'kept';
-  });
-  server.tool('recall', {}, (_args, ctx) => String(ctx.session?.state.get('value') ?? ''));
+  for (const [name, handler] of CONTRACT_TOOLS) server.tool(name, {}, handler);
   return server;
 }
 

@@ -5,6 +5,7 @@
  */
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import {
+  CONTRACT_TOOLS,
   eventStoreContract,
   runCases,
   type SessionStoreTarget,
@@ -20,14 +21,10 @@ import { closeAfter, context, namespace, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
-/** The two tools the contract calls. */
+/** The server of the contract: its two tools. */
 function contractServer(): McpServer {
   const server = new McpServer({ name: 'store-contract', version: '1.0.0' });
-  server.tool('remember', {}, (args, ctx) => {
-    ctx.session?.state.set('value', (args as { value?: unknown }).value);
-    return 'kept';
-  });
-  server.tool('recall', {}, (_args, ctx) => String(ctx.session?.state.get('value') ?? ''));
+  for (const [name, handler] of CONTRACT_TOOLS) server.tool(name, {}, handler);
   return server;
 }
 

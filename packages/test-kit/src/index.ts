@@ -12,6 +12,7 @@ export {
   eventStoreContract,
 } from './contracts/event-store.ts';
 export {
+  CONTRACT_TOOLS,
   type ContractCase,
   type ContractHandler,
   type ContractHandlerOptions,

@@ -18,20 +18,17 @@ import {
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import { SessionManager } from '@edge-mcp/core/sessions';
 import {
+  CONTRACT_TOOLS,
   eventStoreContract,
   type SessionStoreTarget,
   sessionStoreContract,
   taskStoreContract,
 } from '@edge-mcp/test-kit';
 
-/** The two tools the contract calls. */
+/** The server of the contract: its two tools. */
 function contractServer(): McpServer {
   const server = new McpServer({ name: 'store-contract', version: '1.0.0' });
-  server.tool('remember', {}, (args, ctx) => {
-    ctx.session?.state.set('value', (args as { value?: unknown }).value);
-    return 'kept';
-  });
-  server.tool('recall', {}, (_args, ctx) => String(ctx.session?.state.get('value') ?? ''));
+  for (const [name, handler] of CONTRACT_TOOLS) server.tool(name, {}, handler);
   return server;
 }
 

@@ -10,6 +10,28 @@ import { legacyDeleteRequest, legacyGetRequest, legacyRequest } from '../legacy.
 import { openSession } from '../session.ts';
 import { within } from '../wait.ts';
 
+/** What a contract tool gets of its context: the legacy session's state. */
+interface ContractToolContext {
+  readonly session?: { readonly state: Map<string, unknown> } | undefined;
+}
+
+/**
+ * The two tools the session-store contract calls, for the target's server:
+ * `for (const [name, handler] of CONTRACT_TOOLS) server.tool(name, {}, handler)`.
+ */
+export const CONTRACT_TOOLS: ReadonlyArray<
+  readonly [string, (args: Record<string, unknown>, ctx: ContractToolContext) => string]
+> = [
+  [
+    'remember',
+    (args, ctx) => {
+      ctx.session?.state.set('value', args.value);
+      return 'kept';
+    },
+  ],
+  ['recall', (_args, ctx) => String(ctx.session?.state.get('value') ?? '')],
+];
+
 /** A handler as the contract drives it. */
 export interface ContractHandler {
   fetch(request: Request): Promise<Response>;
@@ -23,10 +45,7 @@ export interface ContractHandlerOptions {
   onSessionClose(reason: string): void;
 }
 
-/**
- * How a store is put under the contract. The handler must serve two tools: `remember` stores its
- * `value` argument in `ctx.session.state` under 'value', `recall` answers that value as text.
- */
+/** How a store is put under the contract. The handler serves the two `CONTRACT_TOOLS`. */
 export interface SessionStoreTarget<S> {
   /** A new store over empty storage (memory: `undefined`, sessions in the handler only). */
   store(): S | Promise<S>;
