@@ -14,10 +14,11 @@ import {
   postRequest,
   readAnswer,
   SseReader,
+  sleep,
 } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import { until, useRedis } from './helpers.ts';
-import { type Node, sleep, startNodes } from './support/handlers.ts';
+import { type Node, startNodes } from './support/handlers.ts';
 
 const V = '2025-11-25';
 const redis = useRedis(true);

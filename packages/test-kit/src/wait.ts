@@ -60,3 +60,17 @@ export function pollTask(
     5,
   );
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts (a tool handler that sleeps in a test). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    if (signal?.aborted) done();
+    else signal?.addEventListener('abort', done);
+  });
+}

@@ -3,7 +3,9 @@
  * instance (as separate processes would have), the tools the cluster tests drive, and what each
  * instance saw (handler signals, closed sessions).
  */
-import * as z from 'zod';
+
+import { sleep } from '@edge-mcp/test-kit';
+import { addClusterTools } from '@edge-mcp/test-kit/cluster';
 import type { SessionEvent } from '../../src/endpoint/options.ts';
 import {
   createMcpHandler,
@@ -23,18 +25,8 @@ export interface Node {
   readonly closes: SessionEvent[];
   /** Resolves when the next tool handler starts here. */
   started(): Promise<AbortSignal>;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done);
-  });
+  /** This instance stops: `handler.close()`. */
+  stop(): Promise<void>;
 }
 
 function server(node: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) => void> }) {
@@ -43,41 +35,8 @@ function server(node: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) 
     node.signals.push(signal);
     for (const wake of node.waiting.splice(0)) wake(signal);
   };
-  s.tool('sleep', { inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
-    begin(ctx.signal);
-    await sleep(ms, ctx.signal);
-    ctx.signal.throwIfAborted();
-    return 'slept';
-  });
-  s.tool(
-    'drip',
-    { inputSchema: z.object({ count: z.number(), ms: z.number() }) },
-    async (args, ctx) => {
-      begin(ctx.signal);
-      for (let i = 1; i <= args.count; i++) {
-        ctx.progress(i, args.count);
-        // Two at once now and then: appends in flight while a relay attaches.
-        if (i % 3 === 0 && i < args.count) ctx.progress(++i, args.count);
-        await sleep(args.ms, ctx.signal);
-        ctx.signal.throwIfAborted();
-      }
-      return 'dripped';
-    },
-  );
-  s.tool('ask', {}, async (_args, ctx) => {
-    begin(ctx.signal);
-    const answer = await ctx.elicit({
-      message: 'Name?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-    });
-    return `hello ${(answer.content as { name: string }).name}`;
-  });
-  s.tool('count', {}, (_args, ctx) => {
-    const state = ctx.session?.state as Map<string, unknown>;
-    const n = ((state.get('n') as number | undefined) ?? 0) + 1;
-    state.set('n', n);
-    return String(n);
-  });
+  // The cluster scenarios' tools (test kit), and two task tools of the core's own tests.
+  addClusterTools(s, begin);
   s.tool('compute', { taskSupport: 'required' }, async (_args, ctx) => {
     begin(ctx.signal);
     await sleep(30_000, ctx.signal);
@@ -92,8 +51,6 @@ function server(node: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) 
     );
     return `answered ${(answer.content as { name: string }).name}`;
   });
-  s.resource('watched', 'test://watched', {}, () => 'watched');
-  s.prompt('greeting', {}, () => 'hello');
   return s;
 }
 
@@ -119,6 +76,7 @@ export function startCluster(count = 3, options: McpHandlerOptions = {}) {
       signals: seen.signals,
       closes,
       started: () => new Promise((resolve) => seen.waiting.push(resolve)),
+      stop: () => handler.close(),
     });
   }
   return { world, nodes: nodes as [Node, Node, Node] };

@@ -11,6 +11,8 @@ import {
   McpServer,
   type SessionEvent,
 } from '@edge-mcp/core';
+import { sleep } from '@edge-mcp/test-kit';
+import { addClusterTools } from '@edge-mcp/test-kit/cluster';
 import { afterEach } from 'vitest';
 import {
   backendOf,
@@ -37,19 +39,6 @@ export interface Node {
   stop(): Promise<void>;
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    if (signal?.aborted) done();
-    else signal?.addEventListener('abort', done);
-  });
-}
-
 const NUMBERS = (...names: string[]) => ({
   type: 'object',
   properties: Object.fromEntries(names.map((name) => [name, { type: 'number' }])),
@@ -61,38 +50,8 @@ function server(seen: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) 
     seen.signals.push(signal);
     for (const wake of seen.waiting.splice(0)) wake(signal);
   };
-  s.tool('sleep', { inputSchema: NUMBERS('ms') }, async (args, ctx) => {
-    begin(ctx.signal);
-    await sleep(args.ms as number, ctx.signal);
-    ctx.signal.throwIfAborted();
-    return 'slept';
-  });
-  s.tool('drip', { inputSchema: NUMBERS('count', 'ms') }, async (args, ctx) => {
-    begin(ctx.signal);
-    const count = args.count as number;
-    for (let i = 1; i <= count; i++) {
-      ctx.progress(i, count);
-      // Two at once now and then: appends in flight while a relay attaches.
-      if (i % 3 === 0 && i < count) ctx.progress(++i, count);
-      await sleep(args.ms as number, ctx.signal);
-      ctx.signal.throwIfAborted();
-    }
-    return 'dripped';
-  });
-  s.tool('ask', {}, async (_args, ctx) => {
-    begin(ctx.signal);
-    const answer = await ctx.elicit({
-      message: 'Name?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-    });
-    return `hello ${(answer.content as { name: string }).name}`;
-  });
-  s.tool('count', {}, (_args, ctx) => {
-    const state = ctx.session?.state as Map<string, unknown>;
-    const n = ((state.get('n') as number | undefined) ?? 0) + 1;
-    state.set('n', n);
-    return String(n);
-  });
+  // The cluster scenarios' tools (test kit), and two of this package's own tests.
+  addClusterTools(s, begin);
   s.tool('echo', {}, () => 'echo');
   // Writes the state bag after a while (while Redis is away, in the failure tests).
   s.tool('later', { inputSchema: NUMBERS('ms') }, async (args, ctx) => {
@@ -101,8 +60,6 @@ function server(seen: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) 
     ctx.session?.state.set('late', true);
     return 'late';
   });
-  s.resource('watched', 'test://watched', {}, () => 'watched');
-  s.prompt('greeting', {}, () => 'hello');
   return s;
 }
 
