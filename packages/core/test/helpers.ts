@@ -15,18 +15,4 @@ export async function call(
   return readAnswer(await handler.fetch(modernRequest(method, params, options)));
 }
 
-/** Resolves when `signal` aborts; rejects after `ms` so a missing abort fails the test instead of hanging it. */
-export function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return resolve(signal.reason);
-    const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
+export { aborted } from '@edge-mcp/test-kit';

@@ -14,6 +14,7 @@ import {
 } from '@edge-mcp/core';
 import type { TaskHost, TaskRecord } from '@edge-mcp/core/tasks';
 import {
+  aborted,
   initializeParams,
   legacyRequest,
   modernRequest,
@@ -426,21 +427,6 @@ const poll = (
   done: (status: string) => boolean,
   options: Parameters<typeof modernRequest>[2] = WITH_TASKS,
 ) => pollTask(() => call(handler, 'tasks/get', { taskId }, options), done);
-
-function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return resolve(signal.reason);
-    const timer = setTimeout(() => reject(new Error(`not aborted within ${ms} ms`)), ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
 
 describe('handlers on several instances sharing a RedisTaskStore', () => {
   test('a task created on A is polled on B to its result', async () => {

@@ -64,4 +64,4 @@ export {
 export { type Endpoint, type Initialized, initialize, openSession, send } from './session.ts';
 export { parseSse, type SseEvent, SseParser, sseMessages } from './sse-parser.ts';
 export { type SseMessage, SseReader } from './sse-reader.ts';
-export { pollTask, sleep, until, within } from './wait.ts';
+export { aborted, pollTask, sleep, until, within } from './wait.ts';

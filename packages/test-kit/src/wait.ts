@@ -74,3 +74,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     else signal?.addEventListener('abort', done);
   });
 }
+
+/** Resolves with `signal.reason` once it aborts; rejects after `ms` (a missing abort fails). */
+export function aborted(signal: AbortSignal, ms = 5_000): Promise<unknown> {
+  if (signal.aborted) return Promise.resolve(signal.reason);
+  return within(
+    new Promise((resolve) =>
+      signal.addEventListener('abort', () => resolve(signal.reason), { once: true }),
+    ),
+    'the signal to abort',
+    ms,
+  );
+}

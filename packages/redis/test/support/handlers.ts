@@ -124,18 +124,4 @@ export async function startNode(url: string, ns: string, setup: ClusterSetup = {
   return node;
 }
 
-/** Resolves with `signal.reason` when it aborts; rejects after `ms` (a missing abort fails). */
-export function aborted(signal: AbortSignal, ms = 5000): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return resolve(signal.reason);
-    const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
+export { aborted } from '@edge-mcp/test-kit';

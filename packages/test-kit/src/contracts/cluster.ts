@@ -19,7 +19,7 @@ import {
 import { modernRequest } from '../modern.ts';
 import { openSession } from '../session.ts';
 import { SseReader } from '../sse-reader.ts';
-import { sleep } from '../wait.ts';
+import { aborted, sleep } from '../wait.ts';
 
 /** One instance of the cluster, as the scenarios drive it. */
 export interface ClusterNode {
@@ -138,22 +138,6 @@ function get(node: ClusterNode, session: string, lastEventId?: string): Promise<
   return node.handler
     .fetch(legacyGetRequest(session, lastEventId, { version: V }))
     .then((response) => new SseReader(response));
-}
-
-/** Resolves with `signal.reason` when it aborts; rejects after `ms`. */
-function aborted(signal: AbortSignal, ms: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return resolve(signal.reason);
-    const timer = setTimeout(() => reject(new Error(`signal did not abort within ${ms} ms`)), ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }
 
 async function listen(node: ClusterNode, id: string): Promise<SseReader> {
