@@ -4,9 +4,9 @@
  * PORT and HOST change the address; ALLOWED_HOSTS (comma-separated) lists extra host names the
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
  * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
- * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see packages/example/src/options.ts).
+ * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see apps/server/src/example/options.ts).
  * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
- * instance on that Redis (see packages/example/src/redis.ts); without it everything stays here.
+ * instance on that Redis (see apps/server/src/example/redis.ts); without it everything stays here.
  */
 import { createMcpHandler } from '@edge-mcp/core';
 import {
@@ -15,7 +15,7 @@ import {
   exampleOptions,
   requestLogger,
   sessionLogger,
-} from '@edge-mcp/example';
+} from './example/index.ts';
 
 /** What the example needs of a runtime. */
 export interface ExampleRuntime {
@@ -39,12 +39,10 @@ export async function startExample(runtime: ExampleRuntime): Promise<void> {
   const hostname = env('HOST') ?? '127.0.0.1';
   // Only with REDIS_URL: node-redis is not even loaded otherwise.
   const redis = env('REDIS_URL')
-    ? await (await import('@edge-mcp/example/redis'))
-        .exampleCluster(env, log)
-        .catch((error: Error) => {
-          log(`edge-mcp example: ${error.message}`);
-          return runtime.exit(1);
-        })
+    ? await (await import('./example/redis.ts')).exampleCluster(env, log).catch((error: Error) => {
+        log(`edge-mcp example: ${error.message}`);
+        return runtime.exit(1);
+      })
     : undefined;
   const handler = createMcpHandler(createExampleServer(), {
     ...exampleOptions(env, { host: hostname, port }),

@@ -1,11 +1,11 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { type NodeServer, serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler, type RequestEvent } from '@edge-mcp/core';
-import { createExampleServer } from '@edge-mcp/example';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createExampleServer } from '../src/example/index.ts';
 
 /** A TCP proxy in front of the server whose connections the test can cut, as a flaky network would. */
 class CuttableProxy {

@@ -16,7 +16,7 @@ import {
   exampleOptions,
   requestLogger,
   sessionLogger,
-} from '@edge-mcp/example';
+} from '@edge-mcp/example-server/example';
 
 export interface Env {
   MCP_SESSIONS: DurableObjectNamespace;

@@ -42,7 +42,7 @@ import {
   exampleOptions,
   requestLogger,
   sessionLogger,
-} from '@edge-mcp/example';
+} from '@edge-mcp/example-server/example';
 
 export interface OAuthEnv {
   MCP_SESSIONS: DurableObjectNamespace;

@@ -5,14 +5,14 @@
  * whether Redis is reachable, its counters) and `POST /__close-all` (the operator's
  * `closeAll()`, from this instance, answering how many sessions it ended).
  */
-import type { EnvReader } from '@edge-mcp/example';
-import type { ExampleCluster } from '@edge-mcp/example/redis';
+import type { EnvReader } from '@edge-mcp/example-server/example';
+import type { ExampleCluster } from '@edge-mcp/example-server/example/redis';
 import type { Hono } from 'hono';
 
 /** The example's cluster when `REDIS_URL` is set (node-redis is loaded only then), else undefined. */
 export async function suiteCluster(env: EnvReader): Promise<ExampleCluster | undefined> {
   if (!env('REDIS_URL')) return undefined;
-  const { exampleCluster } = await import('@edge-mcp/example/redis');
+  const { exampleCluster } = await import('@edge-mcp/example-server/example/redis');
   return exampleCluster(env, (line) => console.error(line));
 }
 

@@ -1,5 +1,4 @@
 import type { McpOptions } from '@edge-mcp/adapters/hono';
-import { createFixtureServer } from '@edge-mcp/conformance';
 import {
   type AuthInfo,
   type AuthOptions,
@@ -12,9 +11,10 @@ import {
   type TokenRejection,
 } from '@edge-mcp/core';
 import type { RateLimitStore } from '@edge-mcp/core/sessions';
-import { createExampleApp, createExampleServer } from '@edge-mcp/example';
+import { createExampleApp, createExampleServer } from '@edge-mcp/example-server/example';
 import type { Hono } from 'hono';
 import * as z from 'zod';
+import { createFixtureServer } from './conformance/fixture-server.ts';
 import { addTaskTools } from './fixture-tasks.ts';
 import { type LogSink, memorySink } from './log-sink.ts';
 

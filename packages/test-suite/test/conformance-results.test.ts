@@ -1,13 +1,13 @@
 /**
- * The strict reading of a conformance run (@edge-mcp/conformance/results) on hand-made output
+ * The strict reading of a conformance run (src/conformance/results.ts) on hand-made output
  * directories laid out as the CLI writes them: any FAILURE fails, scored or not; the scenarios
  * run must be exactly the installed requirement set's; expected failures must fail.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectedScenarios, resetResults, verifyResults } from '@edge-mcp/conformance/results';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { expectedScenarios, resetResults, verifyResults } from '../src/conformance/results.ts';
 
 const REVISION = '2026-07-28';
 let dir: string;

@@ -1,4 +1,4 @@
-import { defineConformance } from '../src/conformance.ts';
+import { defineConformance } from '../src/conformance/define.ts';
 import { defineAuthSuite, defineSuite } from '../src/suite/define.ts';
 import { DENO_CAPS, denoTarget } from '../src/targets/runtimes.ts';
 

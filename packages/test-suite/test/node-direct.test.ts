@@ -1,4 +1,4 @@
-import { defineConformance } from '../src/conformance.ts';
+import { defineConformance } from '../src/conformance/define.ts';
 import { defineAuthSuite, defineSuite } from '../src/suite/define.ts';
 import { NODE_CAPS } from '../src/targets/node.ts';
 import { nodeDirectTarget } from '../src/targets/node-direct.ts';

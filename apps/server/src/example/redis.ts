@@ -1,6 +1,6 @@
 /**
  * @module
- * The example apps on Redis (`@edge-mcp/example/redis`, an entry of its own so that an app that
+ * The example apps on Redis (`@edge-mcp/example-server/example/redis`, an entry of its own so that an app that
  * never uses Redis, the Worker above all, never loads node-redis): with `REDIS_URL` set, the
  * legacy sessions, their events, the cluster bus and the tasks of every instance of the app live
  * in that Redis, so several instances serve any session.

@@ -1,18 +1,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  CONFORMANCE_CLI,
-  formatVerdict,
-  NODE22,
-  resetResults,
-  verifyResults,
-} from '@edge-mcp/conformance/results';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Current, Target, TargetCaps } from './targets/types.ts';
+import type { Current, Target, TargetCaps } from '../targets/types.ts';
+import { CONFORMANCE_CLI, formatVerdict, NODE22, resetResults, verifyResults } from './results.ts';
 
 /**
  * Runs `conformance server --requirements <set>` (the suite needs Node 22; it is installed from
- * npm as a devDependency of @edge-mcp/conformance); resolves with its exit code and output.
+ * npm as a devDependency of this package); resolves with its exit code and output.
  */
 export function runConformance(
   url: string,
@@ -63,7 +57,7 @@ export function defineConformance(
   expectedFailures: ExpectedFailures = {},
 ): void {
   const check = async (target: Target, requirements: string) => {
-    const outDir = join(import.meta.dirname, '..', 'results', name, requirements);
+    const outDir = join(import.meta.dirname, '..', '..', 'results', name, requirements);
     await resetResults(outDir);
     const { code, output } = await runConformance(target.mcpUrl, requirements, outDir);
     const verdict = verifyResults(outDir, requirements, expectedFailures[requirements]);

