@@ -5,7 +5,7 @@
  */
 import { legacyRequest, notificationRequest, openSession, readAnswer } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
-import { useRedis } from './helpers.ts';
+import { until, useRedis } from './helpers.ts';
 import { type Node, startNodes } from './support/handlers.ts';
 
 const V = '2025-11-25';
@@ -45,12 +45,14 @@ describe('legacy sessions across instances on Redis', () => {
   test('a cancel broadcast before its request registered is applied when it does', async () => {
     const [a, b] = await nodes();
     const session = await openSession(a.handler, V);
+    const received = a.cluster.stats().received;
     await b.handler.fetch(
       notificationRequest('notifications/cancelled', { requestId: 'early' }, session, {
         version: V,
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The broadcast has reached A (and is remembered there) before the request registers.
+    await until(() => a.cluster.stats().received > received, 'the cancel to reach A');
     const answer = await readAnswer(
       await a.handler.fetch(
         legacyRequest('tools/call', tool('sleep', { ms: 30_000 }), session, {

@@ -23,6 +23,7 @@ import {
   type RpcAnswer,
   readAnswer,
   SseReader,
+  sleep,
 } from '@edge-mcp/test-kit';
 import { startRedis } from '@edge-mcp/test-kit/node';
 import { describe, expect, test } from 'vitest';
@@ -84,8 +85,6 @@ async function members(count: number, ns = namespace()): Promise<Member[]> {
   }
   return made;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('RedisTaskStore', () => {
   test('create is visible to every instance at once; a record is JSON expiring at expiresAt', async () => {
@@ -190,15 +189,27 @@ describe('RedisTaskStore', () => {
     await until(() => c.changed.length === 2 && e.changed.length === 3, 'watcher and home');
     await a.store.update(task.id, { status: 'completed', result: { content: [] } });
     await until(() => c.changed.length === 3 && e.changed.length === 4, 'the end');
-    await sleep(50);
-    expect(a.changed).toEqual([task.id]);
-    expect(b.changed).toEqual([]);
-    expect(d.changed).toEqual([]);
+    // The barrier: a change of a second task that a, b and d all hear of, after the first's
+    // (one inbox per instance, in the order Redis ran the writes). Anything more of the first
+    // task would have come before it.
+    const second = taskRecord(a.store.runner);
+    await a.store.create(second);
+    await b.store.get(second.id);
+    await d.store.get(second.id);
+    await c.store.update(second.id, { statusMessage: 'barrier' });
+    await until(
+      () => [a, b, d].every((member) => member.changed.includes(second.id)),
+      'the second task’s change',
+    );
+    expect(a.changed).toEqual([task.id, second.id]);
+    expect(b.changed).toEqual([second.id]);
+    expect(d.changed).toEqual([second.id]);
     // A terminal task has no watchers left: nothing changes it again.
     expect(await connection.command(['HKEYS', keys.task(task.id)])).not.toContain(
       `w:${c.store.runner}`,
     );
-    expect(d.context.bus.stats().received).toBe(0);
+    // d heard of the barrier only.
+    expect(d.context.bus.stats().received).toBe(1);
   });
 
   test('a watcher that died is dropped by the next write; a live one that missed it is kept', async () => {
@@ -612,6 +623,7 @@ describe('handlers on several instances sharing a RedisTaskStore', () => {
         task: {},
       });
       made.unshift(answer.result.task.taskId);
+      // A listing is newest first by `createdAt` (milliseconds): no two tasks may share one.
       await sleep(2);
     }
     const listed: string[] = [];
