@@ -1,4 +1,4 @@
-import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
+import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
@@ -173,9 +173,7 @@ export abstract class ExchangeBase extends Scope {
       );
   }
 
-  override abort(type: AbortReasonType, error?: RequestAbortedError): void {
-    if (this.aborted) return;
-    super.abort(type, error);
+  protected override onAbort(type: AbortReasonType): void {
     if (!this.#finished) this.#settleAborted(type);
   }
 

@@ -1,7 +1,7 @@
 import { ExchangeBase } from '../http/exchange-base.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, errorResponse } from '../http/responses.ts';
-import type { AbortReasonType, RequestAbortedError } from '../lifecycle/abort-reason.ts';
+import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
 import { ErrorCode } from '../protocol/constants.ts';
@@ -105,9 +105,8 @@ export class LegacyExchange extends ExchangeBase {
     this.#grace = undefined;
   }
 
-  override abort(type: AbortReasonType, error?: RequestAbortedError): void {
-    if (this.aborted) return;
-    super.abort(type, error);
+  protected override onAbort(type: AbortReasonType): void {
+    super.onAbort(type);
     this.resumed();
   }
 

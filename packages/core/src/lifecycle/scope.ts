@@ -9,7 +9,7 @@ import { type AbortReasonType, RequestAbortedError } from './abort-reason.ts';
  * ├── LegacyExchange                       a legacy request without a session
  * ├┄┄ Session (held by its SessionManager, not in the root's child set)
  * │   └── LegacyExchange                   `client-cancel`, `session-deleted`, `session-expired`
- * └── (tasks, when they land: under the root, never under their request)
+ * └── Scope of a task's handler            under the root, never under its request
  * ```
  *
  * Sessions stay out of the root's child set (memory and time per initialize): the handler's
@@ -113,7 +113,15 @@ export class Scope {
     this.#first = undefined;
     this.#last = undefined;
     for (const child of children) child.abort(type, error);
+    this.onAbort(type);
   }
+
+  /**
+   * What a kind of scope does once it and its subtree are aborted (an exchange settles its
+   * answer, a session ends its streams and runs its hooks): called once, after the children.
+   * `abort` itself is not overridden, so the tree's order is this one method's.
+   */
+  protected onAbort(_type: AbortReasonType): void {}
 
   /**
    * Aborts with `disconnect` when the request's client leaves: through `request.watch` when the

@@ -278,12 +278,10 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   }
 
   /**
-   * Ends the session: aborts every request with `reason`, ends every stream, rejects what waits on
-   * the client, then runs the onClose hooks. Idempotent.
+   * The session ended (`abort(reason)`, its requests aborted with it): every stream ends, what
+   * waits on the client is rejected, then the onClose hooks run.
    */
-  override abort(reason: AbortReasonType): void {
-    if (this.aborted) return;
-    super.abort(reason);
+  protected override onAbort(reason: AbortReasonType): void {
     this.standalone?.end();
     for (const stream of this.#streams?.values() ?? []) stream.end();
     for (const relay of this.#relays ?? []) relay.end();
