@@ -3,5 +3,5 @@ import { bunBinary } from './runtime-child.ts';
 import { runtimeSuite } from './runtime-suite.ts';
 
 describe('Bun adapter (real bun binary)', () => {
-  runtimeSuite({ command: bunBinary(), args: ['run'] });
+  runtimeSuite({ command: bunBinary(), args: ['run'], mayResetAfterRefusal: true });
 });

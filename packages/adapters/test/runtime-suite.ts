@@ -19,6 +19,12 @@ export interface RuntimeUnderTest {
    * connection still closes after it, but the bytes are read.
    */
   readsRefusedUploads?: boolean;
+  /**
+   * The runtime's server closes a connection whose upload it refused at once, with the rest of the
+   * upload unread (Bun): the kernel then resets it, and a reset may discard the answer before the
+   * client read it. The client sees the 401 or the reset, never a silent close.
+   */
+  mayResetAfterRefusal?: boolean;
 }
 
 export function runtimeSuite(runtime: RuntimeUnderTest): void {
@@ -98,7 +104,10 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
     const socket = connect(Number(port), hostname);
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
-    socket.on('error', () => {}); // a reset is a close here
+    let reset = false;
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNRESET') reset = true;
+    });
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     const total = 32 * 1024 * 1024;
     socket.write(`POST /refuse HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${total}\r\n\r\n`);
@@ -116,8 +125,11 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
     pump();
     await within(closed, 'the server to close the connection', 30_000);
     const answer = Buffer.concat(received).toString('latin1');
-    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
-    expect(answer.toLowerCase()).toContain('connection: close');
+    if (answer === '' && runtime.mayResetAfterRefusal) expect(reset).toBe(true);
+    else {
+      expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+    }
     if (!runtime.readsRefusedUploads) expect(written).toBeLessThan(total);
   });
 
