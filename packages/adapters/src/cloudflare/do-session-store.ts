@@ -90,11 +90,6 @@ export class DurableObjectSessionStore implements SessionStore, AlarmUser {
     this.#alarm.request(expiresAt);
   }
 
-  /** The object's alarm (shared with a task store when one was given). */
-  alarm(): Promise<void> {
-    return this.#alarm.fire();
-  }
-
   /** AlarmUser: the manager reaps the session if it is still idle, or tells when to look again. */
   due(): number | undefined | Promise<number | undefined> {
     const id = this.#current();
