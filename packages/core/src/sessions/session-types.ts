@@ -1,6 +1,6 @@
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
-import type { LegacyVersion } from '../protocol/constants.ts';
+import type { LegacyVersion, LogLevel } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { ClientCapabilities, Implementation } from '../server/types.ts';
 
@@ -16,6 +16,18 @@ export interface SessionInit {
   owner?: string | undefined;
   /** The client address of the `initialize`: what an unauthenticated session counts against. */
   client?: string | undefined;
+}
+
+/** Everything a session needs to go on after its process or object restarts (JSON). */
+export interface SessionRecord extends SessionInit {
+  id: string;
+  initialized: boolean;
+  logLevel: LogLevel | undefined;
+  subscriptions: string[];
+  state: Array<[string, unknown]>;
+  nextStream: number;
+  nextRequest: number;
+  lastActive: number;
 }
 
 /** A server→client request waiting for the client's POSTed response. */

@@ -12,6 +12,7 @@ import type {
   SessionChange,
   SessionIds,
   SessionInit,
+  SessionRecord,
   SessionRequest,
   SessionStream,
 } from './session-types.ts';
@@ -24,6 +25,7 @@ export type {
   SessionChange,
   SessionIds,
   SessionInit,
+  SessionRecord,
   SessionRequest,
   SessionStream,
 } from './session-types.ts';
@@ -41,18 +43,6 @@ export interface SessionObserver {
   changed(session: Session, change?: SessionChange): void | Promise<void>;
   /** The session has no in-flight request and no open stream any more. */
   idle(session: Session): void;
-}
-
-/** Everything a session needs to go on after its process or object restarts (JSON). */
-export interface SessionRecord extends SessionInit {
-  id: string;
-  initialized: boolean;
-  logLevel: LogLevel | undefined;
-  subscriptions: string[];
-  state: Array<[string, unknown]>;
-  nextStream: number;
-  nextRequest: number;
-  lastActive: number;
 }
 
 const COUNTERS: SessionChange = Object.freeze({ kind: 'counters' });
