@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { spread } from '../src/lib/stats.ts';
 import type { FairnessRow, PhaseSpread } from '../src/measures/fairness.ts';
@@ -8,7 +6,6 @@ import type { ThroughputRow, ThroughputSample } from '../src/measures/throughput
 import { goal, judge, type Results, startupByRound } from '../src/report/goals.ts';
 import { renderSvg } from '../src/report/svg.ts';
 import { renderTables } from '../src/report/table.ts';
-import { upgradeReport } from '../src/report/upgrade.ts';
 import type { Report } from '../src/report/write.ts';
 
 function throughputRow(id: string, baseline: string | null, rps: number[]): ThroughputRow {
@@ -242,17 +239,5 @@ describe('the report', () => {
     expect(svg).toContain('0.92× (0.85–0.95)');
     // A bar and the three lines of a whisker per row with rounds.
     expect(svg.match(/stroke-width="1.5"/g)?.length).toBeGreaterThanOrEqual(6);
-  });
-
-  test('a results file from before the rounds reads as one round and renders', () => {
-    // The full run of 2026-11-30, written before the bench had rounds.
-    const file = join(import.meta.dirname, 'fixtures', 'results-before-rounds.json');
-    const old = upgradeReport(JSON.parse(readFileSync(file, 'utf8')));
-    old.goals = judge(old.results);
-    const bare = old.results.throughput.find((row) => row.id === 'node/bare');
-    expect(bare?.rps?.n).toBe(1);
-    expect(old.goals.length).toBeGreaterThan(0);
-    expect(renderTables(old)).toContain('**Targets**');
-    expect(renderSvg(old)).toContain('</svg>');
   });
 });
