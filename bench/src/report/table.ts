@@ -41,13 +41,9 @@ export function runLine(report: Report): string {
   );
 }
 
-export function renderTables(report: Report): string {
-  const results: Results = report.results;
-  const goals = report.goals;
-  const parts: string[] = [runLine(report)];
-  parts.push(
-    'Figures are medians of the rounds, with their min–max in brackets; every ratio is taken within a round (both targets measured in it) and then summarised.',
-  );
+function throughputTables(report: Report): string[] {
+  const parts: string[] = [];
+  const results = report.results;
   if (results.throughput.length > 0) {
     parts.push(
       `**tools/call echo under load** (autocannon, ${(report.config as { connections?: number }).connections ?? 50} connections; × = against the target named in "vs", measured in the same round; CPU = the server's CPU time per answered request)`,
@@ -93,6 +89,11 @@ export function renderTables(report: Report): string {
     if (perCall.length > 0)
       parts.push(`**Per call** (over the measured seconds): ${perCall.join('; ')}.`);
   }
+  return parts;
+}
+
+function startupTable(results: Results): string[] {
+  const parts: string[] = [];
   if (results.startup.length > 0) {
     parts.push(
       '**Start-up to the first answered `tools/call`** (a bundle per runtime; spawn → answer, over every counted start; × = round medians against the bare handler of the runtime; CPU = the CPU time the process had used when its answer arrived)',
@@ -111,6 +112,11 @@ export function renderTables(report: Report): string {
       ),
     );
   }
+  return parts;
+}
+
+function sessionsTable(results: Results): string[] {
+  const parts: string[] = [];
   if (results.sessions.length > 0) {
     parts.push(
       '**Idle legacy sessions** (Node; initialize/s over a timed run; memory delta after GC over the second batch)',
@@ -143,6 +149,11 @@ export function renderTables(report: Report): string {
       ),
     );
   }
+  return parts;
+}
+
+function disconnectTable(results: Results): string[] {
+  const parts: string[] = [];
   if (results.disconnect.length > 0) {
     parts.push(
       '**Disconnect → handler abort** (edge-mcp, 2026-07-28 `sleep` dropped after its first progress event; percentiles per round)',
@@ -160,6 +171,11 @@ export function renderTables(report: Report): string {
       ),
     );
   }
+  return parts;
+}
+
+function shutdownLines(results: Results): string[] {
+  const parts: string[] = [];
   for (const r of results.shutdown) {
     const outcomes = Object.entries(r.callOutcomes)
       .map(([key, count]) => `${count}× ${key}`)
@@ -168,8 +184,11 @@ export function renderTables(report: Report): string {
       `**Shutdown** (edge-mcp on Node, SIGTERM → exit): ${s(r.exitMs, 1, ' ms')} with ${n(r.sessions)} sessions and ${r.inFlight} calls in flight; exit codes ${r.exitCodes.join(', ') || 'n/a'}; the calls ended with ${outcomes || 'n/a'}${r.errors.length > 0 ? `; ${errorsOf(r)}` : ''}.`,
     );
   }
-  parts.push(...fairnessTables(results.fairness));
-  parts.push(...cloudflareTables(results.cloudflare));
+  return parts;
+}
+
+function goalsTable(goals: Report['goals']): string[] {
+  const parts: string[] = [];
   parts.push(
     '**Targets** (met = met in the worst round)',
     table(
@@ -184,5 +203,21 @@ export function renderTables(report: Report): string {
       ]),
     ),
   );
-  return parts.join('\n\n');
+  return parts;
+}
+
+export function renderTables(report: Report): string {
+  const results: Results = report.results;
+  return [
+    runLine(report),
+    'Figures are medians of the rounds, with their min–max in brackets; every ratio is taken within a round (both targets measured in it) and then summarised.',
+    ...throughputTables(report),
+    ...startupTable(results),
+    ...sessionsTable(results),
+    ...disconnectTable(results),
+    ...shutdownLines(results),
+    ...fairnessTables(results.fairness),
+    ...cloudflareTables(results.cloudflare),
+    ...goalsTable(report.goals),
+  ].join('\n\n');
 }
