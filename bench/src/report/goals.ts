@@ -66,20 +66,29 @@ function ratioGoal<Row extends { id: string; errors: string[] }>(
   return goal(spec.label, '×', spec.comparison, spec.threshold, ratios, detail, failure);
 }
 
-export function judge(results: Results): Goal[] {
+/** Failed rounds of a row, said as a goal's failure; undefined when none failed. */
+function failedRounds(row: { errors: string[] }): string | undefined {
+  return row.errors.length > 0 ? `${row.errors.length} round(s) failed` : undefined;
+}
+
+function throughputGoals(results: Results): Goal[] {
   const goals: Goal[] = [];
-  const push = (g: Goal | undefined) => {
-    if (g) goals.push(g);
-  };
   for (const target of THROUGHPUT_TARGETS) {
     for (const spec of target.goals ?? []) {
-      push(ratioGoal(results.throughput, target.id, target.baseline, spec, rpsByRound, 'req/s'));
+      const g = ratioGoal(
+        results.throughput,
+        target.id,
+        target.baseline,
+        spec,
+        rpsByRound,
+        'req/s',
+      );
+      if (g) goals.push(g);
     }
     const row = results.throughput.find((r) => r.id === target.id);
     for (const figure of target.perCall ?? []) {
       if (!row || figure.max === undefined) continue;
-      const failure = row.errors.length > 0 ? `${row.errors.length} round(s) failed` : undefined;
-      push(
+      goals.push(
         goal(
           figure.label,
           'per call',
@@ -87,20 +96,24 @@ export function judge(results: Results): Goal[] {
           figure.max,
           row.perCall?.[figure.name] ?? null,
           `${target.id}, over the measured seconds (${figure.per ? `per request the server handled` : 'per call answered'})`,
-          failure,
+          failedRounds(row),
         ),
       );
     }
   }
-  for (const target of STARTUP_TARGETS) {
-    for (const spec of target.goals ?? []) {
-      push(ratioGoal(results.startup, target.id, target.baseline, spec, startupByRound, 'ms'));
-    }
-  }
+  return goals;
+}
+
+function startupAndSessionGoals(results: Results): Array<Goal | undefined> {
+  const goals: Array<Goal | undefined> = [];
+  for (const target of STARTUP_TARGETS)
+    for (const spec of target.goals ?? [])
+      goals.push(
+        ratioGoal(results.startup, target.id, target.baseline, spec, startupByRound, 'ms'),
+      );
   const edge = results.sessions.find((row) => row.id === 'node/edge-mcp');
   if (edge) {
-    const failure = edge.errors.length > 0 ? `${edge.errors.length} round(s) failed` : undefined;
-    push(
+    goals.push(
       goal(
         'Node: heap per idle legacy session',
         'B',
@@ -108,10 +121,8 @@ export function judge(results: Results): Goal[] {
         2048,
         edge.heapBytesPerSession,
         `heapUsed delta over ${edge.sessions} sessions, after GC`,
-        failure,
+        failedRounds(edge),
       ),
-    );
-    push(
       goal(
         'Node: RSS per idle legacy session',
         'B',
@@ -119,23 +130,26 @@ export function judge(results: Results): Goal[] {
         2048,
         edge.rssBytesPerSession,
         `RSS delta over ${edge.sessions} sessions after as many as a warm-up, after GC (warm-up batch: ${fixed(edge.warmUpRssBytesPerSession?.median)} B)`,
-        failure,
+        failedRounds(edge),
       ),
     );
   }
-  for (const target of SESSION_TARGETS) {
-    for (const spec of target.goals ?? []) {
-      push(
+  for (const target of SESSION_TARGETS)
+    for (const spec of target.goals ?? [])
+      goals.push(
         ratioGoal(results.sessions, target.id, target.baseline, spec, initByRound, 'initialize/s'),
       );
-    }
-  }
+  return goals;
+}
+
+function lifecycleGoals(results: Results): Goal[] {
+  const goals: Goal[] = [];
   for (const row of results.disconnect) {
     const failure =
       row.failures > 0 || row.errors.length > 0
         ? `${row.failures} drops failed, ${row.errors.length} round(s) failed`
         : undefined;
-    push(
+    goals.push(
       goal(
         `${row.runtime}: disconnect → abort p99`,
         'ms',
@@ -153,7 +167,7 @@ export function judge(results: Results): Goal[] {
       badExit || row.errors.length > 0
         ? `exit codes ${row.exitCodes.join(', ')}; ${row.errors.length} round(s) failed`
         : undefined;
-    push(
+    goals.push(
       goal(
         'Node: shutdown with sessions + in-flight calls, to exit',
         'ms',
@@ -165,9 +179,18 @@ export function judge(results: Results): Goal[] {
       ),
     );
   }
-  goals.push(...fairnessGoals(results.fairness));
-  goals.push(...cloudflareGoals(results.cloudflare));
   return goals;
+}
+
+/** Every goal of a run, judged on its results, in the order the README lists them. */
+export function judge(results: Results): Goal[] {
+  return [
+    ...throughputGoals(results),
+    ...startupAndSessionGoals(results).filter((g): g is Goal => g !== undefined),
+    ...lifecycleGoals(results),
+    ...fairnessGoals(results.fairness),
+    ...cloudflareGoals(results.cloudflare),
+  ];
 }
 
 /** A start-up row's median start per round. */
