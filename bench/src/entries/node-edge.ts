@@ -1,13 +1,12 @@
 /**
  * Target: edge-mcp on the Node adapter (`serve()`), both eras on one endpoint. SIGTERM shuts it
  * down gracefully (the adapter's default), which also closes the side channel, so the process
- * exits by itself. MAX_SESSIONS raises the session cap for the 10,000-session measures.
+ * exits by itself. MAX_SESSIONS raises the session caps for the 10,000-session measures.
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';
-import { SessionManager } from '@edge-mcp/core/sessions';
 import { createEdgeServer } from './edge-tools.ts';
-import { HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
+import { benchSessions, HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 let handler: McpHandler | undefined;
 const side = nodeSideChannel(() => handler?.stats());
@@ -25,7 +24,7 @@ function rateLimit(): McpHandlerOptions['rateLimit'] {
 }
 
 handler = createMcpHandler(createEdgeServer(side.abort), {
-  sessions: new SessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
+  sessions: benchSessions(),
   rateLimit: rateLimit(),
 });
 await serve(handler, { port: PORT, hostname: HOST });

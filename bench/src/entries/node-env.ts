@@ -1,5 +1,6 @@
 /** What every Node entry shares: its ports, its mode, and the side channel served on SIDE_PORT. */
 import { serve } from '@edge-mcp/adapters/node';
+import { SessionManager } from '@edge-mcp/core/sessions';
 import { createProfiler } from './node-profiler.ts';
 import { createSideChannel, type SideChannel } from './side-channel.ts';
 
@@ -21,4 +22,17 @@ export function nodeSideChannel(stats?: () => unknown): SideChannel {
 export async function serveSideChannel(side: SideChannel, signal?: AbortSignal): Promise<void> {
   await serve(side, { port: SIDE_PORT, hostname: HOST, shutdownSignals: false, signal });
   console.error(`ready ${PORT}`);
+}
+
+/**
+ * The session manager of the Node targets. MAX_SESSIONS raises both caps: every session of the
+ * 10,000-session measures comes from one address, which the per-principal quota (1,000 by
+ * default) would otherwise hold to its newest 1,000, evicting the rest as it goes.
+ */
+export function benchSessions(): SessionManager {
+  const max = Number(process.env.MAX_SESSIONS ?? 10_000);
+  return new SessionManager({
+    maxSessions: max,
+    maxSessionsPerPrincipal: process.env.MAX_SESSIONS === undefined ? undefined : max,
+  });
 }

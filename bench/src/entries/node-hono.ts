@@ -9,14 +9,13 @@
 import { mcp } from '@edge-mcp/adapters/hono';
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler } from '@edge-mcp/core';
-import { SessionManager } from '@edge-mcp/core/sessions';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { logger } from 'hono/logger';
 import { bareResult } from './bare-result.ts';
 import { createEdgeServer } from './edge-tools.ts';
-import { HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
+import { benchSessions, HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 let logged = 0;
 let handler: McpHandler | undefined;
@@ -36,7 +35,7 @@ if (MODE === 'bare') {
   );
 } else {
   handler = createMcpHandler(createEdgeServer(side.abort), {
-    sessions: new SessionManager({ maxSessions: Number(process.env.MAX_SESSIONS ?? 10_000) }),
+    sessions: benchSessions(),
   });
   app.all('/mcp', mcp(handler));
 }
