@@ -90,9 +90,9 @@ export class LegacyExchange extends ExchangeBase {
    * Called by the stream when its connection dropped before the final message (the client left,
    * or stopped reading and was cut): resumable streams get the grace window.
    */
-  streamDropped(stream: LegacyStream, why: AbortReasonType): void {
+  streamDropped(resumable: boolean, why: AbortReasonType): void {
     if (this.finished) return;
-    if (!stream.resumable || this.#config.graceMs <= 0) {
+    if (!resumable || this.#config.graceMs <= 0) {
       this.abort(why);
       return;
     }

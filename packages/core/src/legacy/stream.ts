@@ -1,34 +1,13 @@
-import type { StreamSettings } from '../http/stream-settings.ts';
-import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { RequestAbortedError } from '../lifecycle/abort-reason.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { REVISION_RULES } from '../protocol/constants.ts';
-import type { RequestId } from '../protocol/jsonrpc.ts';
 import type { AppendInfo, EventStore } from '../sessions/event-store.ts';
 import type { RemoteSink, Session, SessionStream } from '../sessions/session.ts';
 import { encodePriming, KEEP_ALIVE } from '../sse/encoder.ts';
 import { type Coalescing, SSE_HEADERS, type SseOwner, SseStream } from '../sse/stream.ts';
+import type { StreamConfig, StreamOwner } from './stream-types.ts';
 
-/** What every legacy stream needs from the handler; built once. */
-export interface StreamConfig {
-  readonly streams: StreamSettings;
-  readonly eventStore: EventStore | undefined;
-  /** SSE `retry` sent with the priming event (2025-11-25). */
-  readonly retryMs: number;
-}
-
-/** The request a stream answers, told when its connection drops or comes back. */
-export interface StreamOwner {
-  /** The request's id (stored with the stream's first event, for a stream whose holder died). */
-  readonly id: RequestId;
-  /**
-   * The connection dropped before the final message: the client left (`disconnect`) or stopped
-   * reading and was cut (`stream-overflow`).
-   */
-  streamDropped(stream: LegacyStream, why: AbortReasonType): void;
-  /** A resume re-attached the stream. */
-  resumed(): void;
-}
+export type { StreamConfig, StreamOwner } from './stream-types.ts';
 
 const FINAL: AppendInfo = Object.freeze({ final: true });
 
@@ -205,14 +184,14 @@ export class LegacyStream implements SseOwner, SessionStream {
   remoteDropped(sink: RemoteSink, why: 'disconnect' | 'stream-overflow'): void {
     if (sink !== this.#remote) return;
     this.#remote = undefined;
-    if (!this.#done) this.owner?.streamDropped(this, why);
+    if (!this.#done) this.owner?.streamDropped(this.resumable, why);
   }
 
   /** SseOwner: the client's connection went away. */
   disconnected(stream: SseStream): void {
     if (stream !== this.#live) return;
     this.#detach(false);
-    if (!this.#done) this.owner?.streamDropped(this, 'disconnect');
+    if (!this.#done) this.owner?.streamDropped(this.resumable, 'disconnect');
   }
 
   /**
@@ -224,7 +203,7 @@ export class LegacyStream implements SseOwner, SessionStream {
     if (stream !== this.#live) return;
     this.#config.streams.counters.overflowed++;
     this.#detach(false, new RequestAbortedError('stream-overflow'));
-    if (!this.#done) this.owner?.streamDropped(this, 'stream-overflow');
+    if (!this.#done) this.owner?.streamDropped(this.resumable, 'stream-overflow');
   }
 
   /** `request.signal` of the current connection aborted (some runtimes only report it there). */
