@@ -15,47 +15,11 @@ import {
   type TaskRecord,
   type TaskStore,
 } from './store.ts';
+import { issueKeys, mergeAnswers, takeAnswers, waitForAnswers, wake } from './task-input.ts';
+import { RESTART_ERROR, type Running, SHUTDOWN_ERROR, type TaskOptions } from './task-options.ts';
 import { type TaskWatch, watchTask } from './watch.ts';
 
-/** The `tasks` option of the handler. */
-export interface TaskOptions {
-  /** Where tasks live. @default new MemoryTaskStore() */
-  store?: TaskStore;
-  /** How long a task and its result are kept from its creation. @default 3600000 (1 h) */
-  ttlMs?: number;
-  /** The longest TTL a 2025-11-25 client may ask for with `params.task.ttl`. @default 86400000 (24 h) */
-  maxTtlMs?: number;
-  /** The poll interval suggested to clients. @default 1000 */
-  pollIntervalMs?: number;
-  /** Unfinished tasks per principal (or session); over it a call runs without a task. @default 100 */
-  maxActivePerPrincipal?: number;
-  /**
-   * The largest result a task keeps, in JSON characters: a result is held until the task's TTL,
-   * so a larger one fails the task (`-32603`, `data.reason: 'result-too-large'`) rather than let
-   * callers pile up memory. @default 1048576 (1 MiB)
-   */
-  maxResultBytes?: number;
-}
-
-/** A task this engine runs: its scope, and the handler's pending `input()` calls. */
-interface Running {
-  readonly scope: Scope;
-  readonly binding: string;
-  waiters: Array<{ keys: Map<string, string>; resolve(answers: JsonObject): void }>;
-  /** Every answer taken so far, by wire key (keys are never reused). */
-  answers: Record<string, JsonObject>;
-}
-
-const SHUTDOWN_ERROR = {
-  code: ErrorCode.InternalError,
-  message: 'The server shut down before the task finished',
-  data: { reason: 'shutdown' },
-};
-const RESTART_ERROR = {
-  code: ErrorCode.InternalError,
-  message: 'The server restarted before the task finished',
-  data: { reason: 'restart' },
-};
+export type { TaskOptions } from './task-options.ts';
 
 /**
  * Runs tasks: handlers that go on after the request that started them, under the server's root
@@ -197,37 +161,10 @@ export class TaskEngine implements TaskHost {
   async input(id: string, requests: Record<string, InputRequest>): Promise<JsonObject> {
     const current = await this.store.get(id);
     if (!current) throw new McpError(ErrorCode.InternalError, 'The task is gone');
-    const keys = new Map<string, string>();
-    const outstanding = { ...current.inputRequests };
-    const issued = [...current.issuedKeys];
-    for (const [key, request] of Object.entries(requests)) {
-      // A wire key is never reused over the task's life: key, key~2, key~3, …
-      let wire = key;
-      for (let n = 2; issued.includes(wire); n++) wire = `${key}~${n}`;
-      issued.push(wire);
-      keys.set(wire, key);
-      outstanding[wire] = request;
-    }
+    const { keys, outstanding, issued } = issueKeys(current, requests);
     const running = this.#running.get(id);
     if (!running) throw new McpError(ErrorCode.InternalError, 'The task is not running here');
-    const signal = running.scope.signal;
-    signal.throwIfAborted();
-    // The wait ends with the task: cancel, expiry and shutdown reject it with their reason.
-    const answered = new Promise<JsonObject>((resolve, reject) => {
-      const onAbort = () => {
-        running.waiters = running.waiters.filter((waiter) => waiter !== entry);
-        reject(signal.reason);
-      };
-      const entry = {
-        keys,
-        resolve: (answers: JsonObject) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(answers);
-        },
-      };
-      running.waiters.push(entry);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    const answered = waitForAnswers(running, keys);
     const record = await this.store.update(id, {
       status: 'input_required',
       inputRequests: outstanding,
@@ -244,16 +181,8 @@ export class TaskEngine implements TaskHost {
   async answer(binding: string, id: string, responses: JsonObject): Promise<boolean> {
     const record = await this.get(binding, id);
     if (!record) return false;
-    const outstanding = { ...record.inputRequests };
+    const { outstanding, given, changed } = takeAnswers(record, responses);
     const running = this.#running.get(id);
-    const given: Record<string, JsonObject> = {};
-    let changed = false;
-    for (const [key, value] of Object.entries(responses)) {
-      if (!(key in outstanding)) continue;
-      delete outstanding[key];
-      given[key] = value as JsonObject;
-      changed = true;
-    }
     if (running) Object.assign(running.answers, given);
     if (!changed || isTerminal(record.status)) return true;
     const pending = Object.keys(outstanding).length > 0;
@@ -265,7 +194,7 @@ export class TaskEngine implements TaskHost {
     if (!running) patch.answers = { ...record.answers, ...given };
     const updated = await this.store.update(id, patch);
     if (updated) this.#emit(updated);
-    if (running) this.#wake(running);
+    if (running) wake(running);
     return true;
   }
 
@@ -327,15 +256,7 @@ export class TaskEngine implements TaskHost {
     if (!record) return;
     if (running !== undefined && this.#running.get(id) === running) {
       if (isTerminal(record.status)) running.scope.abort('task-cancelled');
-      else if (record.answers) {
-        let fresh = false;
-        for (const [key, value] of Object.entries(record.answers)) {
-          if (key in running.answers) continue;
-          running.answers[key] = value;
-          fresh = true;
-        }
-        if (fresh) this.#wake(running);
-      }
+      else if (record.answers && mergeAnswers(running, record.answers)) wake(running);
     }
     this.#emit(record);
   }
@@ -400,19 +321,6 @@ export class TaskEngine implements TaskHost {
 
   #forget(id: string): void {
     if (this.#running.delete(id) && this.#running.size === 0) this.#onIdle?.();
-  }
-
-  #wake(running: Running): void {
-    running.waiters = running.waiters.filter((waiter) => {
-      const answers: JsonObject = {};
-      for (const [wire, key] of waiter.keys) {
-        const answer = running.answers[wire];
-        if (answer === undefined) return true;
-        answers[key] = answer;
-      }
-      waiter.resolve(answers);
-      return false;
-    });
   }
 
   #emit(record: TaskRecord): void {
