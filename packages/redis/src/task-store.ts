@@ -26,28 +26,17 @@ import {
   TASK_LIST,
   TASK_SWEEP,
 } from './scripts/tasks.ts';
+import { TaskBooks } from './task-books.ts';
 import { decodeCursor, encodeCursor } from './task-cursor.ts';
 
 /** Compare-and-set attempts of one `update` before it gives up (each lost one re-merges). */
 const MAX_ATTEMPTS = 32;
 /** After the second lost attempt in a row, a random pause up to this long (ms): fairness. */
 const MAX_BACKOFF_MS = 50;
-/** Tasks whose version and JSON are remembered here (an `update` after them skips a read). */
-const CACHE_LIMIT = 1000;
-/** Tasks this instance watches at most (their changes are sent here). */
-const WATCH_LIMIT = 1000;
 /** How long a runner's liveness read with its task answers `alive()` without asking again. */
 const ALIVE_FRESH_MS = 1000;
 /** Expired tasks taken off the indexes per heartbeat and instance. */
 const SWEEP_BATCH = 100;
-/** setTimeout's longest delay. */
-const MAX_DELAY = 2 ** 31 - 1;
-
-/** A version and the record's JSON, as last read or written here. */
-interface Known {
-  version: number;
-  json: string;
-}
 
 type Outcome = [0] | [1 | 2, number, string] | [3, number];
 
@@ -80,12 +69,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #taskKey: readonly [string, string];
   readonly #channelPrefix: string;
   readonly #instancePrefix: string;
-  readonly #known = new Map<string, Known>();
-  /** Unfinished tasks that run here, and the timer of their TTL. */
-  readonly #mine = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Tasks of other runners this instance registered as a watcher of. */
-  readonly #watching = new Set<string>();
-  readonly #alive = new Map<string, { alive: boolean; at: number }>();
+  /** What this instance knows and times of tasks (versions, its own, the watched ones). */
+  readonly #books: TaskBooks;
   /** Terminal writes of tasks running here that Redis did not take (first one per task). */
   readonly #unwritten = new Map<string, Partial<TaskRecord>>();
   /** The last write of each task being written from here. */
@@ -99,6 +84,7 @@ export class RedisTaskStore implements TaskStore {
     this.#context = context;
     const { keys, bus, instance, connection, options } = context;
     this.runner = instance.tag;
+    this.#books = new TaskBooks((id) => this.#host?.expired(id));
     this.#retryAfter = options.retryAfterSeconds;
     const [before, after = ''] = keys.task('\0').split('\0') as [string, string?];
     this.#taskKey = [before, after];
@@ -170,12 +156,12 @@ export class RedisTaskStore implements TaskStore {
       throw new TaskLimitError(
         `Too many tasks (limit ${this.#context.options.maxTasksPerPrincipal}), none finished`,
       );
-    this.#remember(record.id, { version: 1, json });
-    if (record.runner === this.runner && !terminal) this.#track(record.id, record.expiresAt);
+    this.#books.remember(record.id, { version: 1, json });
+    if (record.runner === this.runner && !terminal) this.#books.track(record.id, record.expiresAt);
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
-    const watch = !this.#watching.has(id);
+    const watch = !this.#books.watching.has(id);
     let reply: RedisReply;
     try {
       reply = await this.#context.connection.script(
@@ -187,21 +173,20 @@ export class RedisTaskStore implements TaskStore {
       this.#fail(error);
     }
     if (!Array.isArray(reply)) {
-      this.#gone(id);
+      this.#books.gone(id);
       return undefined;
     }
     const [json, version, alive] = reply as [string, number, number];
-    this.#remember(id, { version, json });
+    this.#books.remember(id, { version, json });
     const record = JSON.parse(json) as TaskRecord;
     if (record.expiresAt <= Date.now()) {
-      this.#gone(id);
+      this.#books.gone(id);
       return undefined;
     }
-    if (isTerminal(record.status)) this.#ended(id);
+    if (isTerminal(record.status)) this.#books.ended(id);
     else if (record.runner !== this.runner) {
-      this.#alive.set(record.runner, { alive: alive === 1, at: Date.now() });
-      if (this.#alive.size > WATCH_LIMIT) this.#alive.clear();
-      if (watch && alive === 1) this.#watch(id);
+      this.#books.sawRunner(record.runner, alive === 1);
+      if (watch && alive === 1) this.#books.watch(id);
     }
     return record;
   }
@@ -273,7 +258,7 @@ export class RedisTaskStore implements TaskStore {
    */
   async alive(runner: string): Promise<boolean> {
     if (runner === this.runner) return true;
-    const seen = this.#alive.get(runner);
+    const seen = this.#books.alive.get(runner);
     if (seen && Date.now() - seen.at < ALIVE_FRESH_MS) return seen.alive;
     try {
       return await this.#context.instance.alive(runner);
@@ -290,10 +275,7 @@ export class RedisTaskStore implements TaskStore {
   close(): Promise<void> {
     this.#closed = true;
     for (const detach of this.#detach.splice(0)) detach();
-    for (const timer of this.#mine.values()) clearTimeout(timer);
-    this.#mine.clear();
-    this.#watching.clear();
-    this.#known.clear();
+    this.#books.clear();
     this.#unwritten.clear();
     return Promise.resolve();
   }
@@ -301,8 +283,8 @@ export class RedisTaskStore implements TaskStore {
   /** Tasks running here, tasks watched here, terminal writes waiting for Redis (for tests). */
   stats(): { running: number; watching: number; unwritten: number } {
     return {
-      running: this.#mine.size,
-      watching: this.#watching.size,
+      running: this.#books.mine.size,
+      watching: this.#books.watching.size,
       unwritten: this.#unwritten.size,
     };
   }
@@ -318,7 +300,7 @@ export class RedisTaskStore implements TaskStore {
     queue: boolean,
   ): Promise<TaskRecord | undefined> {
     const { keys, connection } = this.#context;
-    let known = this.#known.get(id);
+    let known = this.#books.known.get(id);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (!known) {
         let reply: RedisReply;
@@ -334,7 +316,7 @@ export class RedisTaskStore implements TaskStore {
         }
         const [json, version] = reply as [string | null, string | null];
         if (json === null || version === null) {
-          this.#gone(id);
+          this.#books.gone(id);
           return undefined;
         }
         known = { version: Number(version), json };
@@ -342,7 +324,7 @@ export class RedisTaskStore implements TaskStore {
       const current = JSON.parse(known.json) as TaskRecord;
       // A terminal task never changes again: what is known of it is what it is.
       if (isTerminal(current.status)) {
-        this.#ended(id);
+        this.#books.ended(id);
         return current;
       }
       const next: TaskRecord = { ...current, ...patch, updatedAt: Date.now() };
@@ -372,27 +354,27 @@ export class RedisTaskStore implements TaskStore {
           ],
         )) as Outcome;
       } catch (error) {
-        if (queue && terminal && this.#mine.has(id) && unreachable(error)) {
+        if (queue && terminal && this.#books.mine.has(id) && unreachable(error)) {
           // Redis is away as the task ends here: written once it is back, never left `working`.
           if (!this.#unwritten.has(id)) this.#unwritten.set(id, patch);
-          this.#ended(id);
+          this.#books.ended(id);
           return JSON.parse(json) as TaskRecord;
         }
         this.#fail(error);
       }
       switch (outcome[0]) {
         case 0:
-          this.#gone(id);
+          this.#books.gone(id);
           return undefined;
         case 3:
-          this.#remember(id, { version: outcome[1], json });
-          if (terminal) this.#ended(id);
+          this.#books.remember(id, { version: outcome[1], json });
+          if (terminal) this.#books.ended(id);
           return JSON.parse(json) as TaskRecord;
         default:
           // Terminal already (1), or another writer was first (2): retry on what it left, at
           // once the first time; then after a random pause, so that busy writers take turns.
           known = { version: outcome[1], json: outcome[2] };
-          this.#remember(id, known);
+          this.#books.remember(id, known);
           if (outcome[0] === 2 && attempt > 0)
             await pause(Math.random() * Math.min(2 ** attempt, MAX_BACKOFF_MS));
       }
@@ -427,68 +409,13 @@ export class RedisTaskStore implements TaskStore {
   #reconcile(): void {
     if (this.#closed) return;
     if (this.#unwritten.size > 0) this.#flush();
-    const ids = new Set([...this.#mine.keys(), ...this.#watching]);
-    this.#watching.clear();
+    const ids = new Set([...this.#books.mine.keys(), ...this.#books.watching]);
+    this.#books.watching.clear();
     for (const id of ids) this.#host?.changed?.(id);
   }
 
   #message(id: string, status: string): string {
     return encodeMessage(this.runner, { k: 'task', t: id, st: status });
-  }
-
-  #remember(id: string, known: Known): void {
-    this.#known.delete(id);
-    this.#known.set(id, known);
-    if (this.#known.size > CACHE_LIMIT) {
-      const oldest = this.#known.keys().next().value as string;
-      this.#known.delete(oldest);
-    }
-  }
-
-  #watch(id: string): void {
-    this.#watching.add(id);
-    if (this.#watching.size > WATCH_LIMIT) {
-      const oldest = this.#watching.values().next().value as string;
-      this.#watching.delete(oldest);
-    }
-  }
-
-  /** A task running here: its handler ends at `expiresAt` (this instance's clock). */
-  #track(id: string, expiresAt: number): void {
-    const arm = () => {
-      const delay = expiresAt - Date.now();
-      if (delay > 0) {
-        const timer = setTimeout(arm, Math.min(delay, MAX_DELAY));
-        (timer as { unref?: () => void }).unref?.();
-        this.#mine.set(id, timer);
-        return;
-      }
-      this.#mine.delete(id);
-      this.#known.delete(id);
-      this.#host?.expired(id);
-    };
-    arm();
-  }
-
-  /** A task reached a terminal status: nothing more to watch or time. */
-  #ended(id: string): void {
-    const timer = this.#mine.get(id);
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      this.#mine.delete(id);
-    }
-    this.#watching.delete(id);
-  }
-
-  /** A task is gone (expired): a handler still running it here stops. */
-  #gone(id: string): void {
-    this.#known.delete(id);
-    this.#watching.delete(id);
-    const timer = this.#mine.get(id);
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    this.#mine.delete(id);
-    this.#host?.expired(id);
   }
 
   /** Redis unreachable is `StoreUnavailableError` (503 with `Retry-After`); the rest as it is. */
