@@ -6,7 +6,6 @@
  * that watch the task) on the bus, as the core's `TaskHost.changed(id)`.
  */
 import { invalidParams } from '@edge-mcp/core';
-import { StoreUnavailableError } from '@edge-mcp/core/sessions';
 import {
   isTerminal,
   type TaskHost,
@@ -14,31 +13,17 @@ import {
   type TaskRecord,
   type TaskStore,
 } from '@edge-mcp/core/tasks';
-import { encodeMessage } from './bus-messages.ts';
-import { type RedisReply, RedisUnavailableError } from './connection.ts';
+import type { RedisReply } from './connection.ts';
 import type { RedisContext } from './context.ts';
-import { TASK_FIELDS } from './keys.ts';
-import {
-  TASK_CAS,
-  TASK_COUNT,
-  TASK_CREATE,
-  TASK_GET,
-  TASK_LIST,
-  TASK_SWEEP,
-} from './scripts/tasks.ts';
+import { TASK_COUNT, TASK_CREATE, TASK_GET, TASK_LIST, TASK_SWEEP } from './scripts/tasks.ts';
 import { TaskBooks } from './task-books.ts';
 import { decodeCursor, encodeCursor } from './task-cursor.ts';
+import { TaskWriter } from './task-writes.ts';
 
-/** Compare-and-set attempts of one `update` before it gives up (each lost one re-merges). */
-const MAX_ATTEMPTS = 32;
-/** After the second lost attempt in a row, a random pause up to this long (ms): fairness. */
-const MAX_BACKOFF_MS = 50;
 /** How long a runner's liveness read with its task answers `alive()` without asking again. */
 const ALIVE_FRESH_MS = 1000;
 /** Expired tasks taken off the indexes per heartbeat and instance. */
 const SWEEP_BATCH = 100;
-
-type Outcome = [0] | [1 | 2, number, string] | [3, number];
 
 /**
  * Tasks in Redis, for `createMcpHandler(server, { tasks: { store } })` on every instance.
@@ -65,27 +50,24 @@ export class RedisTaskStore implements TaskStore {
   /** This instance's tag: the runner of the tasks its engine creates. */
   readonly runner: string;
   readonly #context: RedisContext;
-  readonly #retryAfter: number;
   readonly #taskKey: readonly [string, string];
   readonly #channelPrefix: string;
   readonly #instancePrefix: string;
   /** What this instance knows and times of tasks (versions, its own, the watched ones). */
   readonly #books: TaskBooks;
-  /** Terminal writes of tasks running here that Redis did not take (first one per task). */
-  readonly #unwritten = new Map<string, Partial<TaskRecord>>();
+  readonly #writer: TaskWriter;
   /** The last write of each task being written from here. */
   readonly #writing = new Map<string, Promise<TaskRecord | undefined>>();
   readonly #detach: Array<() => void> = [];
   #host: TaskHost | undefined;
-  #flushing: Promise<void> | undefined;
   #closed = false;
 
   constructor(context: RedisContext) {
     this.#context = context;
-    const { keys, bus, instance, connection, options } = context;
+    const { keys, bus, instance, connection } = context;
     this.runner = instance.tag;
     this.#books = new TaskBooks((id) => this.#host?.expired(id));
-    this.#retryAfter = options.retryAfterSeconds;
+    this.#writer = new TaskWriter(context, this.#books);
     const [before, after = ''] = keys.task('\0').split('\0') as [string, string?];
     this.#taskKey = [before, after];
     this.#channelPrefix = keys.channel('');
@@ -95,7 +77,7 @@ export class RedisTaskStore implements TaskStore {
         if (typeof t === 'string') this.#host?.changed?.(t);
       }),
       instance.onBeat(() => {
-        if (this.#unwritten.size > 0 && connection.available) this.#flush();
+        if (this.#writer.unwritten.size > 0 && connection.available) this.#writer.flush();
         return {
           ops: [
             {
@@ -140,7 +122,7 @@ export class RedisTaskStore implements TaskStore {
           record.id,
           terminal ? 1 : 0,
           this.#channelPrefix,
-          this.#message(record.id, record.status),
+          this.#writer.message(record.id, record.status),
           session === undefined ? 0 : 1,
           maxActive ?? '',
           this.#context.options.maxTasksPerPrincipal,
@@ -148,7 +130,7 @@ export class RedisTaskStore implements TaskStore {
         ],
       );
     } catch (error) {
-      this.#fail(error);
+      this.#writer.fail(error);
     }
     // Counted in the same script as the write: two instances cannot both take the last one.
     if (created === 0) throw new TaskLimitError(`Too many unfinished tasks (limit ${maxActive})`);
@@ -170,7 +152,7 @@ export class RedisTaskStore implements TaskStore {
         [this.runner, this.#instancePrefix, watch ? 1 : 0],
       );
     } catch (error) {
-      this.#fail(error);
+      this.#writer.fail(error);
     }
     if (!Array.isArray(reply)) {
       this.#books.gone(id);
@@ -197,10 +179,10 @@ export class RedisTaskStore implements TaskStore {
     const previous = this.#writing.get(id);
     const write = previous
       ? previous.then(
-          () => this.#write(id, patch, true),
-          () => this.#write(id, patch, true),
+          () => this.#writer.write(id, patch, true),
+          () => this.#writer.write(id, patch, true),
         )
-      : this.#write(id, patch, true);
+      : this.#writer.write(id, patch, true);
     this.#writing.set(id, write);
     const done = () => {
       if (this.#writing.get(id) === write) this.#writing.delete(id);
@@ -228,7 +210,7 @@ export class RedisTaskStore implements TaskStore {
         [...this.#taskKey, size, after?.createdAt ?? '', after?.id ?? ''],
       );
     } catch (error) {
-      this.#fail(error);
+      this.#writer.fail(error);
     }
     const all = (reply as string[]).map((json) => JSON.parse(json) as TaskRecord);
     const page = all.slice(0, size);
@@ -248,7 +230,7 @@ export class RedisTaskStore implements TaskStore {
         [...this.#taskKey, this.#instancePrefix],
       )) as number;
     } catch (error) {
-      this.#fail(error);
+      this.#writer.fail(error);
     }
   }
 
@@ -263,7 +245,7 @@ export class RedisTaskStore implements TaskStore {
     try {
       return await this.#context.instance.alive(runner);
     } catch (error) {
-      this.#fail(error);
+      this.#writer.fail(error);
     }
   }
 
@@ -276,7 +258,7 @@ export class RedisTaskStore implements TaskStore {
     this.#closed = true;
     for (const detach of this.#detach.splice(0)) detach();
     this.#books.clear();
-    this.#unwritten.clear();
+    this.#writer.unwritten.clear();
     return Promise.resolve();
   }
 
@@ -285,120 +267,8 @@ export class RedisTaskStore implements TaskStore {
     return {
       running: this.#books.mine.size,
       watching: this.#books.watching.size,
-      unwritten: this.#unwritten.size,
+      unwritten: this.#writer.unwritten.size,
     };
-  }
-
-  /**
-   * Compare-and-set from the version known here (read first when none is), merged again onto
-   * what another writer left whenever it lost. `queue`: a terminal write of a task running here
-   * that Redis cannot take now is kept for later, and its outcome answered as if written.
-   */
-  async #write(
-    id: string,
-    patch: Partial<TaskRecord>,
-    queue: boolean,
-  ): Promise<TaskRecord | undefined> {
-    const { keys, connection } = this.#context;
-    let known = this.#books.known.get(id);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (!known) {
-        let reply: RedisReply;
-        try {
-          reply = await connection.command([
-            'HMGET',
-            keys.task(id),
-            TASK_FIELDS.record,
-            TASK_FIELDS.version,
-          ]);
-        } catch (error) {
-          this.#fail(error);
-        }
-        const [json, version] = reply as [string | null, string | null];
-        if (json === null || version === null) {
-          this.#books.gone(id);
-          return undefined;
-        }
-        known = { version: Number(version), json };
-      }
-      const current = JSON.parse(known.json) as TaskRecord;
-      // A terminal task never changes again: what is known of it is what it is.
-      if (isTerminal(current.status)) {
-        this.#books.ended(id);
-        return current;
-      }
-      const next: TaskRecord = { ...current, ...patch, updatedAt: Date.now() };
-      const json = JSON.stringify(next);
-      const terminal = isTerminal(next.status);
-      const session = next.sessionId;
-      let outcome: Outcome;
-      try {
-        outcome = (await connection.script(
-          TASK_CAS,
-          [
-            keys.task(id),
-            keys.taskActive(next.binding),
-            session === undefined ? keys.task(id) : keys.session(session),
-          ],
-          [
-            known.version,
-            json,
-            next.status,
-            terminal ? 1 : 0,
-            this.runner,
-            this.#channelPrefix,
-            this.#instancePrefix,
-            this.#message(id, next.status),
-            id,
-            session === undefined ? 0 : 1,
-          ],
-        )) as Outcome;
-      } catch (error) {
-        if (queue && terminal && this.#books.mine.has(id) && unreachable(error)) {
-          // Redis is away as the task ends here: written once it is back, never left `working`.
-          if (!this.#unwritten.has(id)) this.#unwritten.set(id, patch);
-          this.#books.ended(id);
-          return JSON.parse(json) as TaskRecord;
-        }
-        this.#fail(error);
-      }
-      switch (outcome[0]) {
-        case 0:
-          this.#books.gone(id);
-          return undefined;
-        case 3:
-          this.#books.remember(id, { version: outcome[1], json });
-          if (terminal) this.#books.ended(id);
-          return JSON.parse(json) as TaskRecord;
-        default:
-          // Terminal already (1), or another writer was first (2): retry on what it left, at
-          // once the first time; then after a random pause, so that busy writers take turns.
-          known = { version: outcome[1], json: outcome[2] };
-          this.#books.remember(id, known);
-          if (outcome[0] === 2 && attempt > 0)
-            await pause(Math.random() * Math.min(2 ** attempt, MAX_BACKOFF_MS));
-      }
-    }
-    throw new Error(`Task ${id}: ${MAX_ATTEMPTS} writes in a row lost to other writers`);
-  }
-
-  /** Writes the queued terminal writes (Redis is back); stops at the first it still cannot. */
-  #flush(): void {
-    this.#flushing ??= (async () => {
-      try {
-        for (const [id, patch] of [...this.#unwritten]) {
-          try {
-            await this.#write(id, patch, false);
-          } catch (error) {
-            if (unreachable(error)) return;
-            this.#context.options.onError(error as Error, 'tasks');
-          }
-          this.#unwritten.delete(id);
-        }
-      } finally {
-        this.#flushing = undefined;
-      }
-    })();
   }
 
   /**
@@ -408,29 +278,9 @@ export class RedisTaskStore implements TaskStore {
    */
   #reconcile(): void {
     if (this.#closed) return;
-    if (this.#unwritten.size > 0) this.#flush();
+    if (this.#writer.unwritten.size > 0) this.#writer.flush();
     const ids = new Set([...this.#books.mine.keys(), ...this.#books.watching]);
     this.#books.watching.clear();
     for (const id of ids) this.#host?.changed?.(id);
   }
-
-  #message(id: string, status: string): string {
-    return encodeMessage(this.runner, { k: 'task', t: id, st: status });
-  }
-
-  /** Redis unreachable is `StoreUnavailableError` (503 with `Retry-After`); the rest as it is. */
-  #fail(error: unknown): never {
-    if (error instanceof StoreUnavailableError) throw error;
-    if (error instanceof RedisUnavailableError)
-      throw new StoreUnavailableError(error.message, this.#retryAfter, { cause: error });
-    throw error;
-  }
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function unreachable(error: unknown): boolean {
-  return error instanceof RedisUnavailableError || error instanceof StoreUnavailableError;
 }
