@@ -4,7 +4,8 @@
  * a registration changes only its own instance's lists. The fan-out every cluster does runs in
  * cluster-scenarios.test.ts.
  */
-import { legacyGetRequest, modernRequest, openSession, SseReader } from '@edge-mcp/test-kit';
+import { legacyGetRequest, openSession, SseReader } from '@edge-mcp/test-kit';
+import { listen } from '@edge-mcp/test-kit/cluster';
 import { afterEach, expect, test } from 'vitest';
 import { type Node, startCluster } from './support/cluster-setup.ts';
 
@@ -15,26 +16,6 @@ afterEach(async () => {
   await Promise.all(running.map((node) => node.handler.close()));
   running = [];
 });
-
-async function listen(node: Node, id: string) {
-  const reader = new SseReader(
-    await node.handler.fetch(
-      modernRequest(
-        'subscriptions/listen',
-        {
-          notifications: {
-            toolsListChanged: true,
-            promptsListChanged: true,
-            resourceSubscriptions: ['test://watched'],
-          },
-        },
-        { id },
-      ),
-    ),
-  );
-  expect((await reader.message())?.method).toBe('notifications/subscriptions/acknowledged');
-  return reader;
-}
 
 test('each raise is sent to every other instance once, and a registration changes only its own instance’s lists', async () => {
   const { world, nodes } = startCluster();

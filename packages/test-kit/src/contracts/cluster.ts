@@ -27,7 +27,7 @@ import {
 } from './cluster-kit.ts';
 import { sessionScenarios } from './cluster-sessions.ts';
 
-export { addClusterTools, type ClusterNode, type ClusterTarget } from './cluster-kit.ts';
+export { addClusterTools, type ClusterNode, type ClusterTarget, listen } from './cluster-kit.ts';
 
 /** Registers the scenarios as vitest tests against `target`. */
 export function clusterScenarios(target: ClusterTarget): void {
