@@ -104,9 +104,10 @@ export function runtimeSuite(runtime: RuntimeUnderTest): void {
     const socket = connect(Number(port), hostname);
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
+    // The reset shows as ECONNRESET on a read, or EPIPE on the next write, whichever comes first.
     let reset = false;
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNRESET') reset = true;
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') reset = true;
     });
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     const total = 32 * 1024 * 1024;
