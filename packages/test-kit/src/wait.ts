@@ -78,11 +78,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** Resolves with `signal.reason` once it aborts; rejects after `ms` (a missing abort fails). */
 export function aborted(signal: AbortSignal, ms = 5_000): Promise<unknown> {
   if (signal.aborted) return Promise.resolve(signal.reason);
-  return within(
-    new Promise((resolve) =>
-      signal.addEventListener('abort', () => resolve(signal.reason), { once: true }),
-    ),
-    'the signal to abort',
-    ms,
+  let onAbort: (() => void) | undefined;
+  const abortedNow = new Promise((resolve) => {
+    onAbort = () => resolve(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // A signal that never aborts must not keep the listener once the wait gave up.
+  return within(abortedNow, 'the signal to abort', ms).finally(() =>
+    signal.removeEventListener('abort', onAbort as () => void),
   );
 }

@@ -139,11 +139,7 @@ export class SessionTable {
   /** Takes the session out; false when it is not the one held for its id. */
   drop(session: Session): boolean {
     if (this.#sessions.get(session.id) !== session) return false;
-    this.#sessions.delete(session.id);
-    this.#versions?.delete(session.id);
-    const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
-    if (left <= 0) this.#perPrincipal.delete(session.quotaKey);
-    else this.#perPrincipal.set(session.quotaKey, left);
+    this.#silentDrop(session);
     session.observer = undefined;
     this.#cluster?.forget?.(session.id);
     return true;
