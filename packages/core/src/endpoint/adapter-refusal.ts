@@ -37,7 +37,7 @@ export function refuseForAdapter(
   id?: RequestId,
 ): Reply {
   const reply = answerFor(core, reason, message, id);
-  core.refused(request, reply, undefined);
+  core.requests.refused(request, reply, undefined);
   return reply;
 }
 

@@ -16,8 +16,6 @@ import { Scope } from '../lifecycle/scope.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
 import { LEGACY_VERSIONS, META, MODERN_VERSION } from '../protocol/constants.ts';
 import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.ts';
-import type { EraRules, ExecutionContext } from '../server/execute.ts';
-import type { MethodSpec } from '../server/methods.ts';
 import type { Registry } from '../server/registry.ts';
 import { ResourceServer } from '../server/resource-server.ts';
 import { type McpServer, registryOf } from '../server/server.ts';
@@ -184,17 +182,6 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
 
   refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void {
     this.requests.refused(request, reply, message);
-  }
-
-  /** Runs a method of a request (see `RequestAccounting.run`). */
-  run<C extends ExecutionContext>(
-    rules: EraRules<C>,
-    ctx: C,
-    spec: MethodSpec<C>,
-    params: JsonObject,
-    sessionId?: string,
-  ): Promise<void> | undefined {
-    return this.requests.run(rules, ctx, spec, params, sessionId);
   }
 
   stats(): HandlerStats {

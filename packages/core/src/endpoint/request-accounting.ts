@@ -7,9 +7,8 @@
 import type { IncomingRequest } from '../http/incoming.ts';
 import type { Reply } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
-import { errorMessage, type JsonObject, type JsonRpcMessage } from '../protocol/jsonrpc.ts';
-import { type EraRules, type ExecutionContext, execute } from '../server/execute.ts';
-import type { MethodSpec } from '../server/methods.ts';
+import { errorMessage, type JsonRpcMessage } from '../protocol/jsonrpc.ts';
+import type { ExecutionContext, ReadyCall } from '../server/execute.ts';
 import type { Instrumentation, RequestObservation } from './instrumentation.ts';
 import type { McpHandlerOptions, RequestEvent } from './options.ts';
 import { refusalEvent, requestEvent, requestStart } from './request-event.ts';
@@ -31,13 +30,8 @@ export class RequestAccounting {
    * A method that answered synchronously is accounted for and reported before this returns, with
    * no promise made for it; one that waits for something is followed until it settles.
    */
-  run<C extends ExecutionContext>(
-    rules: EraRules<C>,
-    ctx: C,
-    spec: MethodSpec<C>,
-    params: JsonObject,
-    sessionId?: string,
-  ): Promise<void> | undefined {
+  run(call: ReadyCall): Promise<void> | undefined {
+    const { ctx, sessionId } = call;
     const exchange = ctx.exchange;
     this.inFlight++;
     const observed = this.#instrumentation?.request(
@@ -45,9 +39,7 @@ export class RequestAccounting {
     );
     let pending: Promise<void> | undefined;
     try {
-      pending = observed
-        ? observed.run(() => execute(rules, ctx, spec, params))
-        : execute(rules, ctx, spec, params);
+      pending = observed ? observed.run(() => call.run()) : call.run();
     } catch {
       failed(exchange);
     }

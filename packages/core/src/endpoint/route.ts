@@ -1,11 +1,9 @@
-import type { AuthInfo } from '../auth/auth-info.ts';
 import { InvalidTokenError } from '../errors.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
 import { checkHost } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
   type Answer,
-  accepted,
   methodNotAllowed,
   overBudget,
   Reply,
@@ -14,25 +12,10 @@ import {
   shuttingDown,
 } from '../http/responses.ts';
 import { pathOf } from '../http/url.ts';
-import { handleBatch } from '../legacy/batch.ts';
-import { handleLegacy } from '../legacy/dispatch.ts';
 import { handleDelete, handleGet } from '../legacy/get-delete.ts';
 import { RequestLoad } from '../lifecycle/in-flight-load.ts';
-import { handleModern } from '../modern/dispatch.ts';
-import {
-  DEFAULT_LEGACY_VERSION,
-  ErrorCode,
-  HEADER,
-  META,
-  MODERN_VERSION,
-} from '../protocol/constants.ts';
-import { modernHeader } from '../protocol/era.ts';
-import {
-  isObject,
-  type JsonObject,
-  type JsonRpcMessage,
-  type RequestId,
-} from '../protocol/jsonrpc.ts';
+import { ErrorCode } from '../protocol/constants.ts';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.ts';
 import { type ResourceServer, refuseToken } from '../server/resource-server.ts';
 import {
   busyPrincipal,
@@ -43,6 +26,7 @@ import {
 } from './admission.ts';
 import { readMessage } from './read-message.ts';
 import type { Given, RoutedEndpoint } from './routed-endpoint.ts';
+import { toEra } from './to-era.ts';
 
 /**
  * One HTTP request to the endpoint. With the `cors` option, a browser's preflight is answered
@@ -157,7 +141,7 @@ function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean):
     );
   const host = checkHost(request, core.policy);
   if (host) return refuse(host.reason, 403, ErrorCode.InvalidRequest, host.message);
-  if (core.inFlight >= core.limits.maxInFlight) {
+  if (core.requests.inFlight >= core.limits.maxInFlight) {
     core.streams.counters.rejected++;
     return refused(
       overBudget(503, `The server is at capacity (${core.limits.maxInFlight} requests in flight)`),
@@ -165,58 +149,6 @@ function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean):
     );
   }
   return undefined;
-}
-
-/**
- * The message to its era (`classifyEra`'s rule): one carrying the modern `_meta` (or header) is
- * 2026-07-28; anything else is a legacy message, answered by its session.
- */
-function toEra(
-  core: RoutedEndpoint,
-  request: IncomingRequest,
-  message: JsonRpcMessage | unknown[],
-  auth: AuthInfo | undefined,
-  held: RequestLoad,
-): Answer | Promise<Answer> {
-  const headerSaysModern = modernHeader(request.headers);
-  if (Array.isArray(message)) {
-    if (core.legacyEnabled && !headerSaysModern)
-      return handleBatch(core, request, message, auth, held).catch((error: unknown) =>
-        unavailable(error, undefined),
-      );
-    return refuse(
-      'invalid-message',
-      400,
-      ErrorCode.InvalidRequest,
-      'Batches are not supported by core protocol revision',
-    );
-  }
-  const params = message.kind === 'response' ? undefined : message.message.params;
-  const meta = isObject(params?._meta) ? params._meta : undefined;
-  // classifyEra's rule, with the header already read and the message already classified.
-  const modern = (meta !== undefined && META.protocolVersion in meta) || headerSaysModern;
-  if (modern || !core.legacyEnabled) {
-    if (message.kind === 'response')
-      return refuse(
-        'invalid-message',
-        400,
-        ErrorCode.InvalidRequest,
-        'Clients must not send JSON-RPC responses',
-      );
-    // The modern era defines no client notifications over HTTP; accept and ignore them.
-    if (message.kind === 'notification') return accepted();
-    // Legacy-only input (a `_meta` without the version, e.g. a progress token, counts as legacy).
-    if (!modern) return modernOnly(core, request, message.message.id, message.message);
-    return handleModern(core, request, message.message, meta ?? {}, auth, held);
-  }
-  try {
-    const answer = handleLegacy(core, request, message, auth, held);
-    if (!(answer instanceof Promise)) return answer;
-    const id = message.kind === 'request' ? message.message.id : undefined;
-    return answer.catch((error: unknown) => unavailable(error, id));
-  } catch (error) {
-    return unavailable(error, message.kind === 'request' ? message.message.id : undefined);
-  }
 }
 
 /** Reports the answer when it is a refusal (made here or deeper), and passes it on. */
@@ -227,7 +159,7 @@ function settled(
   message: JsonRpcMessage | unknown[] | undefined,
 ): Answer {
   if (answer instanceof Reply && answer.refusal !== undefined)
-    core.refused(request, answer, Array.isArray(message) ? undefined : message);
+    core.requests.refused(request, answer, Array.isArray(message) ? undefined : message);
   return answer;
 }
 
@@ -250,27 +182,3 @@ const METADATA_PREFLIGHT = new Reply(204, null, {
   'access-control-allow-headers': 'mcp-protocol-version',
   'access-control-max-age': '3600',
 });
-
-/** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */
-function modernOnly(
-  core: RoutedEndpoint,
-  request: IncomingRequest,
-  id: RequestId,
-  rpc: { method: string; params?: JsonObject },
-): Reply {
-  const requested =
-    rpc.method === 'initialize'
-      ? rpc.params?.protocolVersion
-      : (request.headers.get(HEADER.protocolVersion)?.trim() ?? DEFAULT_LEGACY_VERSION);
-  return refuse(
-    'unsupported-version',
-    400,
-    ErrorCode.UnsupportedProtocolVersion,
-    `Unsupported protocol version: core server speaks ${MODERN_VERSION}`,
-    id,
-    {
-      supported: core.supported,
-      requested,
-    },
-  );
-}

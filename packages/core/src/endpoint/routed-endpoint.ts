@@ -7,13 +7,11 @@ import type { AuthInfo } from '../auth/auth-info.ts';
 import type { InvalidTokenError } from '../errors.ts';
 import type { CorsPolicy } from '../http/cors.ts';
 import type { HostPolicy } from '../http/guards.ts';
-import type { IncomingRequest } from '../http/incoming.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import type { Reply } from '../http/responses.ts';
 import type { LegacyEndpoint } from '../legacy/endpoint.ts';
 import type { InFlightLoad } from '../lifecycle/in-flight-load.ts';
 import type { ModernEndpoint } from '../modern/endpoint.ts';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.ts';
+import type { RequestAccounting } from './request-accounting.ts';
 
 /**
  * What an integration in front of the handler says of a request's principal: who it is, that its
@@ -30,12 +28,10 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly path: string | undefined;
   readonly maxBodyBytes: number;
   readonly legacyEnabled: boolean;
-  /** Requests in flight now (streams included). */
-  readonly inFlight: number;
   /** What the requests running hold (`limits.maxInFlightBytes`, `maxInFlightPerPrincipal`). */
   readonly load: InFlightLoad;
   /** The `rateLimit` option's buckets, when there are any. */
   readonly rateLimiter: RateLimiter | undefined;
-  /** Reports a request refused before its method ran (the request log, instrumentation). */
-  refused(request: IncomingRequest, reply: Reply, message: JsonRpcMessage | undefined): void;
+  /** Runs the requests the eras prepared, counts them in flight and reports every request. */
+  readonly requests: RequestAccounting;
 }

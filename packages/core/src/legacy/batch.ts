@@ -13,23 +13,26 @@ import { DEFAULT_LEGACY_VERSION, ErrorCode, REVISION_RULES } from '../protocol/c
 import { classify, errorMessage } from '../protocol/jsonrpc.ts';
 import { encodeEvent } from '../sse/encoder.ts';
 import { SSE_HEADERS } from '../sse/stream.ts';
-import { handleLegacy } from './dispatch.ts';
+import { handleLegacy, type LegacyOutcome } from './dispatch.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
 import { claimedVersion, type SessionLookup, sessionOf } from './session-of.ts';
 
+/** What a batch's elements became: an error already written, or each message's outcome. */
+export type BatchParts = Array<string | LegacyOutcome | Promise<LegacyOutcome>>;
+
 /**
- * A JSON-RPC batch, legal only in 2025-03-26. Each element is served like a single message; the
- * answers are combined: one JSON array when every answer is JSON, otherwise one SSE stream that
- * carries every element's events as they come.
+ * A JSON-RPC batch, legal only in 2025-03-26: refused as a whole, answered 202 (notifications and
+ * responses only), or its elements each served like a single message. Routing runs the requests
+ * among them and combines the answers (`combineBatch`).
  */
-export async function handleBatch(
+export async function prepareBatch(
   endpoint: LegacyEndpoint,
   request: IncomingRequest,
   values: unknown[],
   auth: AuthInfo | undefined,
   /** The batch's body bytes, held until every element's exchange ended. */
   held?: RequestLoad,
-): Promise<Answer> {
+): Promise<Reply | BatchParts> {
   const session: SessionLookup = await sessionOf(endpoint, request, auth);
   if (session instanceof Reply) return session;
   const version = claimedVersion(session, request, DEFAULT_LEGACY_VERSION);
@@ -53,34 +56,33 @@ export async function handleBatch(
   }
   // An adapter's watch() holds one listener; every element has its own exchange to tell.
   const shared = request.watch ? new SignalOnly(request) : request;
-  const answers: Array<Promise<Answer> | Answer | string> = [];
+  const parts: BatchParts = [];
   for (const value of values) {
     const message = classify(value);
     if (!message)
-      answers.push(
+      parts.push(
         errorMessage(undefined, {
           code: ErrorCode.InvalidRequest,
           message: 'Invalid JSON-RPC message in batch',
         }),
       );
     else if (message.kind === 'request' && message.message.method === 'initialize') {
-      answers.push(
+      parts.push(
         errorMessage(message.message.id, {
           code: ErrorCode.InvalidRequest,
           message: 'initialize must not be batched',
         }),
       );
     } else {
-      const answer = handleLegacy(endpoint, shared, message, auth, held, session);
-      if (message.kind === 'request') answers.push(answer);
+      const outcome = handleLegacy(endpoint, shared, message, auth, held, session);
+      if (message.kind === 'request') parts.push(outcome);
     }
   }
-  if (answers.length === 0) return accepted();
-  return combined(await Promise.all(answers));
+  return parts.length === 0 ? accepted() : parts;
 }
 
 /** The elements' answers as one: a JSON array when all are complete, else one SSE stream. */
-function combined(responses: Array<Answer | string>): Answer {
+export function combineBatch(responses: Array<Answer | string>): Answer {
   // Streams come as Responses (SSE); everything complete is a string or a Reply.
   if (responses.every((r) => !(r instanceof Response))) {
     const bodies = responses

@@ -17,7 +17,7 @@ import {
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import type { EraRules } from '../server/execute.ts';
+import { type EraRules, PreparedCall } from '../server/execute.ts';
 import { advertises } from '../server/lists.ts';
 import { FEATURE_METHODS, type MethodSpec } from '../server/methods.ts';
 import type { Session, SessionChange } from '../sessions/session.ts';
@@ -28,6 +28,9 @@ import { LegacyExchange } from './exchange.ts';
 import { initialize } from './initialize.ts';
 import { claimedVersion, type SessionLookup, sessionOf } from './session-of.ts';
 import { LEGACY_TASK_METHODS, LEGACY_TASKS, legacyToolsList } from './tasks.ts';
+
+/** A legacy message's outcome: answered already, or a request ready for routing to run. */
+export type LegacyOutcome = Answer | PreparedCall<LegacyContext>;
 
 /**
  * Serves one legacy POST message (2025-03-26, 2025-06-18, 2025-11-25): `initialize`, then
@@ -42,7 +45,7 @@ export function handleLegacy(
   held?: RequestLoad,
   /** The session, when the caller has already found it (a batch, once for all its elements). */
   known?: Session,
-): Answer | Promise<Answer> {
+): LegacyOutcome | Promise<LegacyOutcome> {
   if (message.kind === 'request' && message.message.method === 'initialize')
     return initialize(endpoint, request, message.message, auth);
   const session = known ?? sessionOf(endpoint, request, auth);
@@ -58,7 +61,7 @@ function serve(
   session: SessionLookup,
   auth: AuthInfo | undefined,
   held: RequestLoad | undefined,
-): Answer | Promise<Answer> {
+): LegacyOutcome | Promise<LegacyOutcome> {
   if (session instanceof Reply) return session;
   switch (message.kind) {
     case 'notification': {
@@ -122,7 +125,7 @@ function dispatch(
   rpc: JsonRpcRequest,
   auth: AuthInfo | undefined,
   held: RequestLoad | undefined,
-): Answer | Promise<Answer> {
+): Answer | PreparedCall<LegacyContext> {
   const max = endpoint.limits.maxInFlightPerSession;
   if (session && session.requests.size >= max) {
     endpoint.streams.counters.rejected++;
@@ -148,8 +151,7 @@ function dispatch(
   const ctx = new LegacyContext(endpoint, exchange, meta, version, auth);
   const spec = METHODS[rpc.method];
   const known = spec !== undefined && advertises(endpoint.registry, rpc.method);
-  void endpoint.run(LEGACY, ctx, known ? spec : NOT_FOUND, params, session?.id);
-  return exchange.ready;
+  return new PreparedCall(LEGACY, ctx, known ? spec : NOT_FOUND, params, session?.id);
 }
 
 /** The wire shape of the legacy revisions around the shared methods: plain JSON-RPC. */

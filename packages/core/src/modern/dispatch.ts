@@ -11,7 +11,7 @@ import {
   type JsonRpcRequest,
   resultMessage,
 } from '../protocol/jsonrpc.ts';
-import type { EraRules } from '../server/execute.ts';
+import { type EraRules, PreparedCall } from '../server/execute.ts';
 import { findTool } from '../server/features.ts';
 import { InputRequired } from '../server/input-required.ts';
 import { advertises } from '../server/lists.ts';
@@ -31,8 +31,8 @@ import {
 } from './validate.ts';
 
 /**
- * Serves one 2026-07-28 request: validation, then the method, answered as JSON or SSE by the
- * exchange. Returns once the response (or its stream) is ready; the handler may still be running.
+ * Prepares one 2026-07-28 request: validation (a refusal is answered at once), then its exchange
+ * and method, returned for routing to run; the exchange answers as JSON or SSE.
  */
 export function handleModern(
   endpoint: ModernEndpoint,
@@ -41,7 +41,7 @@ export function handleModern(
   meta: JsonObject,
   auth: AuthInfo | undefined,
   held?: RequestLoad,
-): Answer | Promise<Answer> {
+): Answer | PreparedCall<ModernContext> {
   const params = rpc.params ?? {};
   let spec: MethodSpec<ModernContext> | undefined;
   try {
@@ -62,8 +62,7 @@ export function handleModern(
   const target = params.name ?? params.uri;
   if (typeof target === 'string') exchange.name = target;
   const ctx = new ModernContext(endpoint, exchange, meta, auth);
-  void endpoint.run(MODERN, ctx, spec, params);
-  return exchange.ready;
+  return new PreparedCall(MODERN, ctx, spec, params);
 }
 
 /** Why validation refused a request, for the request log. */

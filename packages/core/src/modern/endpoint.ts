@@ -1,10 +1,9 @@
 import type { Endpoint } from '../server/endpoint.ts';
-import type { Runner } from '../server/execute.ts';
 import type { TaskEngine } from '../tasks/engine.ts';
 import type { RequestStateSigner } from './request-state.ts';
 
 /** What the 2026-07-28 era reads of the endpoint besides what both eras read. */
-export interface ModernEndpoint extends Endpoint, Runner {
+export interface ModernEndpoint extends Endpoint {
   /** Signs and checks the `requestState` of input-required rounds. */
   readonly signer: RequestStateSigner;
   /** Cache hints added to list, read and discover results. */

@@ -7,9 +7,9 @@ import type { ResourceServer } from './resource-server.ts';
 
 /**
  * What both eras read of the endpoint that serves them (the handler, one layer up), built once
- * per handler. Each era widens it with what only it needs (`ModernEndpoint`, `LegacyEndpoint`)
- * and with the `Runner` that runs its methods; the handler implements them all, and no era
- * imports the handler.
+ * per handler. Each era widens it with what only it needs (`ModernEndpoint`, `LegacyEndpoint`);
+ * the handler implements them all, and no era imports the handler. An era does not run a request
+ * either: it returns a `PreparedCall`, which routing runs.
  */
 export interface Endpoint {
   readonly registry: Registry;

@@ -31,20 +31,44 @@ export interface EraRules<C extends ExecutionContext> {
   recover?(ctx: C, params: JsonObject, error: unknown): Promise<string> | undefined;
 }
 
-/** Runs the eras' methods: the handler, which accounts for and reports every request. */
-export interface Runner {
-  /**
-   * Runs `execute(rules, ctx, spec, params)` and accounts for its exchange until it settles, then
-   * reports it (request log, instrumentation); work that throws unexpectedly is answered -32603
-   * rather than left hanging. `undefined` when it settled synchronously.
-   */
-  run<C extends ExecutionContext>(
+/**
+ * One request an era made ready to run: its exchange is built and follows the HTTP request, its
+ * method is found. The era returns it and routing runs it (`RequestAccounting.run`), so the
+ * request path only runs down: no era calls back into the handler.
+ */
+export class PreparedCall<C extends ExecutionContext = ExecutionContext> implements ReadyCall {
+  readonly rules: EraRules<C>;
+  readonly ctx: C;
+  readonly spec: MethodSpec<C>;
+  readonly params: JsonObject;
+  /** The legacy session the request runs in, for the request log. */
+  readonly sessionId: string | undefined;
+
+  constructor(
     rules: EraRules<C>,
     ctx: C,
     spec: MethodSpec<C>,
     params: JsonObject,
     sessionId?: string,
-  ): Promise<void> | undefined;
+  ) {
+    this.rules = rules;
+    this.ctx = ctx;
+    this.spec = spec;
+    this.params = params;
+    this.sessionId = sessionId;
+  }
+
+  /** Runs the method and replies through the exchange (see `execute`). */
+  run(): Promise<void> | undefined {
+    return execute(this.rules, this.ctx, this.spec, this.params);
+  }
+}
+
+/** What routing reads of a prepared call, whichever era's context it carries. */
+export interface ReadyCall {
+  readonly ctx: ExecutionContext;
+  readonly sessionId: string | undefined;
+  run(): Promise<void> | undefined;
 }
 
 /**
