@@ -69,12 +69,13 @@ interface Row {
   cells: string[];
 }
 
-function rows(readme: string, name: string): Row[] {
+/** `prefix`: where the table's options sit in DEFAULTS (`jwt.` for `jwtVerifier`'s). */
+function rows(readme: string, name: string, prefix = ''): Row[] {
   const text = section(readme, 'defaults', name);
   const column = headerOf(text).indexOf('default');
   expect(column, `the ${name} table has a "default" column`).toBeGreaterThan(0);
   return tableRows(text).map((cells) => ({
-    names: namesOf(cells[0] ?? ''),
+    names: namesOf(cells[0] ?? '').map((option) => prefix + option),
     default: cells[column] ?? '',
     cells,
   }));
@@ -86,6 +87,7 @@ const tables = {
   createMcpHandler: rows(readme, 'createMcpHandler'),
   sessions: rows(readme, 'sessions'),
   limits: rows(limitsDoc, 'limits'),
+  jwtVerifier: rows(readme, 'jwtVerifier', 'jwt.'),
 };
 
 describe.each(Object.entries(tables))('the %s defaults table', (_name, table) => {

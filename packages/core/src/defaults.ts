@@ -114,6 +114,33 @@ export const DEFAULTS = {
     /** Results and errors a memory store keeps per principal (or session), in JSON characters. */
     maxTaskBytesPerPrincipal: 16 * 1024 * 1024,
   },
+  /** The `cors` option. */
+  cors: {
+    /** How long a browser may reuse a preflight's answer (`Access-Control-Max-Age`, s). */
+    maxAgeSeconds: 600,
+  },
+  /** `jwtVerifier()` of `@edge-mcp/core/jwt`. */
+  jwt: {
+    /** Clock skew allowed on `exp`, `nbf` and `iat` (s). */
+    clockToleranceSeconds: 5,
+    jwks: {
+      /** Timeout of each metadata or key-set request (ms). */
+      timeoutMs: 5000,
+      /** How long fetched keys are used before they are fetched again (ms). */
+      cacheMaxAgeMs: 600_000,
+      /** How long keys past their age still serve while the key set cannot be fetched (ms). */
+      staleIfErrorMs: 3_600_000,
+      /** The least time between two fetches of the key set (an unknown `kid` refetches) (ms). */
+      cooldownMs: 30_000,
+    },
+    /** The verified-token cache. */
+    cache: {
+      /** Tokens kept at most. */
+      maxEntries: 1000,
+      /** How long after its check a token is accepted again unchecked (ms). */
+      maxAgeMs: 60_000,
+    },
+  },
   limits: {
     maxClientInfoBytes: 4 * 1024,
     maxCapabilitiesBytes: 16 * 1024,

@@ -12,13 +12,11 @@
  */
 import { errors, type JWTPayload, jwtVerify } from 'jose';
 import type { AuthInfo, TokenVerifier } from './auth/auth-info.ts';
-import {
-  checkIssuer,
-  discoverJwksUrl,
-  JwtVerifierUnavailableError,
-} from './auth/issuer-metadata.ts';
-import { type GetKey, remoteKeySet } from './auth/remote-key-set.ts';
+import { DiscoveredKeys } from './auth/discovered-keys.ts';
+import { checkIssuer, JwtVerifierUnavailableError } from './auth/issuer-metadata.ts';
+import type { GetKey } from './auth/remote-key-set.ts';
 import { type VerifiedTokenCacheOptions, VerifiedTokens } from './auth/verified-tokens.ts';
+import { DEFAULTS } from './defaults.ts';
 import { InvalidTokenError, type TokenRejection } from './errors.ts';
 
 export { JwtVerifierUnavailableError } from './auth/issuer-metadata.ts';
@@ -119,11 +117,23 @@ const DEFAULT_ALGORITHMS: readonly string[] = [
   'Ed25519',
 ];
 
-/** The key of a token, from the key set. */
-
 /** Tokens longer than this are refused unparsed. */
 const MAX_TOKEN_LENGTH = 16_384;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The options checked, with their defaults: what each verification reads. */
+interface Settings {
+  readonly issuer: string;
+  readonly audience: string[];
+  readonly clockTolerance: number;
+  readonly algorithms: string[];
+  readonly principalClaim: string | undefined;
+  readonly requiredScopes: string[];
+  readonly requireAtJwt: boolean;
+  /** Only a given clock costs a Date per check. */
+  readonly givenClock: boolean;
+  readonly now: () => number;
+}
 
 /**
  * A {@link TokenVerifier} for JWT access tokens: a token that is not valid here throws an
@@ -132,98 +142,32 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  * `error_description`. Throws at once (`TypeError`) for a misconfiguration.
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
-  const issuer = checkIssuer(options.issuer);
-  const audience: string[] =
-    typeof options.audience === 'string' ? [options.audience] : [...options.audience];
-  if (audience.length === 0 || audience.some((a) => typeof a !== 'string' || a === '')) {
-    throw new TypeError('jwtVerifier: audience must name this resource (a non-empty string)');
-  }
-  const clockTolerance = options.clockToleranceSeconds ?? 5;
-  if (!Number.isFinite(clockTolerance) || clockTolerance < 0) {
-    throw new TypeError('jwtVerifier: clockToleranceSeconds must be a non-negative number');
-  }
-  const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
-  const principalClaim = options.principalClaim;
-  const requiredScopes = [...(options.requiredScopes ?? [])];
-  const requireAtJwt = options.requireAtJwt === true;
-  const throwWhenUnavailable = options.unavailable !== 'unauthorized';
-  const fetchImpl = options.fetch;
+  const settings = settingsOf(options);
+  const defaults = DEFAULTS.jwt.jwks;
   const jwks = options.jwks ?? {};
-  const timeoutMs = jwks.timeoutMs ?? 5_000;
-  const cacheMaxAgeMs = jwks.cacheMaxAgeMs ?? 600_000;
-  const staleIfErrorMs = jwks.staleIfErrorMs ?? 3_600_000;
-  const cooldownMs = jwks.cooldownMs ?? 30_000;
+  const keys = new DiscoveredKeys(
+    settings.issuer,
+    {
+      cooldownMs: jwks.cooldownMs ?? defaults.cooldownMs,
+      cacheMaxAgeMs: jwks.cacheMaxAgeMs ?? defaults.cacheMaxAgeMs,
+      staleIfErrorMs: jwks.staleIfErrorMs ?? defaults.staleIfErrorMs,
+      timeoutMs: jwks.timeoutMs ?? defaults.timeoutMs,
+      fetch: options.fetch,
+    },
+    options.jwksUrl,
+    settings.now,
+  );
   const verified = options.cache === false ? undefined : new VerifiedTokens(options.cache);
-  // Read at each call, not captured: a clock a test fakes after the verifier was made still counts.
-  const now = options.now ?? (() => Date.now());
-
-  let keys: GetKey | undefined;
-  let discovery: Promise<URL> | undefined;
-
-  const keySet = { cooldownMs, cacheMaxAgeMs, staleIfErrorMs, timeoutMs, fetch: fetchImpl };
-  const keysFor = (url: URL): GetKey => remoteKeySet(url, keySet);
-
-  if (options.jwksUrl !== undefined) keys = keysFor(new URL(options.jwksUrl));
-
-  // A discovery that failed is not tried again at once: while the authorization server is down
-  // every request would otherwise wait for it (up to timeoutMs per metadata URL). The pause
-  // doubles from 1 s up to the key set's cooldown; within it the failure answers at once.
-  let failedDiscovery: { until: number; pauseMs: number; error: unknown } | undefined;
-
-  const getKeys = async (): Promise<GetKey> => {
-    if (keys) return keys;
-    if (failedDiscovery !== undefined && now() < failedDiscovery.until) throw failedDiscovery.error;
-    // One discovery at a time (not shared on Workers: a promise must not cross requests there).
-    const pending = discovery ?? discoverJwksUrl(issuer, fetchImpl ?? fetch, timeoutMs);
-    if (!onWorkers()) discovery = pending;
-    try {
-      const url = await pending;
-      failedDiscovery = undefined;
-      keys ??= keysFor(url);
-      return keys;
-    } catch (error) {
-      const pauseMs = Math.min(cooldownMs, Math.max(1000, (failedDiscovery?.pauseMs ?? 0) * 2));
-      failedDiscovery = { until: now() + pauseMs, pauseMs, error };
-      throw error;
-    } finally {
-      if (discovery === pending) discovery = undefined;
-    }
-  };
-
+  const throwWhenUnavailable = options.unavailable !== 'unauthorized';
   return async (token: string): Promise<AuthInfo | undefined> => {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) {
       throw new InvalidTokenError('malformed');
     }
+    const now = settings.now;
     const known = verified?.get(token, now());
     if (known !== undefined) return known;
     try {
-      const getKey = await getKeys();
-      const { payload, protectedHeader } = await jwtVerify(token, getKey, {
-        issuer,
-        audience,
-        clockTolerance,
-        algorithms,
-        requiredClaims: ['exp'],
-        // Only a given clock costs a Date per check.
-        ...(options.now ? { currentDate: new Date(now()) } : {}),
-      });
-      // jose checks `iat` only against a maximum age; one in the future is refused here.
-      if (typeof payload.iat === 'number' && payload.iat > now() / 1000 + clockTolerance)
-        throw new InvalidTokenError('not-yet-valid');
-      if (!typAccepted(protectedHeader.typ, requireAtJwt)) throw new InvalidTokenError('claims');
-      const principal = principalOf(payload, principalClaim);
-      if (principal === undefined) throw new InvalidTokenError('claims');
-      const scopes = scopesOf(payload);
-      for (const scope of requiredScopes)
-        if (!scopes.includes(scope)) throw new InvalidTokenError('claims');
-      const clientId = stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp');
-      const info: AuthInfo = {
-        principal,
-        scopes,
-        expiresAt: payload.exp,
-        clientId,
-        claims: Object.freeze({ ...payload }),
-      };
+      const info = await verify(token, await keys.get(), settings);
       return verified ? verified.set(token, info, now()) : info;
     } catch (error) {
       // Keys that cannot be had: a 503 (`throw`), or a refusal with no reason to give.
@@ -234,6 +178,61 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       if (error instanceof InvalidTokenError) throw error;
       throw new InvalidTokenError(rejectionOf(error), { cause: error });
     }
+  };
+}
+
+function settingsOf(options: JwtVerifierOptions): Settings {
+  const issuer = checkIssuer(options.issuer);
+  const audience: string[] =
+    typeof options.audience === 'string' ? [options.audience] : [...options.audience];
+  if (audience.length === 0 || audience.some((a) => typeof a !== 'string' || a === '')) {
+    throw new TypeError('jwtVerifier: audience must name this resource (a non-empty string)');
+  }
+  const clockTolerance = options.clockToleranceSeconds ?? DEFAULTS.jwt.clockToleranceSeconds;
+  if (!Number.isFinite(clockTolerance) || clockTolerance < 0) {
+    throw new TypeError('jwtVerifier: clockToleranceSeconds must be a non-negative number');
+  }
+  return {
+    issuer,
+    audience,
+    clockTolerance,
+    algorithms: [...(options.algorithms ?? DEFAULT_ALGORITHMS)],
+    principalClaim: options.principalClaim,
+    requiredScopes: [...(options.requiredScopes ?? [])],
+    requireAtJwt: options.requireAtJwt === true,
+    givenClock: options.now !== undefined,
+    // Read at each call, not captured: a clock a test fakes after the verifier was made still counts.
+    now: options.now ?? (() => Date.now()),
+  };
+}
+
+/** The signature and claims of one token, checked: who it is, with which scopes. */
+async function verify(token: string, getKey: GetKey, settings: Settings): Promise<AuthInfo> {
+  const { clockTolerance, now } = settings;
+  const { payload, protectedHeader } = await jwtVerify(token, getKey, {
+    issuer: settings.issuer,
+    audience: settings.audience,
+    clockTolerance,
+    algorithms: settings.algorithms,
+    requiredClaims: ['exp'],
+    ...(settings.givenClock ? { currentDate: new Date(now()) } : {}),
+  });
+  // jose checks `iat` only against a maximum age; one in the future is refused here.
+  if (typeof payload.iat === 'number' && payload.iat > now() / 1000 + clockTolerance)
+    throw new InvalidTokenError('not-yet-valid');
+  if (!typAccepted(protectedHeader.typ, settings.requireAtJwt))
+    throw new InvalidTokenError('claims');
+  const principal = principalOf(payload, settings.principalClaim);
+  if (principal === undefined) throw new InvalidTokenError('claims');
+  const scopes = scopesOf(payload);
+  for (const scope of settings.requiredScopes)
+    if (!scopes.includes(scope)) throw new InvalidTokenError('claims');
+  return {
+    principal,
+    scopes,
+    expiresAt: payload.exp,
+    clientId: stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp'),
+    claims: Object.freeze({ ...payload }),
   };
 }
 
@@ -254,10 +253,6 @@ function rejectionOf(error: unknown): TokenRejection {
   )
     return 'signature';
   return 'malformed';
-}
-
-function onWorkers(): boolean {
-  return typeof navigator !== 'undefined' && navigator.userAgent === 'Cloudflare-Workers';
 }
 
 function typAccepted(typ: string | undefined, requireAtJwt: boolean): boolean {

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { DEFAULTS } from '../defaults.ts';
 import type { AuthInfo } from './auth-info.ts';
 
 /** The cache of verified tokens. */
@@ -36,8 +37,8 @@ export class VerifiedTokens {
   readonly #maxAgeMs: number;
 
   constructor(options: VerifiedTokenCacheOptions = {}) {
-    this.#maxEntries = options.maxEntries ?? 1000;
-    this.#maxAgeMs = options.maxAgeMs ?? 60_000;
+    this.#maxEntries = options.maxEntries ?? DEFAULTS.jwt.cache.maxEntries;
+    this.#maxAgeMs = options.maxAgeMs ?? DEFAULTS.jwt.cache.maxAgeMs;
     if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1) {
       throw new TypeError('verified token cache: maxEntries must be a positive integer');
     }

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { IncomingRequest } from './incoming.ts';
 import { errorResponse, Reply } from './responses.ts';
@@ -39,7 +40,7 @@ export class CorsPolicy {
   constructor(options: CorsOptions) {
     this.#origins =
       options.origins === '*' ? '*' : new Set(options.origins.map((o) => o.toLowerCase()));
-    this.#maxAge = String(options.maxAgeSeconds ?? 600);
+    this.#maxAge = String(options.maxAgeSeconds ?? DEFAULTS.cors.maxAgeSeconds);
   }
 
   /** The origins, for the Origin check. */
