@@ -1,12 +1,12 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { DEFAULTS } from '../defaults.ts';
-import { McpError, rpcError } from '../errors.ts';
+import { McpError } from '../errors.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { InputRequest } from '../server/types.ts';
 import { MemoryTaskStore } from './memory-task-store.ts';
-import { completion } from './result-size.ts';
+import { RunningTasks } from './running-tasks.ts';
 import {
   isTerminal,
   newTaskId,
@@ -17,6 +17,7 @@ import {
 } from './store.ts';
 import { issueKeys, mergeAnswers, takeAnswers, waitForAnswers, wake } from './task-input.ts';
 import { RESTART_ERROR, type Running, SHUTDOWN_ERROR, type TaskOptions } from './task-options.ts';
+import { settlement, workingTask } from './task-records.ts';
 import { type TaskWatch, watchTask } from './watch.ts';
 
 export type { TaskOptions } from './task-options.ts';
@@ -35,9 +36,7 @@ export class TaskEngine implements TaskHost {
   readonly #maxActive: number;
   readonly #maxResult: number;
   readonly #root: Scope;
-  readonly #running = new Map<string, Running>();
-  readonly #listeners = new Set<(record: TaskRecord) => void>();
-  #onIdle: (() => void) | undefined;
+  readonly #running = new RunningTasks();
 
   constructor(root: Scope, options: TaskOptions) {
     this.#root = root;
@@ -93,21 +92,11 @@ export class TaskEngine implements TaskHost {
     // A quick answer without a write; the store checks again as it creates (atomically, where
     // instances share it).
     if ((await this.store.countActive(binding)) >= this.#maxActive) return undefined;
-    const now = Date.now();
-    const record: TaskRecord = {
-      id: this.store.newId?.() ?? newTaskId(),
-      binding,
-      status: 'working',
-      createdAt: now,
-      updatedAt: now,
-      ttlMs,
+    const record = workingTask(this.store.newId?.() ?? newTaskId(), binding, tool, ttlMs, {
       pollIntervalMs: this.pollIntervalMs,
-      expiresAt: now + ttlMs,
-      tool,
       sessionId,
-      issuedKeys: [],
       runner: this.id,
-    };
+    });
     try {
       await this.store.create(record, this.#maxActive);
     } catch (error) {
@@ -115,26 +104,18 @@ export class TaskEngine implements TaskHost {
       if (error instanceof TaskLimitError) return undefined;
       throw error;
     }
-    this.#running.set(record.id, { scope, binding, waiters: [], answers: {} });
-    this.#emit(record);
+    this.#running.add(record.id, { scope, binding, waiters: [], answers: {} });
+    this.#running.emit(record);
     return record;
   }
 
   /** The handler of a task settled: its result, or what it threw. */
   async settle(id: string, outcome: { result: JsonObject } | { error: unknown }): Promise<void> {
     const running = this.#running.get(id);
-    this.#forget(id);
+    this.#running.forget(id);
     running?.scope.dispose();
-    let patch: Partial<TaskRecord>;
-    if ('result' in outcome) patch = completion(outcome.result, this.#maxResult);
-    else {
-      const reason = running?.scope.reason;
-      // Cancelled or expired: already recorded (or gone). Shut down: failed, saying why.
-      if (reason === 'task-cancelled' || reason === 'task-expired') return;
-      const error =
-        reason === 'shutdown' ? SHUTDOWN_ERROR : rpcError(outcome.error, ErrorCode.InvalidParams);
-      patch = { status: 'failed', error };
-    }
+    const patch = settlement(outcome, running?.scope.reason, this.#maxResult);
+    if (patch === undefined) return;
     let record: TaskRecord | undefined;
     try {
       record = await this.store.update(id, { ...patch, inputRequests: undefined });
@@ -143,7 +124,7 @@ export class TaskEngine implements TaskHost {
       // must not make it an unhandled rejection. A store that can keeps the write for later.
       return;
     }
-    if (record) this.#emit(record);
+    if (record) this.#running.emit(record);
   }
 
   /** Sets a running task's status message. */
@@ -151,10 +132,10 @@ export class TaskEngine implements TaskHost {
     const updated = this.store.update(id, { statusMessage: message });
     if (updated instanceof Promise)
       updated.then(
-        (r) => r && this.#emit(r),
+        (r) => r && this.#running.emit(r),
         () => {},
       );
-    else if (updated) this.#emit(updated);
+    else if (updated) this.#running.emit(updated);
   }
 
   /** A task's handler asks the client for input: the task waits in `input_required`. */
@@ -170,7 +151,7 @@ export class TaskEngine implements TaskHost {
       inputRequests: outstanding,
       issuedKeys: issued,
     });
-    if (record) this.#emit(record);
+    if (record) this.#running.emit(record);
     return answered;
   }
 
@@ -193,7 +174,7 @@ export class TaskEngine implements TaskHost {
     // Its runner is another instance: the answers travel in the record (it is told by `changed`).
     if (!running) patch.answers = { ...record.answers, ...given };
     const updated = await this.store.update(id, patch);
-    if (updated) this.#emit(updated);
+    if (updated) this.#running.emit(updated);
     if (running) wake(running);
     return true;
   }
@@ -208,7 +189,7 @@ export class TaskEngine implements TaskHost {
       inputRequests: undefined,
     });
     this.#running.get(id)?.scope.abort('task-cancelled');
-    if (cancelled) this.#emit(cancelled);
+    if (cancelled) this.#running.emit(cancelled);
     return cancelled;
   }
 
@@ -236,7 +217,7 @@ export class TaskEngine implements TaskHost {
   /** TaskHost: the store forgot an expired task; a handler still running for it stops. */
   expired(id: string): void {
     const running = this.#running.get(id);
-    this.#forget(id);
+    this.#running.forget(id);
     running?.scope.abort('task-expired');
   }
 
@@ -247,7 +228,7 @@ export class TaskEngine implements TaskHost {
    */
   changed(id: string): void {
     const running = this.#running.get(id);
-    if (running === undefined && this.#listeners.size === 0) return;
+    if (running === undefined && !this.#running.listened) return;
     this.#reread(id, running).catch(ignore);
   }
 
@@ -258,7 +239,7 @@ export class TaskEngine implements TaskHost {
       if (isTerminal(record.status)) running.scope.abort('task-cancelled');
       else if (record.answers && mergeAnswers(running, record.answers)) wake(running);
     }
-    this.#emit(record);
+    this.#running.emit(record);
   }
 
   /**
@@ -267,7 +248,7 @@ export class TaskEngine implements TaskHost {
    */
   endSession(sessionId: string): void {
     const binding = TaskEngine.binding(undefined, sessionId);
-    for (const [id, running] of this.#running) {
+    for (const [id, running] of this.#running.entries()) {
       if (running.binding !== binding) continue;
       const cancelled = this.store.update(id, { status: 'cancelled', inputRequests: undefined });
       if (cancelled instanceof Promise) cancelled.catch(() => {});
@@ -285,8 +266,7 @@ export class TaskEngine implements TaskHost {
 
   /** Calls `listener` for every change of a task this engine sees; returns the unsubscribe. */
   onChange(listener: (record: TaskRecord) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#running.onChange(listener);
   }
 
   /**
@@ -294,7 +274,7 @@ export class TaskEngine implements TaskHost {
    * after a restart gets a definite answer; the root's abort then stops the handlers.
    */
   async shutdown(): Promise<void> {
-    const ids = [...this.#running.keys()];
+    const ids = this.#running.ids();
     await Promise.all(
       ids.map(async (id) => {
         try {
@@ -303,7 +283,7 @@ export class TaskEngine implements TaskHost {
             error: SHUTDOWN_ERROR,
             inputRequests: undefined,
           });
-          if (record) this.#emit(record);
+          if (record) this.#running.emit(record);
         } catch {}
       }),
     );
@@ -316,19 +296,7 @@ export class TaskEngine implements TaskHost {
 
   /** Called whenever no task handler is running any more (shutdown waits on it). */
   onIdle(fn: () => void): void {
-    this.#onIdle = fn;
-  }
-
-  #forget(id: string): void {
-    if (this.#running.delete(id) && this.#running.size === 0) this.#onIdle?.();
-  }
-
-  #emit(record: TaskRecord): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(record);
-      } catch {}
-    }
+    this.#running.onIdle(fn);
   }
 }
 
