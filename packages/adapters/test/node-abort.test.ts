@@ -1,14 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { connect } from 'node:net';
+import { aborted } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import { deferred, start, within } from './helpers.ts';
-
-function untilAborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
-}
 
 describe('request.signal', () => {
   test('aborts with an AbortError when the client disconnects mid-handler', async () => {
@@ -17,7 +12,7 @@ describe('request.signal', () => {
     const { url } = await start({
       async fetch(request) {
         started.resolve();
-        sawAbort.resolve(await untilAborted(request.signal));
+        sawAbort.resolve(await aborted(request.signal));
         return new Response('too late');
       },
     });
@@ -35,10 +30,10 @@ describe('request.signal', () => {
   test('also aborts when the socket is destroyed while the body is still arriving', async () => {
     const started = deferred();
     const bodyError = deferred<unknown>();
-    const aborted = deferred<unknown>();
+    const abortSeen = deferred<unknown>();
     const { port } = await start({
       async fetch(request) {
-        void untilAborted(request.signal).then(aborted.resolve);
+        aborted(request.signal).then(abortSeen.resolve, abortSeen.reject);
         started.resolve();
         await request
           .text()
@@ -51,7 +46,7 @@ describe('request.signal', () => {
     await within(started.promise, 'the handler to start');
     socket.destroy();
     expect(await within(bodyError.promise, 'the body read to fail')).toBeInstanceOf(Error);
-    expect(await within(aborted.promise, 'the signal to abort')).toBeInstanceOf(DOMException);
+    expect(await within(abortSeen.promise, 'the signal to abort')).toBeInstanceOf(DOMException);
   });
 
   test('a completed response does not abort the signal, even after the socket closes', async () => {

@@ -13,32 +13,38 @@ const STRATEGY: QueuingStrategy<Uint8Array> = {
   size: (chunk) => chunk.byteLength,
 };
 
-/** Controllers of bodies still being forwarded, keyed by request so listeners can be shared. */
-const pending = new WeakMap<IncomingMessage, ReadableStreamDefaultController<Uint8Array>>();
+/**
+ * The controller of a body still being forwarded, on its request so listeners can be shared (a
+ * symbol, not a weak map: no ephemeron per request).
+ */
+const BODY = Symbol('edge-mcp.body');
+type Forwarding = IncomingMessage & {
+  [BODY]?: ReadableStreamDefaultController<Uint8Array> | undefined;
+};
 
 // Shared listeners: EventEmitter calls them with the request as `this`, so none is allocated per
 // request. Each looks its controller up and does nothing once the body has been settled.
 function onData(this: IncomingMessage, chunk: Buffer): void {
-  const controller = pending.get(this);
+  const controller = (this as Forwarding)[BODY];
   if (controller === undefined) return;
   controller.enqueue(chunk);
   if ((controller.desiredSize ?? 0) <= 0) this.pause();
 }
 
 function onEnd(this: IncomingMessage): void {
-  pending.get(this)?.close();
-  pending.delete(this);
+  (this as Forwarding)[BODY]?.close();
+  (this as Forwarding)[BODY] = undefined;
 }
 
 function onError(this: IncomingMessage, error: Error): void {
-  pending.get(this)?.error(error);
-  pending.delete(this);
+  (this as Forwarding)[BODY]?.error(error);
+  (this as Forwarding)[BODY] = undefined;
 }
 
 /** `close` without `end` means the connection went away mid-body. */
 function onClose(this: IncomingMessage): void {
-  pending.get(this)?.error(clientDisconnected());
-  pending.delete(this);
+  (this as Forwarding)[BODY]?.error(clientDisconnected());
+  (this as Forwarding)[BODY] = undefined;
 }
 
 /** One small object per body; its methods live on the prototype. */
@@ -50,7 +56,7 @@ class NodeBodySource implements UnderlyingDefaultSource<Uint8Array> {
   }
 
   start(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    pending.set(this.req, controller);
+    (this.req as Forwarding)[BODY] = controller;
     this.req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   }
 
@@ -74,9 +80,9 @@ export function createBodyStream(req: IncomingMessage): ReadableStream<Uint8Arra
  * paused would stall the next request on it. Readers still waiting get an AbortError.
  */
 export function discardBody(req: IncomingMessage): void {
-  const controller = pending.get(req);
+  const controller = (req as Forwarding)[BODY];
   if (controller === undefined) return;
-  pending.delete(req);
+  (req as Forwarding)[BODY] = undefined;
   controller.error(exchangeEnded());
   req.off('data', onData);
   req.resume();

@@ -10,7 +10,7 @@ import type { BodyCharge, IncomingRequest } from '@edge-mcp/core/adapter';
 import { BodyTooLargeError, BudgetExceededError } from '@edge-mcp/core/adapter';
 import { clientDisconnected } from './abort.ts';
 import { createBodyStream, discardBody } from './body.ts';
-import { requestUrl } from './request.ts';
+import type { RequestUrls } from './request.ts';
 
 /** Header lookups read Node's already lower-cased, already joined header object. */
 class NodeHeaderReader {
@@ -27,7 +27,7 @@ class NodeHeaderReader {
 
 /**
  * The exchange's light request and body read hang off Node's own objects under private symbols,
- * not in WeakMaps: a WeakMap entry per request costs an ephemeron write barrier and extra work in
+ * not in weak maps: a weak-map entry per request costs an ephemeron write barrier and extra work in
  * every young-generation GC, which profiles showed on the hot path.
  */
 const INCOMING = Symbol('edge-mcp.incoming');
@@ -118,8 +118,8 @@ export class NodeIncoming implements IncomingRequest {
   #body: ReadableStream<Uint8Array> | undefined;
 
   /** @throws TypeError for a request that cannot be represented (invalid Host); answer 400. */
-  constructor(req: IncomingMessage, res: ServerResponse) {
-    this.url = requestUrl(req);
+  constructor(req: IncomingMessage, res: ServerResponse, urls: RequestUrls) {
+    this.url = urls.of(req);
     this.method = req.method ?? 'GET';
     this.headers = new NodeHeaderReader(req.headers);
     this.#req = req;

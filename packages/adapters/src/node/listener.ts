@@ -17,6 +17,7 @@ import {
 import { closeAfterAnswer, closesConnection } from './connection-close.ts';
 import { NodeIncoming } from './incoming.ts';
 import { LazyRequest } from './lazy-request.ts';
+import { RequestUrls } from './request.ts';
 import { sendError, sendResponse, toNodeHeaders } from './send.ts';
 
 /** Options of {@link toNodeListener}. */
@@ -55,8 +56,9 @@ export function toNodeListener(
 ): NodeListener {
   checkOptionKeys(options, LISTENER_OPTION_KEYS, 'toNodeListener()');
   const report = safeReporter(options.onError);
+  const urls = new RequestUrls();
   return (req, res) => {
-    void handle(handler, req, res, report);
+    void handle(handler, req, res, report, urls);
   };
 }
 
@@ -65,10 +67,11 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   report: ErrorReporter,
+  urls: RequestUrls,
 ): Promise<void> {
   let incoming: NodeIncoming;
   try {
-    incoming = new NodeIncoming(req, res);
+    incoming = new NodeIncoming(req, res, urls);
   } catch {
     sendError(res, 400);
     return;

@@ -32,20 +32,26 @@ export function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Clients send the same Host on every request: the last one that passed is not tested again. */
-let lastValidHost: string | undefined;
+/**
+ * Builds each request's absolute URL. Clients send the same Host on every request: the last one
+ * that passed is not tested again (one per listener, not a module global).
+ */
+export class RequestUrls {
+  #lastValidHost: string | undefined;
 
-export function requestUrl(req: IncomingMessage): string {
-  const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  const host = req.headers.host ?? (req.headers[':authority'] as string | undefined);
-  const authority = host === undefined || host === '' ? localAuthority(req) : host;
-  if (authority !== lastValidHost) {
-    if (!HOST_PATTERN.test(authority)) throw new TypeError(`Invalid Host header: ${authority}`);
-    lastValidHost = authority;
+  /** @throws TypeError for an invalid Host header. */
+  of(req: IncomingMessage): string {
+    const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+    const host = req.headers.host ?? (req.headers[':authority'] as string | undefined);
+    const authority = host === undefined || host === '' ? localAuthority(req) : host;
+    if (authority !== this.#lastValidHost) {
+      if (!HOST_PATTERN.test(authority)) throw new TypeError(`Invalid Host header: ${authority}`);
+      this.#lastValidHost = authority;
+    }
+    const target = req.url ?? '/';
+    // Concatenate rather than resolve: resolving would read a target such as "//evil/x" as a host.
+    return `${protocol}://${authority}${target.charCodeAt(0) === SLASH ? target : originForm(target)}`;
   }
-  const target = req.url ?? '/';
-  // Concatenate rather than resolve: resolving would read a target such as "//evil/x" as a host.
-  return `${protocol}://${authority}${target.charCodeAt(0) === SLASH ? target : originForm(target)}`;
 }
 
 /** Absolute-form targets are meant for proxies (RFC 9112 §3.2.2); keep only their path. */

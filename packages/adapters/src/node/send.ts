@@ -17,8 +17,12 @@ const BAD_REQUEST = errorMessage(undefined, {
   message: 'Bad Request',
 });
 
-/** Readers of bodies being written, keyed by response so the close listener can be shared. */
-const readers = new WeakMap<ServerResponse, ReadableStreamDefaultReader<Uint8Array>>();
+/**
+ * The reader of a body being written, on its response so the close listener can be shared (a
+ * symbol, not a weak map: no ephemeron per response).
+ */
+const READER = Symbol('edge-mcp.reader');
+type Piping = ServerResponse & { [READER]?: ReadableStreamDefaultReader<Uint8Array> | undefined };
 
 function ignore(): void {}
 
@@ -27,9 +31,9 @@ function ignore(): void {}
  * `read()` and runs the body's `cancel` callback, which is how a stream learns that nobody listens.
  */
 function onResponseClose(this: ServerResponse): void {
-  const reader = readers.get(this);
+  const reader = (this as Piping)[READER];
   if (reader === undefined || this.writableFinished) return;
-  readers.delete(this);
+  (this as Piping)[READER] = undefined;
   reader.cancel(clientDisconnected()).catch(ignore);
 }
 
@@ -88,7 +92,7 @@ export async function sendResponse(
   }
   // Headers would otherwise wait for the first chunk, which an event stream may not send soon.
   if (eventStream) res.flushHeaders();
-  readers.set(res, reader);
+  (res as Piping)[READER] = reader;
   res.on('close', onResponseClose);
   try {
     let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
@@ -108,7 +112,7 @@ export async function sendResponse(
     if (res.headersSent) res.destroy();
     else sendError(res, 500);
   } finally {
-    readers.delete(res);
+    (res as Piping)[READER] = undefined;
   }
 }
 

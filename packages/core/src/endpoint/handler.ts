@@ -1,6 +1,6 @@
 import { DEFAULTS, type Limits } from '../defaults.ts';
 import { allowedOrigins, CorsPolicy } from '../http/cors.ts';
-import { type HostPolicy, hostPolicy } from '../http/guards.ts';
+import { AcceptCheck, type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import type { Reply } from '../http/responses.ts';
@@ -44,6 +44,7 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   readonly root: Scope = new Scope();
   readonly signer: RequestStateSigner;
   readonly policy: HostPolicy;
+  readonly accept = new AcceptCheck();
   readonly cors: CorsPolicy | undefined;
   readonly resourceServer: ResourceServer | undefined;
   /** The endpoint's path, or `undefined` for every path. */

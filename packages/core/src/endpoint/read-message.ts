@@ -5,7 +5,7 @@
  * @module
  */
 import { BodyTooLargeError, BudgetExceededError, readBody } from '../http/body.ts';
-import { acceptsBoth, isJsonContentType } from '../http/guards.ts';
+import { isJsonContentType } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Reply, refuse } from '../http/responses.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
@@ -31,7 +31,7 @@ export async function readMessage(
       ErrorCode.InvalidRequest,
       'Content-Type must be application/json',
     );
-  if (!acceptsBoth(request.headers.get(HEADER.accept)))
+  if (!core.accept.acceptsBoth(request.headers.get(HEADER.accept)))
     return refuse(
       'accept',
       406,

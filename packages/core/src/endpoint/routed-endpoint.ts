@@ -6,7 +6,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { InvalidTokenError } from '../errors.ts';
 import type { CorsPolicy } from '../http/cors.ts';
-import type { HostPolicy } from '../http/guards.ts';
+import type { AcceptCheck, HostPolicy } from '../http/guards.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import type { LegacyEndpoint } from '../legacy/endpoint.ts';
 import type { InFlightLoad } from '../lifecycle/in-flight-load.ts';
@@ -22,6 +22,8 @@ export type Given = AuthInfo | InvalidTokenError | undefined;
 /** What routing reads of the endpoint, besides what the two eras read. */
 export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly policy: HostPolicy;
+  /** The `Accept` check, with the last verdict it gave. */
+  readonly accept: AcceptCheck;
   /** Browser origins allowed to call (the `cors` option). */
   readonly cors: CorsPolicy | undefined;
   /** The endpoint's path; `undefined` serves every path. */

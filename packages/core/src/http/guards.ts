@@ -55,17 +55,21 @@ export function checkHost(request: IncomingRequest, policy: HostPolicy): HostRef
   return undefined;
 }
 
-/** Clients send the same Accept on every request: the last verdict is reused. */
-let lastAccept: string | undefined;
-let lastVerdict = false;
+/**
+ * Whether `Accept` admits both JSON and SSE (wildcards count). Clients send the same Accept on
+ * every request: the last verdict is reused (one per handler, not a module global).
+ */
+export class AcceptCheck {
+  #lastAccept: string | undefined;
+  #lastVerdict = false;
 
-/** `Accept` must admit both JSON and SSE (wildcards count). */
-export function acceptsBoth(accept: string | null): boolean {
-  if (accept === null) return false;
-  if (accept === lastAccept) return lastVerdict;
-  lastVerdict = parseAccept(accept);
-  lastAccept = accept;
-  return lastVerdict;
+  acceptsBoth(accept: string | null): boolean {
+    if (accept === null) return false;
+    if (accept === this.#lastAccept) return this.#lastVerdict;
+    this.#lastVerdict = parseAccept(accept);
+    this.#lastAccept = accept;
+    return this.#lastVerdict;
+  }
 }
 
 function parseAccept(accept: string): boolean {
