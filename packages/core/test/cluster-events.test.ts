@@ -1,6 +1,6 @@
 /**
- * What only the memory cluster double shows of server-wide events across instances (issue 15,
- * design §3.6): each raise is sent to every other instance once (the double counts messages), and
+ * What only the memory cluster double shows of server-wide events across instances (issue 15):
+ * each raise is sent to every other instance once (the double counts messages), and
  * a registration changes only its own instance's lists. The fan-out every cluster does runs in
  * cluster-scenarios.test.ts.
  */

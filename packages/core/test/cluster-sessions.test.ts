@@ -1,5 +1,5 @@
 /**
- * What only the memory cluster double shows of the core's cluster seam (issue 15, design §3):
+ * What only the memory cluster double shows of the core's cluster seam (issue 15):
  * the answer waiting for a slow write, ids naming their instance, and every legacy entry point
  * answering 503 while the storage is away. The scenarios every cluster passes (cancels, client
  * responses, relayed streams, session ends, stopping) are the test kit's, run by

@@ -1,5 +1,5 @@
 /**
- * Tasks across instances (issue 15, design §3.7): a task runs on the instance that created it;
+ * Tasks across instances (issue 15): a task runs on the instance that created it;
  * `tasks/cancel` and `tasks/update` landing on another reach it through the store
  * (`TaskHost.changed`), and a task whose runner is gone is answered `failed`.
  */

@@ -1,5 +1,5 @@
 /**
- * `redisBackend()`: one instance's connection to the cluster (design §4.1): the connections, the
+ * `redisBackend()`: one instance's connection to the cluster: the connections, the
  * instance (tag, liveness, heartbeat), the bus, the session manager and the event store, all on
  * one `RedisContext`; `handlerOptions()` gives them to `createMcpHandler`.
  */

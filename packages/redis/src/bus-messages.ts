@@ -1,5 +1,5 @@
 /**
- * What travels on the bus (design §4.6), and how it is encoded: one JSON object per message,
+ * What travels on the bus, and how it is encoded: one JSON object per message,
  * `{"v":1,"o":"<sender tag>","k":"<kind>", …fields}`. Scripts that publish (`closed`, `task`)
  * build the same object with `cjson.encode`. A message of another version or of an unknown kind
  * (a rolling deploy of a later edge-mcp) is ignored and reported.

@@ -1,5 +1,5 @@
 /**
- * The cluster bus on Redis pub/sub (design §4.6): a broadcast channel `<ns>:all` and one channel
+ * The cluster bus on Redis pub/sub: a broadcast channel `<ns>:all` and one channel
  * per instance `<ns>:i:<tag>`, on the subscriber connection. Delivery is at most once and in order
  * per publisher; what must not be lost is either repaired by state (the heartbeat) or sent with
  * `deliver()` (the inbox fallback). `PUBLISH`'s receiver count tells a targeted sender whether

@@ -1,5 +1,5 @@
 /**
- * How the package builds its node-redis clients (design §4.2 and §5), and the checks made before
+ * How the package builds its node-redis clients, and the checks made before
  * and right after connecting. Kept apart from the connection so a test can assert the settings.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The operator's `closeAll` across the cluster (design §4.4.5): every session in Redis ends, in
+ * The operator's `closeAll` across the cluster: every session in Redis ends, in
  * batches of `CLOSE_BATCH` (one pipelined round trip each, no message per session), then one
  * `closeAll` message tells every instance to let go of its replicas.
  */

@@ -1,4 +1,4 @@
-/** The start of an instance's connections to Redis (design §4.2 "Start", §4.10). */
+/** The start of an instance's connections to Redis. */
 import { createClient, RESP_TYPES } from '@redis/client';
 import {
   checkDenoPermissions,

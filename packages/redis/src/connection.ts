@@ -1,5 +1,5 @@
 /**
- * The two connections of an instance (design §4.2): **commands** (everything; node-redis writes
+ * The two connections of an instance: **commands** (everything; node-redis writes
  * the commands issued before its next `setImmediate` in one write) and **subscriber** (pub/sub
  * only). No node-redis type crosses this module's surface: replies are plain RESP2 values.
  */

@@ -1,5 +1,5 @@
 /**
- * Cancels that arrive before their request (design §8.1): a client's `notifications/cancelled`
+ * Cancels that arrive before their request: a client's `notifications/cancelled`
  * may reach an instance, and be broadcast from there, before the instance running the request has
  * registered it (its touch is still on the way). A cancel that finds no such request is
  * remembered for a few seconds, bounded, and applied when the request registers. Nothing is

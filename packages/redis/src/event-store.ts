@@ -1,5 +1,5 @@
 /**
- * `RedisEventStore` (design §4.5): each session's replayable SSE events in one Redis stream,
+ * `RedisEventStore`: each session's replayable SSE events in one Redis stream,
  * bounded per session by count and by bytes, readable by every instance, so `Last-Event-ID`
  * resumes anywhere, also after the instance that wrote the events died. It keeps the request a
  * stream answers until the stream's final message, so a stream whose holder is gone can be

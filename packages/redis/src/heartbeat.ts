@@ -1,5 +1,5 @@
 /**
- * The session store's share of each heartbeat (design §4.4.3), in the instance's one pipelined
+ * The session store's share of each heartbeat, in the instance's one pipelined
  * round trip: the deadlines of the sessions busy here (a request in flight, a connection, a relay)
  * are pushed, so a session active anywhere never expires while one whose only activity was on a
  * dead instance expires normally (no count is stored that could be stranded); the sessions found

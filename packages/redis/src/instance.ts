@@ -1,5 +1,5 @@
 /**
- * This instance in the cluster (design §3.1 and §4.2): its tag, the ids it mints (they name it as
+ * This instance in the cluster: its tag, the ids it mints (they name it as
  * their holder), its liveness key and the heartbeat that renews it. Other parts add their own
  * periodic work to the same heartbeat (`onBeat`), so one beat is one pipelined round trip.
  */

@@ -1,5 +1,5 @@
 /**
- * Every Redis key, hash field and pub/sub channel name the package uses (design §4.3), in one
+ * Every Redis key, hash field and pub/sub channel name the package uses, in one
  * place. `<ns>` is the namespace; `{…}` are hash tags, so one session's keys (and one task's)
  * would share a slot if a sharded port ever came; the global index and the broadcast channel
  * need one primary, which is what v1 supports.

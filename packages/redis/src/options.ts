@@ -1,4 +1,4 @@
-/** `redisBackend()`'s options (design §4.1) and their defaults (§4.11). */
+/** `redisBackend()`'s options and their defaults (§4.11). */
 import { DEFAULTS } from '@edge-mcp/core';
 import { DEFAULT_NAMESPACE } from './keys.ts';
 

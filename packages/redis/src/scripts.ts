@@ -1,5 +1,5 @@
 /**
- * The registry of Lua scripts (design §4.3: every multi-key operation is one script). Each part
+ * The registry of Lua scripts (every multi-key operation is one script). Each part
  * of the package defines its scripts in its own `scripts/*.ts` module with `defineScript`; the
  * connection loads every registered script when it connects and again after each reconnection
  * (`SCRIPT LOAD`), and runs them with `EVALSHA`, falling back to `EVAL` on `NOSCRIPT` (a Redis

@@ -1,5 +1,5 @@
 /**
- * The Redis backend's `SessionCluster` (design §3.3, §4.6, §4.7): what the core asks when its
+ * The Redis backend's `SessionCluster`: what the core asks when its
  * local lookup missed. A cancel is broadcast (the client chose the request's id, which names no
  * instance) and remembered here in case its request registers late; a client's response goes to
  * the instance its request id names (the inbox keeps it while that instance's subscriber is

@@ -1,5 +1,5 @@
 /**
- * A session's record as the hash `<ns>:{<sid>}:s` holds it (design §4.3): one field per
+ * A session's record as the hash `<ns>:{<sid>}:s` holds it: one field per
  * subscription and per state entry, so concurrent writers on two instances both land (the last
  * writer wins per field, as a `Map` does in one process). Changes become field operations,
  * coalesced per replica (`FieldOps`).

@@ -1,5 +1,5 @@
 /**
- * `RedisSessionStore` (design §4.4): the records of legacy sessions in Redis, shared by every
+ * `RedisSessionStore`: the records of legacy sessions in Redis, shared by every
  * instance, under the core's `SessionManager` (which holds the live copies here). One `TOUCH`
  * script per request revalidates a copy and pushes the idle deadline; the record's fields are
  * written as they change; the deadline is a sorted set pushed by requests and by each instance's

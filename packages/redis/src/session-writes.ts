@@ -1,5 +1,5 @@
 /**
- * Durable changes of a session (design §4.4.4): a change becomes field operations; those of one
+ * Durable changes of a session: a change becomes field operations; those of one
  * tick go to Redis in one `WRITE` script call, whose promise the request's answer waits for
  * (`session.writes`). A write that fails because Redis is away stays queued (the last operation
  * per field) and is flushed by the heartbeat and on reconnection: a blip loses no change a

@@ -1,5 +1,5 @@
 /**
- * Both ends of a stream relayed between two instances (design §4.7), over the bus: the relay's
+ * Both ends of a stream relayed between two instances, over the bus: the relay's
  * `RemoteStreamLink` (the holder's events for this instance's client, buffered until the relay
  * opens it) and the holder's `RemoteSink` (its stream's events for a relay elsewhere).
  */

@@ -1,5 +1,5 @@
 /**
- * Streams held by another instance (design §4.7): `SessionCluster.link` and both ends of a
+ * Streams held by another instance: `SessionCluster.link` and both ends of a
  * relayed stream over the bus. The relay asks the holder (named by the stream's id, or the
  * session's standalone home `gh`) with `attach`; the holder attaches a `RemoteSink` to its stream
  * and answers `ack` from its commands connection, so every append it issued before is in Redis

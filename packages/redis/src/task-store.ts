@@ -1,5 +1,5 @@
 /**
- * `RedisTaskStore` (design §4.8): the core's `TaskStore` shared by every instance of a server.
+ * `RedisTaskStore`: the core's `TaskStore` shared by every instance of a server.
  * A task runs on the instance that created it (its `runner`, the instance tag, kept alive by the
  * instance's liveness key); any instance answers `tasks/get`, `tasks/update`, `tasks/cancel` and
  * `tasks/list` from Redis, and a change written elsewhere reaches the runner (and the instances

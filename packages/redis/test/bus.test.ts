@@ -22,7 +22,7 @@ function collect(instance: RedisContext, kind: BusEnvelope['k']) {
   return seen;
 }
 
-describe('the bus (design §4.6)', () => {
+describe('the bus', () => {
   test('broadcast reaches every other instance, not the sender', async () => {
     const [a, b, c] = (await cluster(3)) as [RedisContext, RedisContext, RedisContext];
     const atA = collect(a, 'cancel');

@@ -1,5 +1,5 @@
 /**
- * What only Redis shows of server-wide events across instances (design §3.6, §4.6): a
+ * What only Redis shows of server-wide events across instances: a
  * subscription made on another instance than the standalone stream's home reaches the home
  * (`stale`), so resource updates find it. The fan-out every cluster does runs in
  * cluster-scenarios.test.ts.

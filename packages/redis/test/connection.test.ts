@@ -37,7 +37,7 @@ async function connect(onError?: (error: Error, where: string) => void): Promise
   );
 }
 
-describe('client settings (design §4.2, §5)', () => {
+describe('client settings', () => {
   test('per-command timeout off, offline queue off, pings inside the socket timeout, RESP2 arrays', () => {
     let established = false;
     const config = clientConfig(

@@ -1,5 +1,5 @@
 /**
- * `RedisEventStore` (design §4.5): events in one Redis stream per session, bounded by count and
+ * `RedisEventStore`: events in one Redis stream per session, bounded by count and
  * by UTF-8 bytes, replayed per stream up to the final message, with the request a stream answers
  * kept until then; a second final (an orphan's error written twice) is not stored; nothing is
  * kept for a session that ended; any instance replays what another wrote.

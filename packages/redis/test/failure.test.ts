@@ -1,5 +1,5 @@
 /**
- * Redis lost mid-run (design §4.10): every legacy entry point is answered 503 with Retry-After
+ * Redis lost mid-run: every legacy entry point is answered 503 with Retry-After
  * while it is away (at once when it is down, within socketTimeoutMs when it hangs); handlers in
  * flight are not left hanging; reconnection is automatic; nothing written before is lost (a
  * restart with persistence keeps every session, event and field) and a change made while it was

@@ -4,7 +4,7 @@ import { context, namespace, until, useRedis } from './helpers.ts';
 
 const redis = useRedis();
 
-describe('the instance: liveness key and heartbeat (design §4.2)', () => {
+describe('the instance: liveness key and heartbeat', () => {
   test('start sets the liveness key for 3 heartbeats; beats renew it; stop deletes it', async () => {
     const ns = namespace();
     const { connection, instance, keys } = await context(redis().url, {

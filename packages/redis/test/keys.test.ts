@@ -3,7 +3,7 @@ import { decodeMessage, encodeMessage } from '../src/bus-messages.ts';
 import { holderOf, instanceIds, isInstanceTag, newInstanceTag } from '../src/instance.ts';
 import { RedisKeys } from '../src/keys.ts';
 
-describe('key layout (design §4.3)', () => {
+describe('key layout', () => {
   test('every key and channel of a namespace', () => {
     const keys = new RedisKeys('ns');
     expect(keys.session('S1')).toBe('ns:{S1}:s');
@@ -31,7 +31,7 @@ describe('key layout (design §4.3)', () => {
   });
 });
 
-describe('instance tags and the ids that name their holder (design §3.1)', () => {
+describe('instance tags and the ids that name their holder', () => {
   test('tags are 10 base36 characters, random', () => {
     const tags = new Set(Array.from({ length: 1000 }, () => newInstanceTag()));
     expect(tags.size).toBe(1000);
@@ -58,7 +58,7 @@ describe('instance tags and the ids that name their holder (design §3.1)', () =
   });
 });
 
-describe('bus messages (design §4.6)', () => {
+describe('bus messages', () => {
   test('encoded with version and sender, decoded back', () => {
     const text = encodeMessage('k3x9q0ab1z', { k: 'cancel', s: 'S1', r: 7 });
     expect(JSON.parse(text)).toEqual({ v: 1, o: 'k3x9q0ab1z', k: 'cancel', s: 'S1', r: 7 });

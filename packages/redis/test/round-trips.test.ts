@@ -1,5 +1,5 @@
 /**
- * Round trips per legacy request (design §4.4.6): a `tools/call` on a session whose state did not
+ * Round trips per legacy request: a `tools/call` on a session whose state did not
  * change costs exactly one Redis round trip (one EVALSHA), counted by the connection and by
  * Redis itself (`INFO commandstats`); the other requests cost what the design's table says.
  */

@@ -1,5 +1,5 @@
 /**
- * Sessions on Redis (design §4.4, `RedisSessionStore` under the core's `SessionManager`): records
+ * Sessions on Redis (`RedisSessionStore` under the core's `SessionManager`): records
  * written field by field from several instances, the cluster-wide cap with eviction of an idle session, idle expiry without stranded activity,
  * tombstones, and replicas reconciled by the heartbeat when a `closed` message was missed.
  */

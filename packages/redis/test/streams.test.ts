@@ -1,5 +1,5 @@
 /**
- * What only Redis shows of legacy sessions across instances (design §4.7): stream ids naming the
+ * What only Redis shows of legacy sessions across instances: stream ids naming the
  * instance that holds the replica, and a cancel broadcast before its request registered. The
  * scenarios every cluster passes run in cluster-scenarios.test.ts.
  */

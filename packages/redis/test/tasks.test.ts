@@ -1,5 +1,5 @@
 /**
- * `RedisTaskStore` (design §4.8, issue 14 item 4, issue 15): the store on a real redis-server,
+ * `RedisTaskStore` (issue 14 item 4, issue 15): the store on a real redis-server,
  * then two or three handlers in this process sharing it, as instances of one server would.
  */
 

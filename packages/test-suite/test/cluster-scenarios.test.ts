@@ -1,5 +1,5 @@
 /**
- * What only a cluster can get wrong (issue 15, design §6.3): three Node instances, each its own
+ * What only a cluster can get wrong (issue 15): three Node instances, each its own
  * process, sharing one real `redis-server`; each test aims at the instances directly (A, B, C)
  * and kills for real (SIGKILL, SIGTERM), restarting what it killed. Times are margins a loaded
  * 2-core machine cannot break; what they measure is printed.

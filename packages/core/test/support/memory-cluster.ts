@@ -1,5 +1,5 @@
 /**
- * A test double of a cluster (issue 15, design §3.9): what Redis will hold (session records,
+ * A test double of a cluster (issue 15): what Redis will hold (session records,
  * events, tasks, which instances live) in shared in-process maps, and an in-process bus between
  * instances. Each `instance()` is what one server process would own: the core's `SessionManager`
  * over a shared `SessionStore` with a `SessionCluster`, an `EventStore`, a `ClusterBus` and a `TaskStore`, to spread

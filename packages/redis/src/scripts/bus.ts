@@ -1,4 +1,4 @@
-/** The bus's scripts (design §4.6). */
+/** The bus's scripts. */
 import { INBOX_MAX } from '../keys.ts';
 import { defineScript } from '../scripts.ts';
 

@@ -1,4 +1,4 @@
-/** The event store's scripts (design §4.5): one Redis stream per session, entry ids `<seq>-0`. */
+/** The event store's scripts: one Redis stream per session, entry ids `<seq>-0`. */
 import { EVENT_FIELDS, SESSION_FIELDS } from '../keys.ts';
 import { defineScript } from '../scripts.ts';
 

@@ -1,8 +1,8 @@
 /**
- * The session manager's scripts (design §4.4). Times are Redis's (`TIME`), so instances with
+ * The session manager's scripts. Times are Redis's (`TIME`), so instances with
  * skewed clocks agree. Keys of sessions other than the one a script is called for (the sweep,
  * eviction, the heartbeat's refresh) are built in Lua from the namespace: one primary holds
- * everything (design §4.3).
+ * everything.
  */
 import { LUA_KEYS, SESSION_FIELDS, TOMBSTONE_TTL_MS } from '../keys.ts';
 import { defineScript } from '../scripts.ts';

@@ -1,5 +1,5 @@
 /**
- * The task store's scripts (design §4.8). A task is the hash `<ns>:{t:<id>}` (`TASK_FIELDS`: the
+ * The task store's scripts. A task is the hash `<ns>:{t:<id>}` (`TASK_FIELDS`: the
  * record JSON, its version, status, runner and binding) with `PEXPIREAT` at its `expiresAt`, plus
  * one field `w:<tag>` per instance that watches it. The record's merge stays in JavaScript (Redis's
  * cjson cannot tell `[]` from `{}`); the scripts compare versions, keep the indexes and tell the
