@@ -1,6 +1,6 @@
 /**
  * The shapes of the bench's registry entries, apart from the registry (src/targets.ts), so the
- * files that add entries to it (targets-cloudflare.ts, targets-packages.ts) need not import it.
+ * files that add entries to it (the other src/targets-*.ts) need not import it.
  */
 import type { LoadDriver, PerCallFigure } from './lib/driver.ts';
 import type { Era } from './lib/mcp.ts';

@@ -47,14 +47,67 @@ export function boundAgent(localAddress: string, maxSockets: number): Agent {
   return new Agent({ keepAlive: true, localAddress, maxSockets });
 }
 
-export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
-  const { shape, rate } = options;
-  const latenciesMs: number[] = [];
-  const statuses: Record<string, number> = {};
-  const count = (key: string) => {
-    statuses[key] = (statuses[key] ?? 0) + 1;
+/** The answers so far: `send` adds to it, `stop` reports it. */
+interface Tally {
+  latenciesMs: number[];
+  statuses: Record<string, number>;
+  errors: number;
+}
+
+const count = (tally: Tally, key: string) => {
+  tally.statuses[key] = (tally.statuses[key] ?? 0) + 1;
+};
+
+/** Sends request `id` and tallies its answer; `settle` runs once it is answered or has failed. */
+function send(
+  options: OpenLoopOptions,
+  agent: Agent,
+  id: number,
+  tally: Tally,
+  settle: () => void,
+): void {
+  const at = performance.now();
+  const fail = () => {
+    count(tally, 'error');
+    tally.errors++;
+    settle();
   };
-  let errors = 0;
+  const req = request(options.url, { method: 'POST', headers: options.shape.headers, agent });
+  req.on('response', (res) => {
+    let body = '';
+    if (options.check) {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+    } else res.resume();
+    res.on('end', () => {
+      tally.latenciesMs.push(performance.now() - at);
+      const status = res.statusCode ?? 0;
+      count(tally, String(status));
+      if (status !== 200 || (options.check && !options.check(body))) tally.errors++;
+      settle();
+    });
+    res.on('error', fail);
+  });
+  req.on('error', fail);
+  req.end(options.shape.body(id));
+}
+
+/** Resolves once `onDrained` is called, or after `drainMs` at the latest. */
+function drainOrTimeout(drainMs: number, onDrained: (drained: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const limit = setTimeout(resolve, drainMs);
+    onDrained(() => {
+      clearTimeout(limit);
+      resolve();
+    });
+  });
+}
+
+export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
+  const { rate } = options;
+  const tally: Tally = { latenciesMs: [], statuses: {}, errors: 0 };
   let sent = 0;
   let inFlight = 0;
   let maxLagMs = 0;
@@ -63,38 +116,6 @@ export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
   const settle = () => {
     inFlight--;
     if (stopped && inFlight === 0) drained();
-  };
-  const send = (id: number) => {
-    const at = performance.now();
-    inFlight++;
-    const req = request(options.url, { method: 'POST', headers: shape.headers, agent });
-    req.on('response', (res) => {
-      let body = '';
-      if (options.check) {
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-      } else res.resume();
-      res.on('end', () => {
-        latenciesMs.push(performance.now() - at);
-        const status = res.statusCode ?? 0;
-        count(String(status));
-        if (status !== 200 || (options.check && !options.check(body))) errors++;
-        settle();
-      });
-      res.on('error', () => {
-        count('error');
-        errors++;
-        settle();
-      });
-    });
-    req.on('error', () => {
-      count('error');
-      errors++;
-      settle();
-    });
-    req.end(shape.body(id));
   };
   const firstId = options.firstId ?? 1;
   const started = performance.now();
@@ -106,7 +127,8 @@ export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
     const due = Math.floor(((now - started) / 1000) * rate) + 1;
     for (; sent < due; sent++) {
       maxLagMs = Math.max(maxLagMs, now - (started + (sent * 1000) / rate));
-      send(firstId + sent);
+      inFlight++;
+      send(options, agent, firstId + sent, tally, settle);
     }
     timer = setTimeout(tick, Math.max(0, started + (sent * 1000) / rate - performance.now()));
   };
@@ -117,18 +139,15 @@ export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
       clearTimeout(timer);
       const seconds = (performance.now() - started) / 1000;
       if (inFlight > 0) {
-        await new Promise<void>((resolve) => {
-          const limit = setTimeout(resolve, drainMs);
-          drained = () => {
-            clearTimeout(limit);
-            resolve();
-          };
+        await drainOrTimeout(drainMs, (resolve) => {
+          drained = resolve;
         });
       }
       if (inFlight > 0) {
-        statuses.timeout = inFlight;
-        errors += inFlight;
+        tally.statuses.timeout = inFlight;
+        tally.errors += inFlight;
       }
+      const { latenciesMs, statuses, errors } = tally;
       return { sent, latenciesMs, statuses, errors, maxLagMs, seconds };
     },
   };

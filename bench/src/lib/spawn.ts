@@ -40,6 +40,11 @@ export interface TargetSpec {
   service?: () => Promise<Service>;
 }
 
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface RunningTarget {
   pid: number;
   url: string;
@@ -48,7 +53,7 @@ export interface RunningTarget {
   sideUrl: string | undefined;
   /** The service's client headers (none without a service). */
   headers: Record<string, string>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<ChildExit>;
   output(): string;
   /** SIGTERM to the server's pid, SIGKILL to its group if it has not exited after 5 s. */
   stop(): Promise<void>;
@@ -126,6 +131,80 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
   }
 }
 
+/** The target's child process, its exit and the tail of its output. */
+interface Child {
+  child: ChildProcess;
+  exited: Promise<ChildExit>;
+  output(): string;
+}
+
+function spawnChild(file: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(file, args, {
+    cwd: BENCH_DIR,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<ChildExit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, output: () => output };
+}
+
+/**
+ * Polls `ready` (it throws until the target answers) every 100 ms until `deadline`; if the
+ * process exits first or the deadline passes, cleans up and throws with its output.
+ */
+async function waitUntilReady(
+  spec: TargetSpec,
+  { child, exited, output }: Child,
+  ready: () => Promise<void>,
+  deadline: number,
+  cleanUp: () => Promise<void>,
+): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await cleanUp();
+      throw new Error(`${spec.entry} exited early:\n${output()}`);
+    }
+    try {
+      await ready();
+      return;
+    } catch {
+      if (Date.now() > deadline) {
+        kill(child, 'SIGKILL', true);
+        await exited;
+        await cleanUp();
+        throw new Error(`${spec.entry} was not ready in time:\n${output()}`);
+      }
+      await sleep(100);
+    }
+  }
+}
+
+async function stopChild(
+  { child, exited }: Child,
+  workerd: boolean,
+  cleanUp: () => Promise<void>,
+): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    // wrangler (a wrapper) is stopped with its whole group, so workerd goes with it.
+    kill(child, 'SIGTERM', workerd);
+    const timer = setTimeout(() => kill(child, 'SIGKILL', true), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  // What the target started in its group (wrangler's workerd) may outlive it.
+  if (workerd) kill(child, 'SIGKILL', true);
+  await cleanUp();
+}
+
 async function startProcess(
   spec: TargetSpec,
   service: Service | undefined,
@@ -136,76 +215,37 @@ async function startProcess(
   const inspectorPort = workerd ? await freePort() : 0;
   const state = workerd ? mkdtempSync(join(tmpdir(), 'edge-mcp-bench-wrangler-')) : undefined;
   const [file, args] = command(spec, port, inspectorPort, state);
-  const child = spawn(file, args, {
-    cwd: BENCH_DIR,
-    env: {
-      ...process.env,
-      ...spec.env,
-      ...service?.env,
-      ...(workerd ? WRANGLER_ENV : {}),
-      PORT: String(port),
-      SIDE_PORT: String(sidePort ?? ''),
-      DENO_NO_UPDATE_CHECK: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+  const started = spawnChild(file, args, {
+    ...process.env,
+    ...spec.env,
+    ...service?.env,
+    ...(workerd ? WRANGLER_ENV : {}),
+    PORT: String(port),
+    SIDE_PORT: String(sidePort ?? ''),
+    DENO_NO_UPDATE_CHECK: '1',
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
   const url = `http://127.0.0.1:${port}`;
   const sideUrl = sidePort === undefined ? undefined : `http://127.0.0.1:${sidePort}`;
   const cleanUp = async () => {
     await service?.stop();
     if (state) rmSync(state, { recursive: true, force: true });
   };
+  const ready = async () => {
+    if (sideUrl) await getJson(`${sideUrl}/memory`);
+    else if ((await httpRequest(`${url}/health`)).status !== 200) throw new Error('not ready');
+  };
   // wrangler bundles the Worker first; under load that takes a while.
   const deadline = Date.now() + (workerd ? 120_000 : 60_000);
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await cleanUp();
-      throw new Error(`${spec.entry} exited early:\n${output}`);
-    }
-    try {
-      if (sideUrl) await getJson(`${sideUrl}/memory`);
-      else if ((await httpRequest(`${url}/health`)).status !== 200) throw new Error('not ready');
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        kill(child, 'SIGKILL', true);
-        await exited;
-        await cleanUp();
-        throw new Error(`${spec.entry} was not ready in time:\n${output}`);
-      }
-      await sleep(100);
-    }
-  }
+  await waitUntilReady(spec, started, ready, deadline, cleanUp);
   return {
-    pid: child.pid!,
+    pid: started.child.pid!,
     url,
     mcpUrl: `${url}/mcp`,
     sideUrl,
     headers: service?.headers ?? {},
-    exited,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        // wrangler (a wrapper) is stopped with its whole group, so workerd goes with it.
-        kill(child, 'SIGTERM', workerd);
-        const timer = setTimeout(() => kill(child, 'SIGKILL', true), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-      // What the target started in its group (wrangler's workerd) may outlive it.
-      if (workerd) kill(child, 'SIGKILL', true);
-      await cleanUp();
-    },
+    exited: started.exited,
+    output: started.output,
+    stop: () => stopChild(started, workerd, cleanUp),
   };
 }
 

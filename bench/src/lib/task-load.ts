@@ -60,100 +60,126 @@ export function tasksDriver(version: string): LoadDriver {
   return { start: (server) => startTasks(server, version) };
 }
 
+/** The session every loop shares: JSON-RPC ids go up across all of them. */
+interface TaskSession {
+  url: string;
+  headers: Record<string, string>;
+  lastId: number;
+  /** Whether any answer came as SSE. */
+  sse: boolean;
+}
+
+async function rpc(
+  session: TaskSession,
+  agent: Agent,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Rpc> {
+  const answer = await post(
+    agent,
+    session.url,
+    session.headers,
+    JSON.stringify(legacyMessage(method, params, ++session.lastId)),
+  );
+  session.sse ||= answer.sse;
+  const message = jsonRpcOf({ status: answer.status, headers: {}, body: answer.body }) as Rpc;
+  if (answer.status !== 200 || !message?.result) {
+    throw new Error(`${method}: ${answer.status} ${answer.body.slice(0, 300)}`);
+  }
+  return message;
+}
+
+/** One task, start to result; resolves with the polls it took, rejects on a wrong answer. */
+async function iteration(session: TaskSession, agent: Agent): Promise<number> {
+  const created = await rpc(session, agent, 'tools/call', {
+    name: TASK_TOOL,
+    arguments: { text: 'hello' },
+    task: { ttl: 60_000 },
+  });
+  const task = created.result?.task;
+  if (!task) throw new Error(`tools/call did not create a task: ${JSON.stringify(created)}`);
+  // Every iteration polls at least once, as a client that was told `working` does.
+  let polls = 0;
+  let status = task.status;
+  do {
+    status =
+      (await rpc(session, agent, 'tasks/get', { taskId: task.taskId })).result?.status ?? 'missing';
+    polls++;
+    if (status !== 'completed' && status !== 'working') {
+      throw new Error(`task ${task.taskId} ended ${status}`);
+    }
+  } while (status !== 'completed');
+  const result = await rpc(session, agent, 'tasks/result', { taskId: task.taskId });
+  if (result.result?.content?.[0]?.text !== 'hello') {
+    throw new Error(`tasks/result: ${JSON.stringify(result).slice(0, 300)}`);
+  }
+  return polls;
+}
+
+/** `connections` loops of iterations for `duration` seconds, each on its own socket. */
+async function loadTasks(
+  session: TaskSession,
+  duration: number,
+  connections: number,
+): Promise<DriverResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let polls = 0;
+  let failed = 0;
+  const errors: Record<string, number> = {};
+  const started = performance.now();
+  const until = started + duration * 1000;
+  const loop = async () => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      try {
+        // Awaited first: `polls += await …` would add to the value read before the await.
+        const taken = await iteration(session, agent);
+        polls += taken;
+        latencies.push(performance.now() - t0);
+      } catch (error) {
+        failed++;
+        const key = String(error instanceof Error ? error.message : error).slice(0, 60);
+        errors[key] = (errors[key] ?? 0) + 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, loop));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  if (failed > 0) console.error(`tasks: ${failed} iterations failed`, errors);
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    rps: sorted.length / seconds,
+    p50: Math.round(percentile(sorted, 0.5)),
+    p99: Math.round(percentile(sorted, 0.99)),
+    ok: sorted.length,
+    failed,
+    seconds,
+    statuses: { completed: sorted.length, ...errors },
+    perCall: { tasksGetPerTask: sorted.length > 0 ? polls / sorted.length : 0 },
+  };
+}
+
 async function startTasks(server: RunningTarget, version: string): Promise<DriverRun> {
   const sessionId = await openSession(server.mcpUrl, version);
   if (!sessionId) throw new Error('no Mcp-Session-Id');
-  const headers = { ...legacyPostHeaders(version, sessionId), ...server.headers };
-  let id = 0;
-  let sse = false;
-
-  /** One task, start to result; resolves with the polls it took, rejects on a wrong answer. */
-  async function iteration(agent: Agent): Promise<number> {
-    const rpc = async (method: string, params: Record<string, unknown>): Promise<Rpc> => {
-      const answer = await post(
-        agent,
-        server.mcpUrl,
-        headers,
-        JSON.stringify(legacyMessage(method, params, ++id)),
-      );
-      sse ||= answer.sse;
-      const message = jsonRpcOf({ status: answer.status, headers: {}, body: answer.body }) as Rpc;
-      if (answer.status !== 200 || !message?.result) {
-        throw new Error(`${method}: ${answer.status} ${answer.body.slice(0, 300)}`);
-      }
-      return message;
-    };
-    const created = await rpc('tools/call', {
-      name: TASK_TOOL,
-      arguments: { text: 'hello' },
-      task: { ttl: 60_000 },
-    });
-    const task = created.result?.task;
-    if (!task) throw new Error(`tools/call did not create a task: ${JSON.stringify(created)}`);
-    // Every iteration polls at least once, as a client that was told `working` does.
-    let polls = 0;
-    let status = task.status;
-    do {
-      status = (await rpc('tasks/get', { taskId: task.taskId })).result?.status ?? 'missing';
-      polls++;
-      if (status !== 'completed' && status !== 'working') {
-        throw new Error(`task ${task.taskId} ended ${status}`);
-      }
-    } while (status !== 'completed');
-    const result = await rpc('tasks/result', { taskId: task.taskId });
-    if (result.result?.content?.[0]?.text !== 'hello') {
-      throw new Error(`tasks/result: ${JSON.stringify(result).slice(0, 300)}`);
-    }
-    return polls;
-  }
+  const session: TaskSession = {
+    url: server.mcpUrl,
+    headers: { ...legacyPostHeaders(version, sessionId), ...server.headers },
+    lastId: 0,
+    sse: false,
+  };
 
   const checkAgent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    await iteration(checkAgent);
+    await iteration(session, checkAgent);
   } finally {
     checkAgent.destroy();
   }
 
   return {
-    answer: sse ? 'sse' : 'json',
-    async load({ duration, connections }): Promise<DriverResult> {
-      const agent = new Agent({ keepAlive: true, maxSockets: connections });
-      const latencies: number[] = [];
-      let polls = 0;
-      let failed = 0;
-      const errors: Record<string, number> = {};
-      const started = performance.now();
-      const until = started + duration * 1000;
-      const loop = async () => {
-        while (performance.now() < until) {
-          const t0 = performance.now();
-          try {
-            // Awaited first: `polls += await …` would add to the value read before the await.
-            const taken = await iteration(agent);
-            polls += taken;
-            latencies.push(performance.now() - t0);
-          } catch (error) {
-            failed++;
-            const key = String(error instanceof Error ? error.message : error).slice(0, 60);
-            errors[key] = (errors[key] ?? 0) + 1;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: connections }, loop));
-      const seconds = (performance.now() - started) / 1000;
-      agent.destroy();
-      if (failed > 0) console.error(`tasks: ${failed} iterations failed`, errors);
-      const sorted = latencies.sort((a, b) => a - b);
-      return {
-        rps: sorted.length / seconds,
-        p50: Math.round(percentile(sorted, 0.5)),
-        p99: Math.round(percentile(sorted, 0.99)),
-        ok: sorted.length,
-        failed,
-        seconds,
-        statuses: { completed: sorted.length, ...errors },
-        perCall: { tasksGetPerTask: sorted.length > 0 ? polls / sorted.length : 0 },
-      };
-    },
+    answer: session.sse ? 'sse' : 'json',
+    load: ({ duration, connections }) => loadTasks(session, duration, connections),
   };
 }

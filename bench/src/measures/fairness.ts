@@ -25,16 +25,26 @@
  * principal, fair or not). The attacker's client takes CPU of the same cores: its share is
  * reported (`attackerCores`), and the control phase shows its effect.
  */
+import type { Agent } from 'node:http';
 import type { Config } from '../config.ts';
 import { type Flood, startFlood } from '../lib/flood.ts';
 import { sleep } from '../lib/http.ts';
-import { checkEcho, echoCall } from '../lib/mcp.ts';
+import { type CallShape, checkEcho, echoCall } from '../lib/mcp.ts';
 import { boundAgent, openLoop } from '../lib/open-loop.ts';
 import { messageOf, runRounds } from '../lib/rounds.ts';
 import { type RunningTarget, startTarget } from '../lib/spawn.ts';
-import { percentile, type Spread, spread } from '../lib/stats.ts';
+import { type Spread, spread } from '../lib/stats.ts';
 import { groupCpuMs, loadAverage } from '../lib/system.ts';
 import { FAIRNESS_LIMIT, type FairnessTarget, LEGACY } from '../targets.ts';
+import {
+  add,
+  type FairnessPhase,
+  type PhaseName,
+  phaseOf,
+  type Segment,
+} from './fairness-phases.ts';
+
+export type { FairnessPhase } from './fairness-phases.ts';
 
 /** Half the victim's limit: even a client stall of a second, caught up at once, fits the burst. */
 export const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
@@ -44,27 +54,7 @@ const ATTACKER_ADDRESS = '127.0.0.2';
 /** Enough sockets that neither client waits for one in a normal run (a few are busy at once). */
 const VICTIM_SOCKETS = 8;
 const ATTACKER_SOCKETS = 32;
-type PhaseName = 'alone' | 'attack' | 'control';
 const ORDER: PhaseName[] = ['alone', 'attack', 'control', 'control', 'attack', 'alone'];
-
-/** The victim's calls of one phase (its two segments) in one round. */
-export interface FairnessPhase {
-  calls: number;
-  /** Victim calls not answered 200 with the echo (429s included): 0 when the limit is fair. */
-  errors: number;
-  statuses: Record<string, number>;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** The victim's latest send against its schedule (its own event loop's lateness). */
-  maxLagMs: number;
-  /** The edge-mcp server's CPU time (every thread, schedstat) per request it answered. */
-  serverCpuUsPerRequest: number | null;
-  /** The flood's requests and answers by status (attack and control phases). */
-  flood?: { sent: number; statuses: Record<string, number> };
-  /** Cores the flood's client process used while it ran (attack and control phases). */
-  floodCores?: number | null;
-}
 
 export interface FairnessSample {
   round: number;
@@ -109,25 +99,60 @@ export interface PhaseSpread {
   floodCores: Spread | null;
 }
 
-interface Segment {
-  latencies: number[];
-  statuses: Record<string, number>;
-  errors: number;
-  maxLagMs: number;
-  serverCpuMs: number | null;
-  serverRequests: number;
-  flood?: { sent: number; statuses: Record<string, number>; cpuMs: number | null };
-  wallMs: number;
-}
-
-const add = (into: Record<string, number>, from: Record<string, number>) => {
-  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
-  return into;
-};
 const answered = (statuses: Record<string, number>) =>
   Object.entries(statuses).reduce((sum, [key, n]) => (/^\d+$/.test(key) ? sum + n : sum), 0);
 const delta = (before: number | null, after: number | null) =>
   before !== null && after !== null ? after - before : null;
+
+/** What the segments of one round share; `nextId` goes up across them. */
+interface Round {
+  server: RunningTarget;
+  shape: CallShape;
+  victimAgent: Agent;
+  floods: Record<PhaseName, Flood | undefined>;
+  nextId: number;
+}
+
+/** The victim's calls for `seconds`, with the phase's flood (if any) running the whole time. */
+async function runSegment(round: Round, phase: PhaseName, seconds: number): Promise<Segment> {
+  const { server } = round;
+  const other = round.floods[phase];
+  const cpuBefore = groupCpuMs(server.pid);
+  const floodBefore = other?.cpuMs() ?? null;
+  const started = performance.now();
+  // The flood starts before the victim's segment and stops after it: every counted victim
+  // call ran with it.
+  await other?.start();
+  const run = openLoop(
+    {
+      url: server.mcpUrl,
+      shape: round.shape,
+      rate: VICTIM_RATE,
+      check: (body) => body.includes('hello'),
+      firstId: round.nextId,
+    },
+    round.victimAgent,
+  );
+  await sleep(seconds * 1000);
+  const victim = await run.stop();
+  round.nextId += victim.sent;
+  const flooded = await other?.stop();
+  const cpuAfter = groupCpuMs(server.pid);
+  return {
+    latencies: victim.latenciesMs,
+    statuses: victim.statuses,
+    errors: victim.errors,
+    maxLagMs: victim.maxLagMs,
+    serverCpuMs: delta(cpuBefore, cpuAfter),
+    // The edge-mcp server answered the flood only in the attack phase.
+    serverRequests:
+      answered(victim.statuses) + (phase === 'attack' ? answered(flooded!.statuses) : 0),
+    ...(flooded && other
+      ? { flood: { ...flooded, cpuMs: delta(floodBefore, other.cpuMs()) } }
+      : {}),
+    wallMs: performance.now() - started,
+  };
+}
 
 async function measureRound(
   target: FairnessTarget,
@@ -152,56 +177,20 @@ async function measureRound(
     opened.push(bare);
     const shape = echoCall('modern', LEGACY);
     await checkEcho(server.mcpUrl, shape);
-    const floods: Record<PhaseName, Flood | undefined> = {
-      alone: undefined,
-      attack: await flood(server),
-      control: await flood(bare),
-    };
-    let nextId = 1;
-    const segment = async (phase: PhaseName, seconds: number): Promise<Segment> => {
-      const other = floods[phase];
-      const cpuBefore = groupCpuMs(server.pid);
-      const floodBefore = other?.cpuMs() ?? null;
-      const started = performance.now();
-      // The flood starts before the victim's segment and stops after it: every counted victim
-      // call ran with it.
-      await other?.start();
-      const run = openLoop(
-        {
-          url: server.mcpUrl,
-          shape,
-          rate: VICTIM_RATE,
-          check: (body) => body.includes('hello'),
-          firstId: nextId,
-        },
-        victimAgent,
-      );
-      await sleep(seconds * 1000);
-      const victim = await run.stop();
-      nextId += victim.sent;
-      const flooded = await other?.stop();
-      const cpuAfter = groupCpuMs(server.pid);
-      return {
-        latencies: victim.latenciesMs,
-        statuses: victim.statuses,
-        errors: victim.errors,
-        maxLagMs: victim.maxLagMs,
-        serverCpuMs: delta(cpuBefore, cpuAfter),
-        // The edge-mcp server answered the flood only in the attack phase.
-        serverRequests:
-          answered(victim.statuses) + (phase === 'attack' ? answered(flooded!.statuses) : 0),
-        ...(flooded && other
-          ? { flood: { ...flooded, cpuMs: delta(floodBefore, other.cpuMs()) } }
-          : {}),
-        wallMs: performance.now() - started,
-      };
+    const round: Round = {
+      server,
+      shape,
+      victimAgent,
+      floods: { alone: undefined, attack: await flood(server), control: await flood(bare) },
+      nextId: 1,
     };
     if (config.warmup > 0) {
-      await segment('attack', config.warmup);
-      await segment('control', config.warmup);
+      await runSegment(round, 'attack', config.warmup);
+      await runSegment(round, 'control', config.warmup);
     }
     const segments: Record<PhaseName, Segment[]> = { alone: [], attack: [], control: [] };
-    for (const phase of ORDER) segments[phase].push(await segment(phase, config.duration));
+    for (const phase of ORDER)
+      segments[phase].push(await runSegment(round, phase, config.duration));
     const alone = phaseOf(segments.alone);
     const attack = phaseOf(segments.attack);
     const control = phaseOf(segments.control);
@@ -216,37 +205,6 @@ async function measureRound(
     victimAgent.destroy();
     for (const started of opened.reverse()) await started.stop();
   }
-}
-
-function phaseOf(segments: Segment[]): FairnessPhase {
-  const latencies = segments.flatMap((s) => s.latencies).sort((a, b) => a - b);
-  const total = (pick: (s: Segment) => number | null | undefined) =>
-    segments.every((s) => typeof pick(s) === 'number')
-      ? segments.reduce((sum, s) => sum + pick(s)!, 0)
-      : null;
-  const cpuMs = total((s) => s.serverCpuMs);
-  const requests = total((s) => s.serverRequests) ?? 0;
-  const flooded = segments.flatMap((s) => (s.flood ? [s.flood] : []));
-  const floodCpuMs = total((s) => s.flood?.cpuMs);
-  return {
-    calls: latencies.length,
-    errors: segments.reduce((sum, s) => sum + s.errors, 0),
-    statuses: segments.reduce((all, s) => add(all, s.statuses), {}),
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-    maxMs: latencies.at(-1) ?? Number.NaN,
-    maxLagMs: Math.max(...segments.map((s) => s.maxLagMs)),
-    serverCpuUsPerRequest: cpuMs !== null && requests > 0 ? (cpuMs * 1000) / requests : null,
-    ...(flooded.length > 0
-      ? {
-          flood: {
-            sent: flooded.reduce((sum, f) => sum + f.sent, 0),
-            statuses: flooded.reduce((all, f) => add(all, f.statuses), {}),
-          },
-          floodCores: floodCpuMs === null ? null : floodCpuMs / total((s) => s.wallMs)!,
-        }
-      : {}),
-  };
 }
 
 export async function runFairness(
