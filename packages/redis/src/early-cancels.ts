@@ -50,8 +50,10 @@ export class EarlyCancels {
     requests.set = (id: RequestId, request: SessionRequest) => {
       set.call(requests, id, request);
       if (this.#take(session.id, id))
-        // After the request's constructor returned: it then aborts as a cancel would.
-        queueMicrotask(() => request.abort('client-cancel'));
+        // Once the request runs (routing starts it a few microtasks after its exchange was made,
+        // where the session was looked up in Redis): its handler then sees the cancel as it would
+        // a late one. A macrotask, as any microtask here could come before the run.
+        setTimeout(abortAsCancelled, 0, request);
       return requests;
     };
   }
@@ -76,4 +78,8 @@ export class EarlyCancels {
     if (ids?.size === 0) this.#waiting.delete(sessionId);
     return until > Date.now();
   }
+}
+
+function abortAsCancelled(request: SessionRequest): void {
+  request.abort('client-cancel');
 }
