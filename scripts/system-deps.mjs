@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The programs the tests drive that npm cannot bring: a headless Chromium (packages/auth-e2e),
- * redis-server (the Redis tests start their own on loopback), nginx and HAProxy (the proxy matrix).
+ * The programs the tests drive that npm cannot bring: a headless Chromium (the auth-e2e tests in
+ * packages/test-suite/auth-e2e), redis-server (the Redis tests start their own on loopback), nginx
+ * and HAProxy (the proxy matrix).
  * `pnpm test` runs this first, so a newcomer's `pnpm test` on a fresh Debian-like machine works
  * as the only command: whatever is missing is installed with apt-get (as root, or with a sudo that
  * asks no password). Where that cannot be done, one message names what to install and the run

@@ -31,7 +31,7 @@ import {
 } from '../src/index.ts';
 import { ChromiumOAuthProvider } from './sdk-provider.ts';
 
-const APP = join(import.meta.dirname, '..', '..', '..', 'apps', 'server');
+const APP = join(import.meta.dirname, '..', '..', '..', '..', 'apps', 'server');
 /** The browser origin MCP_CORS_ORIGINS lets in (nothing needs to listen there for a preflight). */
 const CORS_ORIGIN = 'http://localhost:5173';
 

@@ -45,7 +45,7 @@ import {
 } from '../src/index.ts';
 import { ChromiumOAuthProvider } from './sdk-provider.ts';
 
-const APP = join(import.meta.dirname, '..', '..', '..', 'apps', 'worker');
+const APP = join(import.meta.dirname, '..', '..', '..', '..', 'apps', 'worker');
 /** The app's own wrangler, as `pnpm start:oauth` runs it. */
 const WRANGLER = join(
   dirname(createRequire(join(APP, 'package.json')).resolve('wrangler/package.json')),
