@@ -1,5 +1,6 @@
 import { DEFAULTS, type Limits } from '../defaults.ts';
 import { allowedOrigins, CorsPolicy } from '../http/cors.ts';
+import { ProxyTrust } from '../http/forwarded.ts';
 import { AcceptCheck, type HostPolicy, hostPolicy } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
@@ -44,6 +45,7 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   readonly root: Scope = new Scope();
   readonly signer: RequestStateSigner;
   readonly policy: HostPolicy;
+  readonly trust: ProxyTrust | undefined;
   readonly accept = new AcceptCheck();
   readonly cors: CorsPolicy | undefined;
   readonly resourceServer: ResourceServer | undefined;
@@ -96,6 +98,7 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
       options.allowedHosts,
       allowedOrigins(options.allowedOrigins, this.cors),
     );
+    this.trust = options.trustProxy === undefined ? undefined : new ProxyTrust(options.trustProxy);
     this.path = options.path === false ? undefined : (options.path ?? DEFAULTS.path);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
     this.limits = { ...DEFAULTS.limits, ...options.limits };

@@ -1,5 +1,6 @@
 import { DEFAULTS, type Limits } from '../defaults.ts';
 import type { CorsOptions } from '../http/cors.ts';
+import type { TrustProxy } from '../http/forwarded.ts';
 import type { RateLimitOptions } from '../http/rate-limit.ts';
 import { optionKeys } from '../schema/option-keys.ts';
 import type { AuthOptions } from '../server/resource-server.ts';
@@ -35,6 +36,16 @@ export interface McpHandlerOptions {
    * @default [] — only origins whose host is a loopback name
    */
   allowedOrigins?: string[] | '*';
+  /**
+   * The reverse proxies in front of the server whose `Forwarded` / `X-Forwarded-For`, `-Host`
+   * and `-Proto` headers count: a hop count (`1` for one nginx or load balancer), or the proxies'
+   * addresses and CIDR ranges (`['10.0.0.0/8']`; also `'loopback'`, `'private'`,
+   * `'linklocal'`). They then give the client address (rate limits, quotas, `ctx.request`), the
+   * host the Host/Origin guard checks, and the URL in `ctx.request`; the same headers from anyone
+   * else are ignored. The forwarded host must still be allowed (`allowedHosts`).
+   * @default undefined (no proxy trusted: the connection's peer and the Host header count)
+   */
+  trustProxy?: TrustProxy;
   /**
    * OAuth 2.1 resource server: every request needs a valid bearer token (or a principal an
    * integration vouched for); 401 with a `WWW-Authenticate` pointing at the Protected Resource
@@ -166,6 +177,7 @@ export const HANDLER_OPTION_KEYS = optionKeys<McpHandlerOptions>()([
   'path',
   'allowedHosts',
   'allowedOrigins',
+  'trustProxy',
   'auth',
   'cors',
   'maxBodyBytes',

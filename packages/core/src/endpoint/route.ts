@@ -1,5 +1,6 @@
 import { InvalidTokenError } from '../errors.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
+import type { Forwarding } from '../http/forwarded.ts';
 import { checkHost } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
@@ -72,7 +73,9 @@ async function serve(
   routed: boolean,
   given: Given,
 ): Promise<Answer> {
-  const early = guard(core, request, routed);
+  // What trusted proxies report: the host the guard checks, the client the budgets count.
+  const forwarding = core.trust?.read(request);
+  const early = guard(core, request, routed, forwarding);
   if (early !== undefined) return settled(core, request, early, undefined);
   // An integration in front (a Worker, Hono middleware) rejected the token itself.
   if (given instanceof InvalidTokenError)
@@ -91,7 +94,8 @@ async function serve(
   // The request counts among its principal's in flight (a GET until the stream it opens ends),
   // and its body's bytes against the budgets from the first byte read until it, and every
   // exchange it made, ended.
-  const held = new RequestLoad(core.load, auth?.principal ?? request.remoteAddress ?? '');
+  const client = forwarding ? forwarding.clientAddress : request.remoteAddress;
+  const held = new RequestLoad(core.load, auth?.principal ?? client ?? '');
   const method = request.method;
   if (method === 'GET' || method === 'DELETE') {
     if (!core.legacyEnabled) return settled(core, request, notAllowed(core), undefined);
@@ -128,7 +132,12 @@ async function serve(
 }
 
 /** What is checked before anything is read or authenticated; `undefined` when all passed. */
-function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean): Reply | undefined {
+function guard(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  routed: boolean,
+  forwarding: Forwarding | undefined,
+): Reply | undefined {
   if (core.root.aborted) return refused(shuttingDown(), 'shutting-down');
   // The Protected Resource Metadata is public: any path the handler is mounted under, any origin.
   if (isMetadata(core, request)) return metadata(core, request);
@@ -139,7 +148,7 @@ function guard(core: RoutedEndpoint, request: IncomingRequest, routed: boolean):
       ErrorCode.InvalidRequest,
       `Not found: the MCP endpoint is ${core.path}`,
     );
-  const host = checkHost(request, core.policy);
+  const host = checkHost(request, core.policy, forwarding);
   if (host) return refuse(host.reason, 403, ErrorCode.InvalidRequest, host.message);
   if (core.requests.inFlight >= core.limits.maxInFlight) {
     core.streams.counters.rejected++;

@@ -2,6 +2,7 @@ import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import type { RequestId } from '../protocol/jsonrpc.ts';
+import type { IncomingRequest } from './incoming.ts';
 import { type Answer, emptyReply, JSON_HEADERS, Reply, shuttingDown } from './responses.ts';
 
 function streamEarly(exchange: ExchangeBase): void {
@@ -44,10 +45,18 @@ export abstract class ExchangeBase extends Scope {
   #streamAfterMs: number | undefined;
   #held: RequestLoad | undefined;
 
+  /** The HTTP request that carried this one (`ctx.request` reads it). */
+  incoming: IncomingRequest | undefined;
+
   constructor(parent: Scope, id: RequestId, method: string) {
     super(parent);
     this.id = id;
     this.method = method;
+  }
+
+  override followRequest(request: IncomingRequest): void {
+    this.incoming = request;
+    super.followRequest(request);
   }
 
   /** Who the request counts against for quotas: its principal, else its client address. */

@@ -1,15 +1,18 @@
+import { HEADER } from '../protocol/constants.ts';
+import { addressedAuthority, addressedScheme, type Forwarding, isValidHost } from './forwarded.ts';
 import type { IncomingRequest } from './incoming.ts';
-import { authorityOf, hostnameOf } from './url.ts';
+import { hostnameOf } from './url.ts';
 
 /**
- * DNS-rebinding protection: the Host (as the request URL carries it) and any Origin must be
- * allowed. By default only loopback names are: a server reachable under another name must list it.
+ * DNS-rebinding protection: the Host the client addressed and any Origin must be allowed. By
+ * default only loopback names are: a server reachable under another name must list it. Behind
+ * trusted proxies (`trustProxy`) the host is the one they forwarded.
  */
 export interface HostPolicy {
   hosts: ReadonlySet<string> | '*';
   origins: ReadonlySet<string> | '*';
-  /** The last request URL whose host passed (the check is then skipped for the same URL). */
-  lastAllowedUrl?: string | undefined;
+  /** The last authority that passed (the check is then skipped for the same one). */
+  lastAllowed?: string | undefined;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -30,21 +33,33 @@ export interface HostRefusal {
   readonly message: string;
 }
 
-/** What refuses the request with 403, or `undefined` when its Host and Origin may call. */
-export function checkHost(request: IncomingRequest, policy: HostPolicy): HostRefusal | undefined {
-  if (policy.hosts !== '*' && request.url !== policy.lastAllowedUrl) {
-    const authority = authorityOf(request.url);
-    const host = hostnameOf(authority);
-    if (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(authority)) {
-      return { reason: 'host-not-allowed', message: `Host not allowed: ${authority}` };
+/**
+ * What refuses the request with 403, or `undefined` when its Host and Origin may call.
+ * `forwarding`: what trusted proxies reported (with `trustProxy`).
+ */
+export function checkHost(
+  request: IncomingRequest,
+  policy: HostPolicy,
+  forwarding?: Forwarding,
+): HostRefusal | undefined {
+  if (policy.hosts !== '*') {
+    const authority = addressedAuthority(request, forwarding);
+    if (authority !== policy.lastAllowed) {
+      const host = hostnameOf(authority);
+      if (
+        !isValidHost(authority) ||
+        (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(authority))
+      )
+        return { reason: 'host-not-allowed', message: `Host not allowed: ${authority}` };
+      // Clients reach one endpoint under one name: the next request usually has the same one.
+      policy.lastAllowed = authority;
     }
-    // Clients reach one endpoint under one name: the next request usually has the same URL.
-    policy.lastAllowedUrl = request.url;
   }
-  const origin = request.headers.get('origin');
+  const origin = request.headers.get(HEADER.origin);
   if (origin !== null && policy.origins !== '*') {
     const normalized = origin.toLowerCase();
-    if (policy.origins.has(normalized)) return undefined;
+    if (policy.origins.has(normalized) || sameOrigin(normalized, request, forwarding))
+      return undefined;
     let hostname: string | undefined;
     try {
       hostname = new URL(normalized).hostname;
@@ -53,6 +68,20 @@ export function checkHost(request: IncomingRequest, policy: HostPolicy): HostRef
       return { reason: 'origin-not-allowed', message: `Origin not allowed: ${origin}` };
   }
   return undefined;
+}
+
+/**
+ * A page served from the endpoint's own origin (as addressed, its host already checked) is not
+ * a cross-origin caller: a rebinding page's origin carries the rebinding host, refused above.
+ */
+function sameOrigin(
+  origin: string,
+  request: IncomingRequest,
+  forwarding: Forwarding | undefined,
+): boolean {
+  const authority = addressedAuthority(request, forwarding);
+  const scheme = addressedScheme(request, forwarding);
+  return origin === `${scheme}://${authority}`;
 }
 
 /**

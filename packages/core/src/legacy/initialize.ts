@@ -1,5 +1,6 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { SessionLimitError, StoreUnavailableError } from '../errors.ts';
+import { clientAddressOf } from '../http/forwarded.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
   JSON_HEADERS,
@@ -60,7 +61,7 @@ export function initialize(
     clientInfo: isObject(params.clientInfo) ? (params.clientInfo as Implementation) : undefined,
     clientCapabilities: isObject(params.capabilities) ? params.capabilities : {},
     owner: auth?.principal,
-    client: request.remoteAddress,
+    client: clientAddressOf(request, endpoint.trust),
   };
   let created: Session | Promise<Session>;
   try {

@@ -50,6 +50,12 @@ export const HEADER = {
   contentLength: 'content-length',
   allow: 'allow',
   retryAfter: 'retry-after',
+  origin: 'origin',
+  /** Reverse proxies (read only with `trustProxy`). */
+  forwarded: 'forwarded',
+  xForwardedFor: 'x-forwarded-for',
+  xForwardedHost: 'x-forwarded-host',
+  xForwardedProto: 'x-forwarded-proto',
 } as const;
 
 /** JSON-RPC and MCP error codes. */

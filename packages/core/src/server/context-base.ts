@@ -1,4 +1,6 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
+import type { IncomingRequest } from '../http/incoming.ts';
+import { type RequestInfo, RequestView } from '../http/request-view.ts';
 import { LOG_LEVELS, type LogLevel } from '../protocol/constants.ts';
 import { type JsonObject, notificationMessage, type RequestId } from '../protocol/jsonrpc.ts';
 import type { Coalescing } from '../sse/stream.ts';
@@ -11,6 +13,8 @@ interface ContextExchange {
   readonly method: string;
   /** Who the request counts against (its principal, else its client address). */
   readonly client: string | undefined;
+  /** The HTTP request that carried it. */
+  readonly incoming: IncomingRequest | undefined;
   /** An internal failure the client was told of only in general terms, for the log. */
   failure: unknown;
   /**
@@ -31,6 +35,7 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
   readonly meta: JsonObject;
   readonly auth: AuthInfo | undefined;
   #lastProgress = Number.NEGATIVE_INFINITY;
+  #request: RequestInfo | undefined;
 
   constructor(endpoint: P, exchange: E, meta: JsonObject, auth: AuthInfo | undefined) {
     this.endpoint = endpoint;
@@ -51,6 +56,12 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
 
   get client(): string | undefined {
     return this.exchange.client;
+  }
+
+  /** The HTTP request, read-only; built on first read. */
+  get request(): RequestInfo {
+    this.#request ??= new RequestView(this.exchange.incoming, this.endpoint.trust);
+    return this.#request;
   }
 
   /** A failure the client is told of in general terms: its detail goes to the request log. */

@@ -1,4 +1,5 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
+import type { RequestInfo } from '../http/request-view.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import type { LogLevel } from '../protocol/constants.ts';
 import type { JsonObject, RequestId } from '../protocol/jsonrpc.ts';
@@ -33,6 +34,11 @@ export interface RequestContext {
    * vouched for the principal; `undefined` otherwise.
    */
   readonly auth: AuthInfo | undefined;
+  /**
+   * The HTTP request that carried the call: read-only headers, the client's address and the URL
+   * as the client addressed it (behind proxies `trustProxy` trusts, what they forwarded).
+   */
+  readonly request: RequestInfo;
   /** The legacy session the request belongs to; `undefined` in 2026-07-28 (stateless). */
   readonly session?: SessionHandle | undefined;
   /**

@@ -1,4 +1,5 @@
 import type { Limits } from '../defaults.ts';
+import type { ProxyTrust } from '../http/forwarded.ts';
 import type { StreamSettings } from '../http/stream-settings.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
@@ -25,4 +26,6 @@ export interface Endpoint {
   /** `serverInfo` as results carry it (name, version, title: no instructions). */
   readonly serverInfo: JsonObject;
   readonly instructions: string | undefined;
+  /** The proxies whose forwarded headers count (`trustProxy`); `undefined` trusts none. */
+  readonly trust: ProxyTrust | undefined;
 }

@@ -1,5 +1,6 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError } from '../errors.ts';
+import type { RequestInfo } from '../http/request-view.ts';
 import { abortReasonType } from '../lifecycle/abort-reason.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import { ErrorCode, type LogLevel } from '../protocol/constants.ts';
@@ -139,6 +140,9 @@ export class TaskContext implements MethodContext {
 
   get auth(): AuthInfo | undefined {
     return this.#inner.auth;
+  }
+  get request(): RequestInfo {
+    return this.#inner.request;
   }
   get session(): SessionHandle | undefined {
     return this.#inner.session;
