@@ -1,14 +1,14 @@
 /**
- * `pnpm --filter @edge-mcp/bench render [file]`: redraws the chart, the README's Results section
- * and the tables from a results JSON (default results/latest.json) without measuring again. The
- * verdicts are judged again with the current goals. Files of older formats are not read: measure
- * again.
+ * `pnpm --filter @edge-mcp/bench render [file]`: writes the README's Results section and the
+ * tables again from a results JSON (default results/latest.json) without measuring again. The
+ * verdicts are judged again with the current goals. Only the current format is read: a file of
+ * an older one is measured again.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESULTS_DIR } from './lib/paths.ts';
-import { judge } from './report/goals.ts';
-import type { Report } from './report/report.ts';
+import { judge } from './report/sections.ts';
+import type { Report } from './report/types.ts';
 import { writeOutputs } from './report/write.ts';
 
 const file = process.argv[2] ?? join(RESULTS_DIR, 'latest.json');

@@ -21,7 +21,7 @@ import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
 import { runStartup, type StartupRow } from './measures/startup.ts';
 import { runThroughput, type ThroughputRow } from './measures/throughput.ts';
 import { environment } from './report/environment.ts';
-import { judge } from './report/goals.ts';
+import { judge } from './report/sections.ts';
 import { writeOutputs } from './report/write.ts';
 import {
   DISCONNECT_TARGETS,

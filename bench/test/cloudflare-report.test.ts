@@ -6,7 +6,14 @@ import type {
   StorageRow,
   StorageSample,
 } from '../src/measures/cloudflare.ts';
-import { cloudflareGoals, cloudflarePanel, cloudflareTables } from '../src/report/cloudflare.ts';
+import { cloudflareSection } from '../src/report/cloudflare.ts';
+import type { Report, Results } from '../src/report/types.ts';
+
+const none: Results = { throughput: [], startup: [], sessions: [], disconnect: [], shutdown: [] };
+const cloudflareGoals = (cloudflare: CloudflareResults | undefined) =>
+  cloudflareSection.goals({ ...none, cloudflare });
+const cloudflareTables = (cloudflare: CloudflareResults | undefined) =>
+  cloudflareSection.tables({ results: { ...none, cloudflare } } as Report);
 
 function storageRow(id: string, writes: number[]): StorageRow {
   const samples: StorageSample[] = writes.map((w, round) => ({
@@ -82,20 +89,17 @@ describe('the Cloudflare goals', () => {
     expect(bundle?.detail).toContain('zod');
   });
 
-  test('nothing measured, no goals, tables or panel', () => {
+  test('nothing measured, no goals or tables', () => {
     expect(cloudflareGoals(undefined)).toEqual([]);
     expect(cloudflareTables(undefined)).toEqual([]);
-    expect(cloudflarePanel(undefined, 0).height).toBe(0);
   });
 
-  test('tables and the chart panel carry every row', () => {
+  test('tables carry every row', () => {
     const r = results([0, 0, 0], [60_000, 60_000, 60_000]);
     const tables = cloudflareTables(r).join('\n');
     expect(tables).toContain('workerd/agents/storage');
     expect(tables).toContain('kv.put 2,000');
     expect(tables).toContain('workerd/edge-mcp/bundle');
-    const panel = cloudflarePanel(r, 0);
-    expect(panel.height).toBeGreaterThan(0);
-    expect(panel.svg).toContain('workerd/agents/bundle');
+    expect(tables).toContain('workerd/agents/bundle');
   });
 });

@@ -44,6 +44,20 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /**
+ * A figure per round from samples that carry their round: the median of the round's samples
+ * (start-up has several per round; the other measures one, so it is that sample's value).
+ */
+export function roundMedians<S extends { round: number }>(
+  samples: readonly S[],
+  pick: (sample: S) => number,
+): Map<number, number> {
+  const rounds = new Map<number, number[]>();
+  for (const sample of samples)
+    rounds.set(sample.round, [...(rounds.get(sample.round) ?? []), pick(sample)]);
+  return new Map([...rounds].map(([round, values]) => [round, median(values)]));
+}
+
+/**
  * Per-round ratios of two figures measured in the same rounds: `numerator[r] / denominator[r]`
  * for every round where both are known and the denominator is positive.
  */

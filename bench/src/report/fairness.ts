@@ -1,11 +1,12 @@
 /**
  * The fairness measure in the report: its goal (the victim's p99 while another principal sends
  * 10× its rate limit at most 1.10 × its p99 alone, judged on the worst round like every other)
- * and its table. Called from goals.ts and table.ts; the chart draws the goal with the others.
+ * and its table.
  */
 import type { FairnessRow, PhaseSpread } from '../measures/fairness.ts';
 import { n, s, table } from './format.ts';
-import { type Goal, goal } from './goal.ts';
+import { goal } from './goal.ts';
+import type { Section } from './types.ts';
 
 export const FAIRNESS_GOAL = 1.1;
 
@@ -15,7 +16,7 @@ const statusList = (statuses: Record<string, number>) =>
     .map(([key, count]) => `${n(count)}× ${key}`)
     .join(', ') || 'none';
 
-export function fairnessGoals(rows: readonly FairnessRow[] | undefined): Goal[] {
+function fairnessGoals(rows: readonly FairnessRow[] | undefined) {
   return (rows ?? []).map((row) => {
     const problems = [
       row.victimErrors > 0 ? `${row.victimErrors} victim calls not answered 200` : undefined,
@@ -34,7 +35,7 @@ export function fairnessGoals(rows: readonly FairnessRow[] | undefined): Goal[] 
   });
 }
 
-export function fairnessTables(rows: readonly FairnessRow[] | undefined): string[] {
+function fairnessTables(rows: readonly FairnessRow[] | undefined): string[] {
   return (rows ?? []).map((row) => {
     const line = (label: string, phase: PhaseSpread, ratio: string) => [
       label,
@@ -76,3 +77,8 @@ export function fairnessTables(rows: readonly FairnessRow[] | undefined): string
     ].join('\n\n');
   });
 }
+
+export const fairnessSection: Section = {
+  goals: (results) => fairnessGoals(results.fairness),
+  tables: ({ results }) => fairnessTables(results.fairness),
+};

@@ -1,24 +1,9 @@
 /**
- * How the reports write numbers, goals and tables: pure functions on a goal's figures, shared by
- * the tables (table.ts), the chart (svg.ts) and the repository README's Status (status.ts).
+ * How the reports write numbers, goals and tables: pure functions shared by the sections'
+ * tables and the repository README's Status (status.ts).
  */
 import type { Spread } from '../lib/stats.ts';
-
-/** What the formatters read of a goal: a `Goal` of goals.ts, or one read back from a results file. */
-export interface GoalFigures {
-  label: string;
-  unit: '×' | 'B' | 'ms' | 'per call' | 'per 1,000 calls';
-  comparison: '>=' | '<=';
-  threshold: number;
-  /** The goal's value per round: median, min–max. Null when it was not measured. */
-  value: Spread | null;
-  /** The worst round's value (what the verdict is judged on). */
-  worst: number | null;
-  /** Whether the worst round meets the goal; null when not measured. */
-  met: boolean | null;
-  /** Whether the median meets it (for the text: "met in the median, not in every round"). */
-  medianMet: boolean | null;
-}
+import type { GoalFigures } from './types.ts';
 
 /** A Markdown table with its columns padded; `right` lists the right-aligned columns. */
 export function table(head: string[], rows: string[][], right: number[] = []): string {
@@ -70,3 +55,26 @@ export function s(value: Spread | null | undefined, digits = 0, suffix = ''): st
   if (value.n < 2) return mid;
   return `${mid} (${n(value.min, digits)}–${n(value.max, digits)})`;
 }
+
+/** A table under its bold title; nothing when the measure has no rows. */
+export function titled<Row>(
+  title: string,
+  head: string[],
+  rows: readonly Row[] | undefined,
+  cells: (row: Row) => string[],
+  right: number[],
+): string[] {
+  return rows?.length ? [title, table(head, rows.map(cells), right)] : [];
+}
+
+/** Why a row has no figures: skipped, or its first failed round. */
+export function problem(row: { errors: string[]; skipped?: string }): string {
+  if (row.skipped) return `skipped: ${row.skipped.slice(0, 60)}`;
+  return row.errors.length > 0
+    ? `${row.errors.length} round(s) failed: ${row.errors[0]!.slice(0, 60)}`
+    : '';
+}
+
+/** `12.34`, or `n/a` when not measured. */
+export const fixed = (value: number | null | undefined, digits = 0) =>
+  value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);

@@ -1,11 +1,11 @@
-/** One goal's verdict, and how a measure makes one (its rounds' values against a threshold). */
-import { type Spread, spread, worst } from '../lib/stats.ts';
-import type { GoalFigures } from './format.ts';
-
-/** A goal's figures (format.ts) and what they were measured from. */
-export interface Goal extends GoalFigures {
-  detail: string;
-}
+/**
+ * How a section makes a verdict: a goal's rounds against its threshold, judged on the worst round
+ * (the lowest value for `>=`, the highest for `<=`), and the ratio goals the registry declares.
+ */
+import { median, pairedRatios, type Spread, spread, worst } from '../lib/stats.ts';
+import type { RatioGoal } from '../target-types.ts';
+import { fixed } from './format.ts';
+import type { Goal } from './types.ts';
 
 const meets = (value: number, comparison: '>=' | '<=', threshold: number) =>
   comparison === '>=' ? value >= threshold : value <= threshold;
@@ -33,4 +33,43 @@ export function goal(
     medianMet: value === null ? null : meets(value.median, comparison, threshold),
     detail: failure ? `${failure}; ${detail}` : detail,
   };
+}
+
+/** Failed rounds of the rows, said as a goal's failure; undefined when none failed. */
+export function failed(...rows: ({ errors: string[] } | undefined)[]): string | undefined {
+  const count = rows.reduce((sum, row) => sum + (row?.errors.length ?? 0), 0);
+  return count > 0 ? `${count} round(s) failed` : undefined;
+}
+
+/**
+ * The ratio goals of one registry target (`this / against`, against its baseline by default),
+ * each ratio taken within a round from `byRound` of both rows; none when the target was not run.
+ */
+export function ratioGoals<Row extends { id: string; errors: string[] }>(
+  rows: readonly Row[],
+  target: { id: string; baseline?: string; goals?: RatioGoal[] },
+  byRound: (row: Row) => Map<number, number>,
+  unit: string,
+): Goal[] {
+  const row = rows.find((r) => r.id === target.id);
+  if (!row) return [];
+  return (target.goals ?? []).map((spec) => {
+    const againstId = spec.against ?? target.baseline;
+    const against = rows.find((r) => r.id === againstId);
+    const mine = byRound(row);
+    const theirs = against ? byRound(against) : new Map<number, number>();
+    const ratios = pairedRatios(mine, theirs);
+    const detail = against
+      ? `${fixed(median([...mine.values()]))} vs ${fixed(median([...theirs.values()]))} ${unit} (${againstId}), medians of ${ratios.length} round${ratios.length === 1 ? '' : 's'}`
+      : `${againstId} not measured`;
+    return goal(
+      spec.label,
+      '×',
+      spec.comparison,
+      spec.threshold,
+      ratios,
+      detail,
+      failed(row, against),
+    );
+  });
 }

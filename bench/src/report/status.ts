@@ -5,14 +5,8 @@
  * and `pnpm --filter @edge-mcp/bench render` write it (write.ts); docs/test/status.test.ts renders
  * it again from latest.json and fails when the README says anything else.
  */
-import {
-  formatGoalValue,
-  formatThreshold,
-  type GoalFigures,
-  table,
-  unitOf,
-  verdict,
-} from './format.ts';
+import { formatGoalValue, formatThreshold, table, unitOf, verdict } from './format.ts';
+import type { GoalFigures } from './types.ts';
 
 export const STATUS_START = '<!-- status:start -->';
 export const STATUS_END = '<!-- status:end -->';

@@ -1,0 +1,78 @@
+/**
+ * The throughput measure in the report: the ratio goals and per-call goals its registry entries
+ * declare (src/targets.ts), the tools/call table and the per-call line.
+ */
+import { roundMedians } from '../lib/stats.ts';
+import type { ThroughputRow } from '../measures/throughput.ts';
+import { THROUGHPUT_TARGETS } from '../targets.ts';
+import { n, problem, s, titled } from './format.ts';
+import { failed, goal, ratioGoals } from './goal.ts';
+import type { Goal, Section } from './types.ts';
+
+export const rpsByRound = (row: ThroughputRow) => roundMedians(row.samples, (x) => x.rps);
+
+function perCallGoals(rows: readonly ThroughputRow[], target: (typeof THROUGHPUT_TARGETS)[number]) {
+  const row = rows.find((r) => r.id === target.id);
+  if (!row) return [];
+  return (target.perCall ?? []).flatMap((figure): Goal[] =>
+    figure.max === undefined
+      ? []
+      : [
+          goal(
+            figure.label,
+            'per call',
+            '<=',
+            figure.max,
+            row.perCall?.[figure.name] ?? null,
+            `${target.id}, over the measured seconds (${figure.per ? 'per request the server handled' : 'per call answered'})`,
+            failed(row),
+          ),
+        ],
+  );
+}
+
+function perCallLine(rows: readonly ThroughputRow[]): string[] {
+  const lines = rows.flatMap((r) => {
+    const figures = THROUGHPUT_TARGETS.find((t) => t.id === r.id)?.perCall ?? [];
+    return Object.entries(r.perCall ?? {}).map(
+      ([name, value]) =>
+        `${r.label}: ${figures.find((f) => f.name === name)?.label ?? name} ${s(value, 2)}`,
+    );
+  });
+  return lines.length > 0 ? [`**Per call** (over the measured seconds): ${lines.join('; ')}.`] : [];
+}
+
+const HEAD = ['target', 'runtime', 'answer', 'req/s', '×', 'vs', 'p99 ms', 'CPU µs/req', 'failed'];
+
+export const throughputSection: Section = {
+  goals: ({ throughput }) =>
+    THROUGHPUT_TARGETS.flatMap((target) => [
+      ...ratioGoals(throughput, target, rpsByRound, 'req/s'),
+      ...perCallGoals(throughput, target),
+    ]),
+  tables: (report) => [
+    ...titled(
+      `**tools/call echo under load** (autocannon, ${(report.config as { connections?: number }).connections ?? 50} connections; × = against the target named in "vs", measured in the same round; CPU = the server's CPU time per answered request)`,
+      [...HEAD, 'RSS MiB'],
+      report.results.throughput,
+      (r) => {
+        const trouble = problem(r);
+        if (!r.rps) return [r.label, r.runtime, 'error', trouble, '', '', '', '', '', ''];
+        return [
+          r.label,
+          r.runtime,
+          r.answer,
+          s(r.rps),
+          r.ratio ? s(r.ratio, 2, '×') : '',
+          r.baseline ?? '',
+          s(r.p99Ms),
+          s(r.cpuUsPerRequest, 1),
+          trouble ? `${r.failed}; ${trouble}` : String(r.failed),
+          n(r.rssMiB?.median, 1),
+        ];
+      },
+      [3, 4, 6, 7, 8, 9],
+    ),
+    ...perCallLine(report.results.throughput),
+  ],
+};
