@@ -14,6 +14,7 @@ export type {
 } from './endpoint/instrumentation.ts';
 export { createMcpHandler, type McpHandler } from './endpoint/mcp-handler.ts';
 export type {
+  CloseOptions,
   HandlerStats,
   McpHandlerOptions,
   RefusalReason,
@@ -29,7 +30,9 @@ export {
   type TokenRejection,
 } from './errors.ts';
 export type { CorsOptions } from './http/cors.ts';
+export type { TrustProxy } from './http/forwarded.ts';
 export type { RateLimit, RateLimitOptions } from './http/rate-limit.ts';
+export type { RequestHeaders, RequestInfo } from './http/request-view.ts';
 export { ClientCapabilityError } from './legacy/context.ts';
 export {
   type AbortReasonType,

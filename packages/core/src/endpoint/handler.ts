@@ -28,7 +28,7 @@ import type { SessionHolder } from '../sessions/session-seams.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
 import type { Instrumentation } from './instrumentation.ts';
-import type { HandlerStats, McpHandlerOptions } from './options.ts';
+import type { CloseOptions, HandlerStats, McpHandlerOptions } from './options.ts';
 import { RequestAccounting } from './request-accounting.ts';
 import { sessionEventOf } from './request-event.ts';
 import type { RoutedEndpoint } from './routed-endpoint.ts';
@@ -81,6 +81,10 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   readonly #eventStore: EventStore | undefined;
   readonly requests: RequestAccounting;
   opened = 0;
+  /** True from `close()` on: a grace (`graceMs`) may still let calls in flight finish. */
+  draining = false;
+  /** Open `subscriptions/listen` streams, ended first when the handler drains. */
+  readonly listens = new Set<Scope>();
   #closing: Promise<void> | undefined;
   /** Undoes what the constructor attached outside the handler (server listeners, the signal). */
   #detach: Array<() => void> = [];
@@ -220,8 +224,41 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     );
   }
 
-  close(): Promise<void> {
+  /**
+   * `close()` at once, or after a drain: with `graceMs`, new work is refused (503, Retry-After),
+   * open GET and listen streams end (their clients reconnect elsewhere), and calls and tasks in
+   * flight get up to `graceMs` to finish before the shutdown aborts what is left.
+   */
+  close(options?: CloseOptions): Promise<void> {
     if (this.#closing) return this.#closing;
+    this.draining = true;
+    const graceMs = options?.graceMs ?? 0;
+    this.#closing =
+      graceMs > 0 ? this.#drain(graceMs).then(() => this.#shutdown()) : this.#shutdown();
+    return this.#closing;
+  }
+
+  #drain(graceMs: number): Promise<void> {
+    // Streams that only wait for news would hold the drain to its end: they end now, a listen
+    // stream with its completing result, a session's GET stream without one (the client
+    // resumes it with Last-Event-ID wherever the balancer sends it).
+    for (const listen of this.listens) listen.abort('shutdown');
+    this.sessions?.forEach((session) => {
+      session.standalone?.end();
+      for (const relay of session.relays) relay.end();
+    });
+    return settle(
+      graceMs,
+      undefined,
+      () => this.#idle(),
+      (check) => {
+        this.requests.drained = check;
+        this.tasks?.onIdle(check);
+      },
+    );
+  }
+
+  #shutdown(): Promise<void> {
     for (const undo of this.#detach) undo();
     this.#detach = [];
     // Sessions first: they are not in the root's child set (see `open`). A manager spanning
@@ -245,8 +282,7 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     );
     const onClose = this.#options.onClose;
     // What the stores are built on goes last; its failure must not make close() reject.
-    this.#closing = onClose ? settled.then(onClose).then(ignore, ignore) : settled;
-    return this.#closing;
+    return onClose ? settled.then(onClose).then(ignore, ignore) : settled;
   }
 
   #idle(): boolean {

@@ -12,6 +12,7 @@ import type { McpServer } from '../server/server.ts';
 import { type AdapterRefusal, refuseForAdapter } from './adapter-refusal.ts';
 import { HandlerCore } from './handler.ts';
 import {
+  type CloseOptions,
   HANDLER_OPTION_KEYS,
   type HandlerStats,
   type McpHandlerOptions,
@@ -45,14 +46,18 @@ export interface McpHandler extends FastEntry {
    * and resolves once every handler settled, or after `shutdownTimeoutMs`. Later requests get 503.
    * With a session manager that spans instances (`SessionManager.shutdown`), only this instance
    * stops: its requests and streams end (`shutdown`), the sessions go on on the others.
+   *
+   * With `graceMs`, a drain comes first (rolling deploys): new requests get 503 with
+   * Retry-After, GET and listen streams end so their clients reconnect through the balancer, and
+   * calls and tasks in flight get up to `graceMs` to finish; see `CloseOptions`.
    */
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
   /**
    * Aborts (reason `shutdown`) when the handler closes. Created on first read; on workerd read
    * `closed` instead (a signal made while serving one request cannot be used by another).
    */
   readonly signal: AbortSignal;
-  /** True once `close()` was called (or the `signal` option aborted). */
+  /** True once `close()` was called (or the `signal` option aborted), its drain included. */
   readonly closed: boolean;
   /** In-flight requests (open listen streams included). */
   readonly inFlight: number;
@@ -87,12 +92,12 @@ export function createMcpHandler(server: McpServer, options: McpHandlerOptions =
       message?: string,
       id?: RequestId,
     ): Reply => refuseForAdapter(core, request, reason, message, id),
-    close: () => core.close(),
+    close: (options?: CloseOptions) => core.close(options),
     get signal() {
       return core.root.signal;
     },
     get closed() {
-      return core.root.aborted;
+      return core.draining || core.root.aborted;
     },
     get inFlight() {
       return core.inFlight;

@@ -171,6 +171,18 @@ export interface McpHandlerOptions {
   instrumentation?: Instrumentation;
 }
 
+/** Options of `handler.close()`. */
+export interface CloseOptions {
+  /**
+   * Drain first: for up to this many milliseconds new requests get 503 with Retry-After (a
+   * balancer retries them elsewhere), GET and listen streams end so their clients reconnect
+   * elsewhere, and calls and tasks in flight may finish; then what is left is aborted (reason
+   * `shutdown`). Answers to the server's own requests and cancellations still get through.
+   * @default 0 (no drain: abort everything at once)
+   */
+  graceMs?: number;
+}
+
 /** The names `createMcpHandler()` accepts; anything else is refused (see `checkOptionKeys`). */
 export const HANDLER_OPTION_KEYS = optionKeys<McpHandlerOptions>()([
   'signal',

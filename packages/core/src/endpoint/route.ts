@@ -99,6 +99,8 @@ async function serve(
   const method = request.method;
   if (method === 'GET' || method === 'DELETE') {
     if (!core.legacyEnabled) return settled(core, request, notAllowed(core), undefined);
+    // Draining: a new stream goes to another instance; a DELETE still ends its session.
+    if (method === 'GET' && core.draining) return settled(core, request, drainingNow(), undefined);
     if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
     let answer: Answer;
     try {
@@ -119,6 +121,10 @@ async function serve(
     if (over) return settled(core, request, over, undefined);
     const read = await readMessage(core, request, held);
     if (read instanceof Reply) return settled(core, request, read, undefined);
+    // Draining: new requests go elsewhere; answers and cancellations for work still running here
+    // get through.
+    if (core.draining && carriesRequest(read))
+      return settled(core, request, drainingNow(read), read);
     if (core.rateLimiter && !Array.isArray(read) && read.kind === 'request') {
       const verdict = rateLimited(core.rateLimiter, read.message, held.principal);
       const limited = verdict instanceof Promise ? await verdict : verdict;
@@ -158,6 +164,22 @@ function guard(
     );
   }
   return undefined;
+}
+
+/** The 503 (Retry-After) of new work once the handler closes: a balancer retries it elsewhere. */
+function drainingNow(read?: JsonRpcMessage | unknown[]): Reply {
+  const id =
+    read !== undefined && !Array.isArray(read) && read.kind === 'request'
+      ? read.message.id
+      : undefined;
+  return refused(shuttingDown(id), 'shutting-down');
+}
+
+function carriesRequest(read: JsonRpcMessage | unknown[]): boolean {
+  if (!Array.isArray(read)) return read.kind === 'request';
+  return read.some(
+    (item) => typeof item === 'object' && item !== null && 'method' in item && 'id' in item,
+  );
 }
 
 /** Reports the answer when it is a refusal (made here or deeper), and passes it on. */

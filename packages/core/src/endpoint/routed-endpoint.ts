@@ -36,4 +36,6 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly rateLimiter: RateLimiter | undefined;
   /** Runs the requests the eras prepared, counts them in flight and reports every request. */
   readonly requests: RequestAccounting;
+  /** `close()` was called: no new work is taken (a grace may let work in flight finish). */
+  readonly draining: boolean;
 }

@@ -1,3 +1,4 @@
+import type { Scope } from '../lifecycle/scope.ts';
 import type { Endpoint } from '../server/endpoint.ts';
 import type { TaskEngine } from '../tasks/engine.ts';
 import type { RequestStateSigner } from './request-state.ts';
@@ -14,4 +15,6 @@ export interface ModernEndpoint extends Endpoint {
   readonly serverInfoMeta: string;
   /** Runs tasks, when the server has tools that may run as ones. */
   readonly tasks: TaskEngine | undefined;
+  /** Open `subscriptions/listen` streams (a drain ends them first). */
+  readonly listens: Set<Scope>;
 }

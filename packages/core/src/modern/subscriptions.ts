@@ -75,11 +75,14 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
           notificationMessage('notifications/tasks', { ...detailedTask(record), _meta: tag }),
         );
     });
+  const listens = ctx.endpoint.listens;
+  listens.add(exchange);
   try {
     const signal = exchange.signal;
     if (!signal.aborted)
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   } finally {
+    listens.delete(exchange);
     offLists();
     offUpdates();
     offTasks?.();
