@@ -4,7 +4,7 @@
  * those files need not import the registry that imports them.
  */
 import type { TargetSpec } from './lib/spawn.ts';
-import type { ThroughputTarget } from './target-types.ts';
+import type { RatioGoal, ThroughputTarget } from './target-types.ts';
 
 export const LEGACY = '2025-11-25';
 /** mcp-lite 0.10 takes legacy revisions only, up to this one. */
@@ -26,3 +26,11 @@ export const LEGACY_SESSION: Shape = { era: 'legacy', session: true, version: LE
 export const LEGACY_STATELESS: Shape = { era: 'legacy', session: false, version: LEGACY };
 
 export const RUNTIME_NAME = { node: 'Node', deno: 'Deno', bun: 'Bun', workerd: 'workerd' } as const;
+
+/** A goal on the ratio to `against` (by default the target's baseline), judged on the worst round. */
+export const atLeast = (threshold: number, label: string, against?: string): RatioGoal[] => [
+  { ...(against ? { against } : {}), comparison: '>=', threshold, label },
+];
+export const atMost = (threshold: number, label: string, against?: string): RatioGoal[] => [
+  { ...(against ? { against } : {}), comparison: '<=', threshold, label },
+];

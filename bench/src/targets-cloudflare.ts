@@ -7,9 +7,9 @@
  */
 import { wranglerScript } from './lib/paths.ts';
 import type { TargetSpec } from './lib/spawn.ts';
+import { atLeast, LEGACY, LEGACY_SESSION, MODERN } from './target-shapes.ts';
 import type { Library, ThroughputTarget } from './target-types.ts';
 
-const LEGACY = '2025-11-25';
 const EDGE_DO: TargetSpec & { config: string } = {
   runtime: 'workerd',
   entry: 'workerd-edge-do.ts',
@@ -40,9 +40,7 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     runtime: 'workerd',
     library: 'bare',
     spec: { ...EDGE_DO, entry: 'workerd-bare-do.ts' },
-    era: 'modern',
-    session: false,
-    version: LEGACY,
+    ...MODERN,
     baseline: 'workerd/bare',
     unavailable: unavailableWrangler,
   },
@@ -52,18 +50,13 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     runtime: 'workerd',
     library: 'edge-mcp',
     spec: EDGE_DO,
-    era: 'legacy',
-    session: true,
-    version: LEGACY,
+    ...LEGACY_SESSION,
     baseline: 'workerd/bare-do',
-    goals: [
-      {
-        against: 'workerd/agents/legacy-session',
-        comparison: '>=',
-        threshold: 2,
-        label: 'workerd: legacy on a Durable Object session vs agents McpAgent',
-      },
-    ],
+    goals: atLeast(
+      2,
+      'workerd: legacy on a Durable Object session vs agents McpAgent',
+      'workerd/agents/legacy-session',
+    ),
     unavailable: unavailableWrangler,
   },
   {
@@ -72,9 +65,7 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     runtime: 'workerd',
     library: 'agents',
     spec: agents('agent'),
-    era: 'legacy',
-    session: true,
-    version: LEGACY,
+    ...LEGACY_SESSION,
     baseline: 'workerd/bare-do',
     unavailable: unavailableWrangler,
   },
@@ -84,9 +75,7 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     runtime: 'workerd',
     library: 'agents',
     spec: agents('stateless'),
-    era: 'modern',
-    session: false,
-    version: LEGACY,
+    ...MODERN,
     baseline: 'workerd/bare',
     unavailable: unavailableWrangler,
   },

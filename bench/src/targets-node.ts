@@ -4,7 +4,7 @@
  * src/targets.ts.
  */
 
-import { LEGACY_SESSION, MODERN, node } from './target-shapes.ts';
+import { atLeast, LEGACY_SESSION, MODERN, node } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
 
 export const NODE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
@@ -24,13 +24,7 @@ export const NODE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     spec: node('node-edge.ts'),
     ...MODERN,
     baseline: 'node/bare',
-    goals: [
-      {
-        comparison: '>=',
-        threshold: 0.9,
-        label: 'Node: modern tools/call vs bare node:http',
-      },
-    ],
+    goals: atLeast(0.9, 'Node: modern tools/call vs bare node:http'),
   },
   {
     id: 'node/edge-mcp-ratelimit/modern',
@@ -43,14 +37,11 @@ export const NODE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     spec: node('node-edge.ts', undefined, { RATE_LIMIT: '1000000000:1000000000' }),
     ...MODERN,
     baseline: 'node/bare',
-    goals: [
-      {
-        against: 'node/edge-mcp/modern',
-        comparison: '>=',
-        threshold: 0.97,
-        label: 'Node: modern tools/call with rate limits vs without (cost <= 3%)',
-      },
-    ],
+    goals: atLeast(
+      0.97,
+      'Node: modern tools/call with rate limits vs without (cost <= 3%)',
+      'node/edge-mcp/modern',
+    ),
   },
   {
     id: 'node/edge-mcp/legacy-session',
@@ -60,13 +51,10 @@ export const NODE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     spec: node('node-edge.ts'),
     ...LEGACY_SESSION,
     baseline: 'node/bare',
-    goals: [
-      {
-        against: 'node/sdk-v1/legacy-session',
-        comparison: '>=',
-        threshold: 5,
-        label: 'Node: legacy tools/call on one session vs SDK v1 one session',
-      },
-    ],
+    goals: atLeast(
+      5,
+      'Node: legacy tools/call on one session vs SDK v1 one session',
+      'node/sdk-v1/legacy-session',
+    ),
   },
 ];

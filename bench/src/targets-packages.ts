@@ -6,9 +6,9 @@
  */
 import { jwksService, redisService, unavailableRedis } from './lib/services.ts';
 import { tasksDriver } from './lib/task-load.ts';
+import { atLeast, LEGACY, LEGACY_SESSION, MODERN } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
 
-const LEGACY = '2025-11-25';
 const REDIS_ROUND_TRIPS = 'redisRoundTrips';
 
 export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
@@ -18,19 +18,14 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     runtime: 'node',
     library: 'edge-mcp',
     spec: { runtime: 'node', entry: 'node-edge-redis.ts', service: redisService },
-    era: 'legacy',
-    session: true,
-    version: LEGACY,
+    ...LEGACY_SESSION,
     // The "×" column is the ratio to memory sessions; memory sessions come along with it.
     baseline: 'node/edge-mcp/legacy-session',
-    goals: [
-      {
-        against: 'node/edge-mcp/legacy-session',
-        comparison: '>=',
-        threshold: 0.5,
-        label: 'Node: legacy tools/call, Redis sessions vs memory sessions',
-      },
-    ],
+    goals: atLeast(
+      0.5,
+      'Node: legacy tools/call, Redis sessions vs memory sessions',
+      'node/edge-mcp/legacy-session',
+    ),
     perCall: [
       {
         name: REDIS_ROUND_TRIPS,
@@ -52,18 +47,10 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
       env: { MODE: 'auth' },
       service: jwksService,
     },
-    era: 'modern',
-    session: false,
-    version: LEGACY,
+    ...MODERN,
     // Auth off is the same server without the `auth` option: node-edge.ts.
     baseline: 'node/edge-mcp/modern',
-    goals: [
-      {
-        comparison: '>=',
-        threshold: 0.8,
-        label: 'Node: modern tools/call, JWT auth on vs off',
-      },
-    ],
+    goals: atLeast(0.8, 'Node: modern tools/call, JWT auth on vs off'),
   },
   {
     // For context (no goal): what the verified-token cache saves.
@@ -77,9 +64,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
       env: { MODE: 'auth-nocache' },
       service: jwksService,
     },
-    era: 'modern',
-    session: false,
-    version: LEGACY,
+    ...MODERN,
     baseline: 'node/edge-mcp/modern',
   },
   {
@@ -88,9 +73,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     runtime: 'node',
     library: 'edge-mcp',
     spec: { runtime: 'node', entry: 'node-edge-packages.ts', env: { MODE: 'tasks' } },
-    era: 'legacy',
-    session: true,
-    version: LEGACY,
+    ...LEGACY_SESSION,
     driver: tasksDriver(LEGACY),
     perCall: [{ name: 'tasksGetPerTask', label: 'tasks/get per task' }],
     // For context only (no goal): one task is at least three requests.
@@ -107,9 +90,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
       env: { MODE: 'tasks' },
       service: redisService,
     },
-    era: 'legacy',
-    session: true,
-    version: LEGACY,
+    ...LEGACY_SESSION,
     driver: tasksDriver(LEGACY),
     perCall: [
       { name: 'tasksGetPerTask', label: 'tasks/get per task' },

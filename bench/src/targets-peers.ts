@@ -4,7 +4,7 @@
  * node:http. Spread into THROUGHPUT_TARGETS by src/targets.ts.
  */
 
-import { LEGACY_SESSION, LEGACY_STATELESS, LITE, MODERN, node } from './target-shapes.ts';
+import { atLeast, LEGACY_SESSION, LEGACY_STATELESS, LITE, MODERN, node } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
 
 export const PEER_THROUGHPUT_TARGETS: ThroughputTarget[] = [
@@ -25,13 +25,7 @@ export const PEER_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     spec: node('node-hono.ts', 'edge'),
     ...MODERN,
     baseline: 'node/hono/bare',
-    goals: [
-      {
-        comparison: '>=',
-        threshold: 0.8,
-        label: 'Node in Hono (cors, bodyLimit, logger): modern vs a bare route',
-      },
-    ],
+    goals: atLeast(0.8, 'Node in Hono (cors, bodyLimit, logger): modern vs a bare route'),
   },
   {
     id: 'node/hono/edge-mcp/legacy-session',

@@ -4,7 +4,7 @@
  * THROUGHPUT_TARGETS by src/targets.ts.
  */
 import type { TargetSpec } from './lib/spawn.ts';
-import { LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
+import { atLeast, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
 import { unavailableWrangler } from './targets-cloudflare.ts';
 
@@ -29,13 +29,10 @@ export function runtimeTargets(runtime: 'deno' | 'bun'): ThroughputTarget[] {
       spec,
       ...MODERN,
       baseline,
-      goals: [
-        {
-          comparison: '>=',
-          threshold: 0.9,
-          label: `${RUNTIME_NAME[runtime]}: modern tools/call vs bare ${RUNTIME_NAME[runtime]}.serve`,
-        },
-      ],
+      goals: atLeast(
+        0.9,
+        `${RUNTIME_NAME[runtime]}: modern tools/call vs bare ${RUNTIME_NAME[runtime]}.serve`,
+      ),
     },
     {
       id: `${runtime}/edge-mcp/legacy-session`,
@@ -67,13 +64,7 @@ export const WORKERD_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     spec: { runtime: 'workerd', entry: 'workerd-edge.ts' },
     ...MODERN,
     baseline: 'workerd/bare',
-    goals: [
-      {
-        comparison: '>=',
-        threshold: 0.8,
-        label: 'workerd: modern tools/call vs a bare Worker',
-      },
-    ],
+    goals: atLeast(0.8, 'workerd: modern tools/call vs a bare Worker'),
     unavailable: unavailableWrangler,
   },
 ];

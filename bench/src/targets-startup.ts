@@ -1,6 +1,6 @@
 /** The start-up targets: process start → first answered `tools/call`, per runtime. */
 
-import { RUNTIME_NAME } from './target-shapes.ts';
+import { atMost, RUNTIME_NAME } from './target-shapes.ts';
 import type { Entry } from './target-types.ts';
 
 /**
@@ -29,13 +29,7 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       library: 'edge-mcp',
       spec: { runtime, entry: 'edge.ts' },
       baseline,
-      goals: [
-        {
-          comparison: '<=',
-          threshold: 1.5,
-          label: `${name}: start-up to first answer vs bare ${bare}`,
-        },
-      ],
+      goals: atMost(1.5, `${name}: start-up to first answer vs bare ${bare}`),
     },
     {
       // For context (no goal): the bare handler plus zod (load, schemas, JSON Schema export,

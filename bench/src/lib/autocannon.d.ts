@@ -2,7 +2,6 @@
 declare module 'autocannon' {
   interface RequestParams {
     method?: string;
-    path?: string;
     headers?: Record<string, string>;
     body?: string;
   }
@@ -15,18 +14,7 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     timeout?: number;
-    method?: string;
-    headers?: Record<string, string>;
     requests?: Request[];
-  }
-  interface Histogram {
-    average: number;
-    mean: number;
-    p50: number;
-    p90: number;
-    p99: number;
-    max: number;
-    total: number;
   }
   interface Result {
     duration: number;
@@ -35,8 +23,7 @@ declare module 'autocannon' {
     non2xx: number;
     '2xx': number;
     statusCodeStats: Record<string, { count: number }>;
-    latency: Histogram;
-    requests: Histogram & { sent: number };
+    latency: { p50: number; p99: number };
   }
   /** The run: a thenable EventEmitter. */
   interface Instance extends PromiseLike<Result> {

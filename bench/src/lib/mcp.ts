@@ -7,7 +7,7 @@ import {
   modernMessage,
   type RpcMessage,
 } from '@edge-mcp/test-kit';
-import { httpRequest, jsonRpcOf } from './http.ts';
+import { type HttpAnswer, httpRequest, jsonRpcOf } from './http.ts';
 
 export type Era = 'modern' | 'legacy';
 
@@ -95,6 +95,16 @@ export async function openSession(mcpUrl: string, version: string): Promise<stri
   return sessionId;
 }
 
+/** The text of the tool result an answer carries; undefined when it carries none or no JSON. */
+export function echoText(answer: HttpAnswer): string | undefined {
+  try {
+    const message = jsonRpcOf(answer) as { result?: { content?: { text?: string }[] } } | undefined;
+    return message?.result?.content?.[0]?.text;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Sends one echo call and checks that `hello` comes back as the tool's text; resolves with how
  * the server answered (`json` or `sse`).
@@ -105,10 +115,7 @@ export async function checkEcho(mcpUrl: string, shape: CallShape): Promise<'json
     headers: shape.headers,
     body: shape.body(1),
   });
-  const message = jsonRpcOf(answer) as
-    | { result?: { content?: { text?: string }[] }; error?: unknown }
-    | undefined;
-  if (answer.status !== 200 || message?.result?.content?.[0]?.text !== 'hello') {
+  if (answer.status !== 200 || echoText(answer) !== 'hello') {
     throw new Error(`echo check failed: ${answer.status} ${answer.body.slice(0, 400)}`);
   }
   return String(answer.headers['content-type']).startsWith('text/event-stream') ? 'sse' : 'json';

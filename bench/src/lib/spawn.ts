@@ -67,6 +67,13 @@ export const WRANGLER_ENV = {
   CI: 'true',
 };
 
+/** How Deno and Bun run a module, for the targets and the start-up bundles alike. */
+export function runtimeCommand(runtime: 'deno' | 'bun', file: string): [string, string[]] {
+  if (runtime === 'bun') return [bunBinary(), ['run', file]];
+  const allow = ['--allow-net', '--allow-env', '--allow-read'];
+  return [denoBinary(), ['run', ...allow, '--quiet', '--unstable-no-legacy-abort', file]];
+}
+
 function command(
   spec: TargetSpec,
   port: number,
@@ -78,20 +85,8 @@ function command(
     case 'node':
       return [NODE_BINARY, ['--expose-gc', '--import', 'tsx', entry]];
     case 'deno':
-      return [
-        denoBinary(),
-        [
-          'run',
-          '--allow-net',
-          '--allow-env',
-          '--allow-read',
-          '--quiet',
-          '--unstable-no-legacy-abort',
-          entry,
-        ],
-      ];
     case 'bun':
-      return [bunBinary(), ['run', entry]];
+      return runtimeCommand(spec.runtime, entry);
     case 'workerd':
       return [
         process.execPath,

@@ -20,17 +20,13 @@ import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
 import { BENCH_DIR, wranglerScript } from '../lib/paths.ts';
-import { messageOf, runRounds } from '../lib/rounds.ts';
 import { startTarget, WRANGLER_ENV } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
-import { loadAverage } from '../lib/system.ts';
 import type { Library } from '../targets.ts';
 import type { BundleTarget, StorageTarget } from '../targets-cloudflare.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, stamp } from './measure.ts';
 
-export interface StorageSample {
-  round: number;
-  position: number;
-  load1: number;
+export interface StorageSample extends Stamp {
   /** Calls answered in the counted part. */
   calls: number;
   readsPer1k: number;
@@ -43,17 +39,14 @@ export interface StorageSample {
   methods: Record<string, number>;
 }
 
-export interface StorageRow {
+export interface StorageRow extends Measured<StorageSample> {
   id: string;
   label: string;
   library: Library;
-  samples: StorageSample[];
   readsPer1k: Spread | null;
   writesPer1k: Spread | null;
   rowsReadPer1k: Spread | null;
   rowsWrittenPer1k: Spread | null;
-  errors: string[];
-  skipped?: string;
 }
 
 export interface BundleSample {
@@ -65,16 +58,13 @@ export interface BundleSample {
   files: string[];
 }
 
-export interface BundleRow {
+export interface BundleRow extends Measured<BundleSample> {
   id: string;
   label: string;
   library: Library;
-  samples: BundleSample[];
   rawKiB: Spread | null;
   gzipKiB: Spread | null;
   schemaKiB: Spread | null;
-  errors: string[];
-  skipped?: string;
 }
 
 export interface CloudflareResults {
@@ -95,7 +85,7 @@ async function storageOnce(
   round: number,
   position: number,
 ): Promise<StorageSample> {
-  const load1 = loadAverage()[0];
+  const at = stamp(round, position);
   const server = await startTarget(target.spec);
   const counts = () => getJson<StorageCounts>(`${server.url}/bench/storage`);
   try {
@@ -120,9 +110,7 @@ async function storageOnce(
     }
     const open = delta(opened, start);
     return {
-      round,
-      position,
-      load1,
+      ...at,
       calls: result.ok,
       readsPer1k: per1k(d.reads),
       writesPer1k: per1k(d.writes),
@@ -201,74 +189,56 @@ async function bundleOnce(target: BundleTarget, round: number): Promise<BundleSa
 
 const KiB = (bytes: number) => bytes / 1024;
 
+type Item =
+  | { id: string; unavailable?: () => string | undefined; kind: 'storage'; t: StorageTarget }
+  | { id: string; unavailable?: () => string | undefined; kind: 'bundle'; t: BundleTarget };
+
 export async function runCloudflare(
   storageTargets: readonly StorageTarget[],
   bundleTargets: readonly BundleTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<CloudflareResults> {
-  const skipped = new Map<string, string>();
-  for (const target of [...storageTargets, ...bundleTargets]) {
-    const reason = target.unavailable?.();
-    if (reason) skipped.set(target.id, reason);
-  }
-  const items = [
-    ...storageTargets
-      .filter((t) => !skipped.has(t.id))
-      .map((t) => ({ kind: 'storage', t }) as const),
-    ...bundleTargets.filter((t) => !skipped.has(t.id)).map((t) => ({ kind: 'bundle', t }) as const),
-  ];
-  const results = await runRounds(items, config.rounds, async (item, round, position) => {
-    const head = `round ${round + 1}/${config.rounds}  ${item.t.id.padEnd(36)}`;
-    try {
-      if (item.kind === 'bundle') {
-        const s = await bundleOnce(item.t, round);
-        log(`${head} ${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`);
-        return s;
-      }
-      const s = await storageOnce(item.t, config, round, position);
-      log(
-        `${head} per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
-      );
-      return s;
-    } catch (error) {
-      log(`${head} ${messageOf(error)}`);
-      throw error;
-    }
+  const item =
+    <K extends Item['kind']>(kind: K) =>
+    (t: Extract<Item, { kind: K }>['t']) =>
+      ({ id: t.id, unavailable: t.unavailable, kind, t }) as Item;
+  const items = [...storageTargets.map(item('storage')), ...bundleTargets.map(item('bundle'))];
+  const measured = await measureRounds(
+    items,
+    config.rounds,
+    log,
+    (i) => i.id.padEnd(36),
+    (i, round, position): Promise<StorageSample | BundleSample> =>
+      i.kind === 'bundle' ? bundleOnce(i.t, round) : storageOnce(i.t, config, round, position),
+    (s) =>
+      'gzipBytes' in s
+        ? `${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`
+        : `per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
+  );
+  const of = <S>(id: string) =>
+    [...measured].find(([i]) => i.id === id)![1] as unknown as Measured<S>;
+  const storage = storageTargets.map((t): StorageRow => {
+    const run = of<StorageSample>(t.id);
+    const figures = spreadsOf(run.samples, [
+      'readsPer1k',
+      'writesPer1k',
+      'rowsReadPer1k',
+      'rowsWrittenPer1k',
+    ]);
+    return { id: t.id, label: t.label, library: t.library, ...run, ...figures };
   });
-  const runsOf = (id: string) => [...results].find(([item]) => item.t.id === id)?.[1] ?? [];
-  const errorsOf = (id: string) =>
-    runsOf(id).flatMap((r) => (r.error ? [`round ${r.round + 1}: ${r.error}`] : []));
-  const skip = (id: string) => (skipped.has(id) ? { skipped: skipped.get(id) } : {});
-  const storage: StorageRow[] = storageTargets.map((t) => {
-    const samples = runsOf(t.id).flatMap((r) => (r.result ? [r.result as StorageSample] : []));
-    const of = (pick: (s: StorageSample) => number) => spread(samples.map(pick));
+  const bundles = bundleTargets.map((t): BundleRow => {
+    const run = of<BundleSample>(t.id);
+    const kib = (pick: (s: BundleSample) => number) => spread(run.samples.map((s) => KiB(pick(s))));
     return {
       id: t.id,
       label: t.label,
       library: t.library,
-      samples,
-      readsPer1k: of((s) => s.readsPer1k),
-      writesPer1k: of((s) => s.writesPer1k),
-      rowsReadPer1k: of((s) => s.rowsReadPer1k),
-      rowsWrittenPer1k: of((s) => s.rowsWrittenPer1k),
-      errors: errorsOf(t.id),
-      ...skip(t.id),
-    };
-  });
-  const bundles: BundleRow[] = bundleTargets.map((t) => {
-    const samples = runsOf(t.id).flatMap((r) => (r.result ? [r.result as BundleSample] : []));
-    const of = (pick: (s: BundleSample) => number) => spread(samples.map((s) => KiB(pick(s))));
-    return {
-      id: t.id,
-      label: t.label,
-      library: t.library,
-      samples,
-      rawKiB: of((s) => s.rawBytes),
-      gzipKiB: of((s) => s.gzipBytes),
-      schemaKiB: of((s) => s.schemaBytes),
-      errors: errorsOf(t.id),
-      ...skip(t.id),
+      ...run,
+      rawKiB: kib((s) => s.rawBytes),
+      gzipKiB: kib((s) => s.gzipBytes),
+      schemaKiB: kib((s) => s.schemaBytes),
     };
   });
   return { storage, bundles };

@@ -15,17 +15,13 @@
 import { request } from 'node:http';
 import type { Config } from '../config.ts';
 import { modernSleepBody, toolCallHeaders } from '../lib/mcp.ts';
-import { runRounds } from '../lib/rounds.ts';
 import { type RunningTarget, startTarget, type TargetSpec } from '../lib/spawn.ts';
-import { percentile, type Spread, spread } from '../lib/stats.ts';
-import { loadAverage } from '../lib/system.ts';
+import { percentile, type Spread } from '../lib/stats.ts';
 import type { ProbeTarget } from '../targets.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
 
 /** One series of drops, in one process. */
-export interface DisconnectSample {
-  round: number;
-  position: number;
-  load1: number;
+export interface DisconnectSample extends Stamp {
   drops: number;
   failures: number;
   p50Ms: number;
@@ -33,17 +29,15 @@ export interface DisconnectSample {
   maxMs: number;
 }
 
-export interface DisconnectRow {
+export interface DisconnectRow extends Measured<DisconnectSample> {
   id: string;
   runtime: string;
-  samples: DisconnectSample[];
   /** Drops per round. */
   drops: number;
   failures: number;
   p50Ms: Spread | null;
   p99Ms: Spread | null;
   maxMs: Spread | null;
-  errors: string[];
 }
 
 const TIMEOUT_MS = 5000;
@@ -128,7 +122,7 @@ function dropOnce(
 export async function runDisconnect(
   spec: TargetSpec,
   drops: number,
-): Promise<Omit<DisconnectSample, 'round' | 'position' | 'load1'>> {
+): Promise<Omit<DisconnectSample, keyof Stamp>> {
   const server = await startTarget(spec);
   try {
     const events = await abortEvents(server);
@@ -161,39 +155,28 @@ export async function runDisconnectRounds(
   config: Config,
   log: (line: string) => void,
 ): Promise<DisconnectRow[]> {
-  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
-    const load1 = loadAverage()[0];
-    try {
-      const sample = {
-        round,
-        position,
-        load1,
-        ...(await runDisconnect(target.spec, config.drops)),
-      };
-      log(
-        `round ${round + 1}/${config.rounds}  disconnect ${target.runtime}: p50 ${sample.p50Ms.toFixed(2)} ms, p99 ${sample.p99Ms.toFixed(2)} ms, ${sample.failures} failed  (load ${load1.toFixed(2)})`,
-      );
-      return sample;
-    } catch (error) {
-      log(
-        `round ${round + 1}/${config.rounds}  disconnect ${target.runtime}: ${error instanceof Error ? error.message : error}`,
-      );
-      throw error;
-    }
-  });
+  const measured = await measureRounds(
+    targets,
+    config.rounds,
+    log,
+    (target) => `disconnect ${target.runtime}:`,
+    async (target, round, position) => ({
+      ...stamp(round, position),
+      ...(await runDisconnect(target.spec, config.drops)),
+    }),
+    (s) =>
+      `p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+  );
   return targets.map((target) => {
-    const runs = results.get(target) ?? [];
-    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    const { samples, errors } = measured.get(target)!;
     return {
       id: target.id,
       runtime: target.runtime,
       samples,
       drops: config.drops,
-      failures: samples.reduce((sum, s) => sum + s.failures, 0),
-      p50Ms: spread(samples.map((s) => s.p50Ms)),
-      p99Ms: spread(samples.map((s) => s.p99Ms)),
-      maxMs: spread(samples.map((s) => s.maxMs)),
-      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+      failures: sum(samples, (s) => s.failures),
+      ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs']),
+      errors,
     };
   });
 }

@@ -31,10 +31,9 @@ import { type Flood, startFlood } from '../lib/flood.ts';
 import { sleep } from '../lib/http.ts';
 import { type CallShape, checkEcho, echoCall } from '../lib/mcp.ts';
 import { boundAgent, openLoop } from '../lib/open-loop.ts';
-import { messageOf, runRounds } from '../lib/rounds.ts';
 import { type RunningTarget, startTarget } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
-import { groupCpuMs, loadAverage } from '../lib/system.ts';
+import { groupCpuMs } from '../lib/system.ts';
 import { FAIRNESS_LIMIT, type FairnessTarget, LEGACY } from '../targets.ts';
 import {
   add,
@@ -43,6 +42,7 @@ import {
   phaseOf,
   type Segment,
 } from './fairness-phases.ts';
+import { type Measured, measureRounds, type Stamp, stamp, sum } from './measure.ts';
 
 export type { FairnessPhase } from './fairness-phases.ts';
 
@@ -56,10 +56,7 @@ const VICTIM_SOCKETS = 8;
 const ATTACKER_SOCKETS = 32;
 const ORDER: PhaseName[] = ['alone', 'attack', 'control', 'control', 'attack', 'alone'];
 
-export interface FairnessSample {
-  round: number;
-  position: number;
-  load1: number;
+export interface FairnessSample extends Stamp {
   alone: FairnessPhase;
   attack: FairnessPhase;
   control: FairnessPhase;
@@ -69,14 +66,13 @@ export interface FairnessSample {
   controlRatio: number;
 }
 
-export interface FairnessRow {
+export interface FairnessRow extends Measured<FairnessSample> {
   id: string;
   limit: { perSecond: number; burst: number };
   victimRate: number;
   attackerRate: number;
   /** Seconds per segment (two segments per phase and round). */
   segmentSeconds: number;
-  samples: FairnessSample[];
   /** Per phase: p50, p99 (ms), the server's CPU µs per request, the flood client's cores. */
   phases: Record<PhaseName, PhaseSpread>;
   ratio: Spread | null;
@@ -85,7 +81,6 @@ export interface FairnessRow {
   victimErrors: number;
   /** The attacker's answers by status, over every round. */
   attackerStatuses: Record<string, number>;
-  errors: string[];
 }
 
 export interface PhaseSpread {
@@ -157,7 +152,7 @@ async function runSegment(round: Round, phase: PhaseName, seconds: number): Prom
 async function measureRound(
   target: FairnessTarget,
   config: Config,
-): Promise<Omit<FairnessSample, 'round' | 'position' | 'load1'>> {
+): Promise<Omit<FairnessSample, keyof Stamp>> {
   const opened: { stop(): Promise<void> }[] = [];
   const victimAgent = boundAgent(VICTIM_ADDRESS, VICTIM_SOCKETS);
   const flood = async (to: RunningTarget) => {
@@ -212,30 +207,26 @@ export async function runFairness(
   config: Config,
   log: (line: string) => void,
 ): Promise<FairnessRow[]> {
-  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
-    const load1 = loadAverage()[0];
-    const head = `round ${round + 1}/${config.rounds}  fairness ${target.id}`;
-    try {
-      const sample = { round, position, load1, ...(await measureRound(target, config)) };
-      const { alone, attack, control } = sample;
-      const ms = (phase: FairnessPhase) => `${phase.p99Ms.toFixed(2)} ms`;
-      log(
-        `${head}: victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${sample.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${sample.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${load1.toFixed(2)})`,
-      );
-      return sample;
-    } catch (error) {
-      log(`${head}: ${messageOf(error)}`);
-      throw error;
-    }
-  });
+  const ms = (phase: FairnessPhase) => `${phase.p99Ms.toFixed(2)} ms`;
+  const measured = await measureRounds(
+    targets,
+    config.rounds,
+    log,
+    (target) => `fairness ${target.id}:`,
+    async (target, round, position) => ({
+      ...stamp(round, position),
+      ...(await measureRound(target, config)),
+    }),
+    ({ alone, attack, control, ...s }) =>
+      `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
+  );
   return targets.map((target) => {
-    const runs = results.get(target) ?? [];
-    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    const { samples, errors } = measured.get(target)!;
     const of = (pick: (s: FairnessSample) => number | null | undefined) =>
       spread(samples.map(pick));
     const phase = (name: PhaseName): PhaseSpread => ({
-      calls: samples.reduce((sum, s) => sum + s[name].calls, 0),
-      errors: samples.reduce((sum, s) => sum + s[name].errors, 0),
+      calls: sum(samples, (s) => s[name].calls),
+      errors: sum(samples, (s) => s[name].errors),
       p50Ms: of((s) => s[name].p50Ms),
       p99Ms: of((s) => s[name].p99Ms),
       maxLagMs: of((s) => s[name].maxLagMs),
@@ -258,7 +249,7 @@ export async function runFairness(
         (all, s) => add(all, s.attack.flood?.statuses ?? {}),
         {} as Record<string, number>,
       ),
-      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+      errors,
     };
   });
 }

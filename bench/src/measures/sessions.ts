@@ -15,16 +15,20 @@ import type { Memory } from '../entries/side-channel.ts';
 import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape } from '../lib/mcp.ts';
-import { runRounds } from '../lib/rounds.ts';
 import { startTarget } from '../lib/spawn.ts';
-import { pairedRatios, type Spread, spread } from '../lib/stats.ts';
-import { loadAverage } from '../lib/system.ts';
+import type { Spread } from '../lib/stats.ts';
 import type { Library, SessionTarget } from '../targets.ts';
+import {
+  type Measured,
+  measureRounds,
+  ratiosToBaselines,
+  type Stamp,
+  spreadsOf,
+  stamp,
+  sum,
+} from './measure.ts';
 
-export interface SessionSample {
-  round: number;
-  position: number;
-  load1: number;
+export interface SessionSample extends Stamp {
   sessions: number;
   initPerS: number;
   p50Ms: number;
@@ -39,12 +43,11 @@ export interface SessionSample {
   serverStats: unknown;
 }
 
-export interface SessionRow {
+export interface SessionRow extends Measured<SessionSample> {
   id: string;
   label: string;
   library: Library;
   baseline: string | null;
-  samples: SessionSample[];
   /** Sessions per measured batch (the last round's). */
   sessions: number;
   initPerS: Spread | null;
@@ -56,7 +59,6 @@ export interface SessionRow {
   warmUpRssBytesPerSession: Spread | null;
   rssAfterMiB: Spread | null;
   failed: number;
-  errors: string[];
 }
 
 async function measureOnce(
@@ -65,7 +67,7 @@ async function measureOnce(
   round: number,
   position: number,
 ): Promise<SessionSample> {
-  const load1 = loadAverage()[0];
+  const at = stamp(round, position);
   const server = await startTarget(target.spec);
   try {
     const side = server.sideUrl!;
@@ -81,9 +83,7 @@ async function measureOnce(
     const failed = run.failed + warmUp.failed + batch.failed;
     if (failed > 0) throw new Error(`${failed} initialize requests failed`);
     return {
-      round,
-      position,
-      load1,
+      ...at,
       sessions: batch.ok,
       initPerS: run.rps,
       p50Ms: run.p50,
@@ -105,25 +105,26 @@ export async function runSessions(
   config: Config,
   log: (line: string) => void,
 ): Promise<SessionRow[]> {
-  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
-    try {
-      const s = await measureOnce(target, config, round, position);
-      log(
-        `round ${round + 1}/${config.rounds}  ${target.id.padEnd(22)} ${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
-          `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
-      );
-      return s;
-    } catch (error) {
-      log(
-        `round ${round + 1}/${config.rounds}  ${target.id}: ${error instanceof Error ? error.message : error}`,
-      );
-      throw error;
-    }
-  });
-  const rows: SessionRow[] = targets.map((target) => {
-    const runs = results.get(target) ?? [];
-    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
-    const of = (pick: (s: SessionSample) => number) => spread(samples.map(pick));
+  const measured = await measureRounds(
+    targets,
+    config.rounds,
+    log,
+    (target) => target.id.padEnd(22),
+    (target, round, position) => measureOnce(target, config, round, position),
+    (s) =>
+      `${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
+      `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
+  );
+  const rows = targets.map((target): SessionRow => {
+    const { samples, errors } = measured.get(target)!;
+    const { initPerS, ...figures } = spreadsOf(samples, [
+      'initPerS',
+      'p99Ms',
+      'heapBytesPerSession',
+      'rssBytesPerSession',
+      'warmUpRssBytesPerSession',
+      'rssAfterMiB',
+    ]);
     return {
       id: target.id,
       label: target.label,
@@ -131,24 +132,12 @@ export async function runSessions(
       baseline: target.baseline ?? null,
       samples,
       sessions: samples.at(-1)?.sessions ?? 0,
-      initPerS: of((s) => s.initPerS),
+      initPerS,
       ratio: null,
-      p99Ms: of((s) => s.p99Ms),
-      heapBytesPerSession: of((s) => s.heapBytesPerSession),
-      rssBytesPerSession: of((s) => s.rssBytesPerSession),
-      warmUpRssBytesPerSession: of((s) => s.warmUpRssBytesPerSession),
-      rssAfterMiB: of((s) => s.rssAfterMiB),
-      failed: samples.reduce((sum, s) => sum + s.failed, 0),
-      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+      ...figures,
+      failed: sum(samples, (s) => s.failed),
+      errors,
     };
   });
-  for (const row of rows) {
-    const base = rows.find((r) => r.id === row.baseline);
-    if (base) row.ratio = spread(pairedRatios(initByRound(row), initByRound(base)));
-  }
-  return rows;
-}
-
-export function initByRound(row: Pick<SessionRow, 'samples'>): Map<number, number> {
-  return new Map(row.samples.map((s) => [s.round, s.initPerS]));
+  return ratiosToBaselines(rows, (s) => s.initPerS);
 }

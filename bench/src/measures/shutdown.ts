@@ -10,15 +10,13 @@ import type { Config } from '../config.ts';
 import { getJson, sleep } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape, legacyPostHeaders, legacySleepBody, openSession } from '../lib/mcp.ts';
-import { runRounds } from '../lib/rounds.ts';
 import { startTarget, type TargetSpec } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
-import { loadAverage } from '../lib/system.ts';
 import { LEGACY, type ProbeTarget } from '../targets.ts';
+import { type Measured, measureRounds, type Stamp, stamp } from './measure.ts';
 
-export interface ShutdownRow {
+export interface ShutdownRow extends Measured<ShutdownSample> {
   id: string;
-  samples: ShutdownSample[];
   /** Sessions and calls in flight (the last round's). */
   sessions: number;
   inFlight: number;
@@ -27,13 +25,9 @@ export interface ShutdownRow {
   exitCodes: (number | null)[];
   /** How the in-flight calls ended, over every round. */
   callOutcomes: Record<string, number>;
-  errors: string[];
 }
 
-export interface ShutdownSample {
-  round: number;
-  position: number;
-  load1: number;
+export interface ShutdownSample extends Stamp {
   sessions: number;
   inFlight: number;
   /** SIGTERM → process exit. */
@@ -47,7 +41,7 @@ export interface ShutdownSample {
 async function runShutdown(
   spec: TargetSpec,
   config: Config,
-): Promise<Omit<ShutdownSample, 'round' | 'position' | 'load1'>> {
+): Promise<Omit<ShutdownSample, keyof Stamp>> {
   const server = await startTarget(spec);
   try {
     const ids: string[] = [];
@@ -118,24 +112,19 @@ export async function runShutdownRounds(
   config: Config,
   log: (line: string) => void,
 ): Promise<ShutdownRow[]> {
-  const results = await runRounds(targets, config.rounds, async (target, round, position) => {
-    const load1 = loadAverage()[0];
-    try {
-      const sample = { round, position, load1, ...(await runShutdown(target.spec, config)) };
-      log(
-        `round ${round + 1}/${config.rounds}  shutdown ${target.id}: ${sample.exitMs.toFixed(1)} ms to exit (code ${sample.exitCode})  (load ${load1.toFixed(2)})`,
-      );
-      return sample;
-    } catch (error) {
-      log(
-        `round ${round + 1}/${config.rounds}  shutdown ${target.id}: ${error instanceof Error ? error.message : error}`,
-      );
-      throw error;
-    }
-  });
+  const measured = await measureRounds(
+    targets,
+    config.rounds,
+    log,
+    (target) => `shutdown ${target.id}:`,
+    async (target, round, position) => ({
+      ...stamp(round, position),
+      ...(await runShutdown(target.spec, config)),
+    }),
+    (s) => `${s.exitMs.toFixed(1)} ms to exit (code ${s.exitCode})  (load ${s.load1.toFixed(2)})`,
+  );
   return targets.map((target) => {
-    const runs = results.get(target) ?? [];
-    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
+    const { samples, errors } = measured.get(target)!;
     const callOutcomes: Record<string, number> = {};
     for (const sample of samples) {
       for (const [key, count] of Object.entries(sample.callOutcomes)) {
@@ -150,7 +139,7 @@ export async function runShutdownRounds(
       exitMs: spread(samples.map((s) => s.exitMs)),
       exitCodes: samples.map((s) => s.exitCode),
       callOutcomes,
-      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
+      errors,
     };
   });
 }

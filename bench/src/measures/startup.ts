@@ -16,12 +16,11 @@ import { dirname, join } from 'node:path';
 import { freePort } from '@edge-mcp/test-kit/node';
 import type { Config } from '../config.ts';
 import { type Bundle, bundle } from '../lib/bundle.ts';
-import { httpRequest, jsonRpcOf, sleep } from '../lib/http.ts';
-import { echoCall } from '../lib/mcp.ts';
-import { bunBinary, denoBinary } from '../lib/paths.ts';
+import { httpRequest, sleep } from '../lib/http.ts';
+import { echoCall, echoText } from '../lib/mcp.ts';
 import { messageOf, rotation } from '../lib/rounds.ts';
-import { kill, NODE_BINARY } from '../lib/spawn.ts';
-import { median, pairedRatios, type Spread, spread } from '../lib/stats.ts';
+import { kill, NODE_BINARY, runtimeCommand } from '../lib/spawn.ts';
+import { median, pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { groupCpuMs, loadAverage } from '../lib/system.ts';
 import type { Library, StartupTarget } from '../targets.ts';
 
@@ -60,44 +59,10 @@ export interface StartupRow {
 
 const TIMEOUT_MS = 30_000;
 
-function command(runtime: StartupTarget['runtime'], file: string): [string, string[]] {
-  switch (runtime) {
-    case 'node':
-      return [NODE_BINARY, [file]];
-    case 'deno':
-      return [
-        denoBinary(),
-        [
-          'run',
-          '--allow-net',
-          '--allow-env',
-          '--allow-read',
-          '--quiet',
-          '--unstable-no-legacy-abort',
-          file,
-        ],
-      ];
-    case 'bun':
-      return [bunBinary(), ['run', file]];
-  }
-}
+const command = (runtime: StartupTarget['runtime'], file: string): [string, string[]] =>
+  runtime === 'node' ? [NODE_BINARY, [file]] : runtimeCommand(runtime, file);
 
 const ECHO = echoCall('modern', '2025-11-25');
-
-/** Whether `answer` is the echo's result. */
-function answered(answer: { status: number; body: string; headers: Record<string, unknown> }) {
-  if (answer.status !== 200) return false;
-  const message = (() => {
-    try {
-      return jsonRpcOf(answer as Parameters<typeof jsonRpcOf>[0]) as
-        | { result?: { content?: { text?: string }[] } }
-        | undefined;
-    } catch {
-      return undefined;
-    }
-  })();
-  return message?.result?.content?.[0]?.text === 'hello';
-}
 
 /** One start: spawn, call until answered, kill. */
 export async function startOnce(
@@ -132,7 +97,7 @@ export async function startOnce(
         });
         const ms = performance.now() - started;
         const cpuMs = child.pid === undefined ? null : groupCpuMs(child.pid);
-        if (!answered(answer)) {
+        if (answer.status !== 200 || echoText(answer) !== 'hello') {
           throw new Error(`wrong answer: ${answer.status} ${answer.body.slice(0, 300)}`);
         }
         return { ms, attempts, cpuMs };
@@ -210,14 +175,7 @@ async function measure(
       );
     }
   }
-  const byRound = (target: StartupTarget) => {
-    const out = new Map<number, number>();
-    for (let round = 0; round < config.rounds; round++) {
-      const mine = samples.get(target)!.filter((s) => s.round === round);
-      if (mine.length > 0) out.set(round, median(mine.map((s) => s.ms)));
-    }
-    return out;
-  };
+  const byRound = (target: StartupTarget) => roundMedians(samples.get(target)!, (s) => s.ms);
   return targets.map((target) => {
     const base = targets.find((t) => t.id === target.baseline);
     const mine = byRound(target);

@@ -10,19 +10,22 @@ import { type DriverRun, perCallOf, readCounters } from '../lib/driver.ts';
 import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
-import { runRounds } from '../lib/rounds.ts';
 import { startTarget } from '../lib/spawn.ts';
-import { pairedRatios, type Spread, spread } from '../lib/stats.ts';
-import { groupCpuSeconds, groupRssBytes, loadAverage } from '../lib/system.ts';
+import { type Spread, spread } from '../lib/stats.ts';
+import { groupCpuSeconds, groupRssBytes } from '../lib/system.ts';
 import type { Library, ThroughputTarget } from '../targets.ts';
+import {
+  type Measured,
+  measureRounds,
+  ratiosToBaselines,
+  type Stamp,
+  spreadsOf,
+  stamp,
+  sum,
+} from './measure.ts';
 
 /** One round of one target. */
-export interface ThroughputSample {
-  round: number;
-  /** Place in the round's order (0 = first). */
-  position: number;
-  /** The machine's 1-minute load average when the target started. */
-  load1: number;
+export interface ThroughputSample extends Stamp {
   rps: number;
   p50Ms: number;
   p99Ms: number;
@@ -39,7 +42,7 @@ export interface ThroughputSample {
   perCall?: Record<string, number>;
 }
 
-export interface ThroughputRow {
+export interface ThroughputRow extends Measured<ThroughputSample> {
   id: string;
   label: string;
   runtime: string;
@@ -48,7 +51,6 @@ export interface ThroughputRow {
   session: boolean;
   baseline: string | null;
   answer: string;
-  samples: ThroughputSample[];
   rps: Spread | null;
   /** rps / the baseline's rps, per round; null for a ceiling. */
   ratio: Spread | null;
@@ -60,10 +62,6 @@ export interface ThroughputRow {
   perCall?: Record<string, Spread | null>;
   /** Failed requests over every round. */
   failed: number;
-  /** What went wrong, per failed round. */
-  errors: string[];
-  /** Why the target was not run on this machine. */
-  skipped?: string;
 }
 
 async function measureOnce(
@@ -72,7 +70,7 @@ async function measureOnce(
   round: number,
   position: number,
 ): Promise<ThroughputSample> {
-  const load1 = loadAverage()[0];
+  const at = stamp(round, position);
   const server = await startTarget(target.spec);
   try {
     const run = target.driver
@@ -100,9 +98,7 @@ async function measureOnce(
     if (rss === null && server.sideUrl)
       rss = (await getJson<Memory>(`${server.sideUrl}/memory`)).rss;
     return {
-      round,
-      position,
-      load1,
+      ...at,
       rps: result.rps,
       p50Ms: result.p50,
       p99Ms: result.p99,
@@ -127,35 +123,24 @@ export async function runThroughput(
   config: Config,
   log: (line: string) => void,
 ): Promise<ThroughputRow[]> {
-  const skipped = new Map<string, string>();
-  for (const target of targets) {
-    const reason = target.unavailable?.();
-    if (reason) {
-      skipped.set(target.id, reason);
-      log(`${target.id}: skipped, ${reason}`);
-    }
-  }
-  const runnable = targets.filter((target) => !skipped.has(target.id));
-  const results = await runRounds(runnable, config.rounds, async (target, round, position) => {
-    try {
-      const sample = await measureOnce(target, config, round, position);
-      log(
-        `round ${round + 1}/${config.rounds}  ${target.id.padEnd(36)} ${sample.rps.toFixed(0).padStart(7)} req/s  p99 ${sample.p99Ms} ms` +
-          `${sample.cpuUsPerRequest === null ? '' : `  ${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req`}` +
-          `${sample.failed ? `  FAILED ${sample.failed}` : ''}  (load ${sample.load1.toFixed(2)})`,
-      );
-      return sample;
-    } catch (error) {
-      log(
-        `round ${round + 1}/${config.rounds}  ${target.id}: ${error instanceof Error ? error.message : error}`,
-      );
-      throw error;
-    }
-  });
-  const rows: ThroughputRow[] = targets.map((target) => {
-    const runs = results.get(target) ?? [];
-    const samples = runs.flatMap((run) => (run.result ? [run.result] : []));
-    const of = (pick: (s: ThroughputSample) => number | null) => spread(samples.map(pick));
+  const measured = await measureRounds(
+    targets,
+    config.rounds,
+    log,
+    (target) => target.id.padEnd(36),
+    (target, round, position) => measureOnce(target, config, round, position),
+    (sample) =>
+      `${sample.rps.toFixed(0).padStart(7)} req/s  p99 ${sample.p99Ms} ms` +
+      `${sample.cpuUsPerRequest === null ? '' : `  ${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req`}` +
+      `${sample.failed ? `  FAILED ${sample.failed}` : ''}  (load ${sample.load1.toFixed(2)})`,
+  );
+  const rows = targets.map((target): ThroughputRow => {
+    const { samples, errors, skipped } = measured.get(target)!;
+    const figures = spreadsOf(samples, ['rps', 'p50Ms', 'p99Ms', 'cpuUsPerRequest', 'rssMiB']);
+    const perCall = target.perCall?.map(({ name }) => [
+      name,
+      spread(samples.map((s) => s.perCall?.[name])),
+    ]);
     return {
       id: target.id,
       label: target.label,
@@ -166,29 +151,15 @@ export async function runThroughput(
       baseline: target.baseline ?? null,
       answer: samples[0]?.answer ?? '',
       samples,
-      rps: of((s) => s.rps),
+      ...figures,
       ratio: null,
-      p50Ms: of((s) => s.p50Ms),
-      p99Ms: of((s) => s.p99Ms),
-      cpuUsPerRequest: of((s) => s.cpuUsPerRequest),
-      rssMiB: of((s) => s.rssMiB),
-      ...(target.perCall
-        ? {
-            perCall: Object.fromEntries(
-              target.perCall.map(({ name }) => [name, of((s) => s.perCall?.[name] ?? null)]),
-            ),
-          }
-        : {}),
-      failed: samples.reduce((sum, s) => sum + s.failed, 0),
-      errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
-      ...(skipped.has(target.id) ? { skipped: skipped.get(target.id) } : {}),
+      ...(perCall ? { perCall: Object.fromEntries(perCall) } : {}),
+      failed: sum(samples, (s) => s.failed),
+      errors,
+      ...(skipped ? { skipped } : {}),
     };
   });
-  for (const row of rows) {
-    const base = rows.find((r) => r.id === row.baseline);
-    if (base) row.ratio = spread(pairedRatios(rpsByRound(row), rpsByRound(base)));
-  }
-  return rows;
+  return ratiosToBaselines(rows, (s) => s.rps);
 }
 
 /** autocannon's echo call (with the service's headers), after opening a session if it keeps one. */
@@ -205,9 +176,4 @@ async function echoRun(
     answer: await checkEcho(url, shape),
     load: (options) => load({ url, shape, ...options }),
   };
-}
-
-/** A row's rps per round (rounds without failed requests only count when they answered). */
-export function rpsByRound(row: Pick<ThroughputRow, 'samples'>): Map<number, number> {
-  return new Map(row.samples.map((s) => [s.round, s.rps]));
 }
