@@ -5,6 +5,9 @@
  * server may be reached under (by default only loopback names pass the DNS-rebinding check).
  * MCP_AUTH_ISSUER (+ MCP_AUTH_JWKS_URL, MCP_RESOURCE_URL, MCP_AUTH_SCOPES) requires OAuth bearer
  * tokens; MCP_CORS_ORIGINS lets browsers on those origins call (see apps/server/src/example/options.ts).
+ * MCP_TRUST_PROXY names the reverse proxies whose forwarded headers count (see options.ts);
+ * MCP_DRAIN_MS gives calls in flight that long to finish on SIGTERM (rolling deploys: /readyz
+ * turns 503 at once, new requests get 503 with Retry-After); without it the shutdown is prompt.
  * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
  * instance on that Redis (see apps/server/src/example/redis.ts); without it everything stays here.
  */
@@ -24,8 +27,11 @@ export interface ExampleRuntime {
   exit(code: number): never;
   /** The adapter's `serve()`; SIGINT and SIGTERM end it gracefully (its default). */
   serve(
-    entry: { fetch(request: Request): Response | Promise<Response>; close(): Promise<void> },
-    options: { port: number; hostname: string },
+    entry: {
+      fetch(request: Request): Response | Promise<Response>;
+      close(options?: { graceMs?: number }): Promise<void>;
+    },
+    options: { port: number; hostname: string; graceMs: number },
   ): Promise<{ url: string; localUrl: string }>;
 }
 
@@ -33,10 +39,20 @@ function log(line: string): void {
   console.error(line);
 }
 
+/** MCP_DRAIN_MS: a whole number of milliseconds, else no drain (said on stderr). */
+function drainMs(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 0;
+  const ms = Number(value);
+  if (Number.isInteger(ms) && ms >= 0) return ms;
+  log(`edge-mcp example: MCP_DRAIN_MS=${value} is not a whole number of milliseconds; no drain`);
+  return 0;
+}
+
 export async function startExample(runtime: ExampleRuntime): Promise<void> {
   const { env } = runtime;
   const port = Number(env('PORT') ?? 8787);
   const hostname = env('HOST') ?? '127.0.0.1';
+  const graceMs = drainMs(env('MCP_DRAIN_MS'));
   // Only with REDIS_URL: node-redis is not even loaded otherwise.
   const redis = env('REDIS_URL')
     ? await (await import('./example/redis.ts')).exampleCluster(env, log).catch((error: Error) => {
@@ -56,18 +72,19 @@ export async function startExample(runtime: ExampleRuntime): Promise<void> {
     {
       fetch: app.fetch,
       // Told by serve() on SIGINT/SIGTERM (or close()): say so, then end every call and stream.
-      close: async () => {
+      close: async (options) => {
         const { inFlight, sessions, openStreams } = handler.stats();
+        const drain = options?.graceMs ? `, draining for up to ${options.graceMs} ms` : '';
         log(
-          `edge-mcp example shutting down (${inFlight} in flight, ${sessions} sessions, ${openStreams} open streams)`,
+          `edge-mcp example shutting down (${inFlight} in flight, ${sessions} sessions, ${openStreams} open streams${drain})`,
         );
-        await handler.close();
+        await handler.close(options);
         // This instance leaves the cluster; the sessions stay in Redis for the other instances.
         await redis?.close();
         log('edge-mcp example stopped');
       },
     },
-    { port, hostname },
+    { port, hostname, graceMs },
   );
   // Where it really listens: a wildcard bind (HOST=0.0.0.0) is every interface, reached from
   // this machine through loopback (serve() has warned about it on stderr).

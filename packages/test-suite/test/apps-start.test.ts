@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { LEGACY, legacy, modern, openSession, readAnswer, within } from '@edge-mcp/test-kit';
+import { LEGACY, legacy, modern, openSession, readAnswer, until, within } from '@edge-mcp/test-kit';
 import { freePort, type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { running } from '../src/suite/wait.ts';
@@ -143,6 +143,54 @@ describe('pnpm start passes SIGTERM on: the runtime shuts down gracefully and ex
     expect(JSON.parse(line ?? '{}')).toMatchObject({ outcome: 'cancelled', reason: 'shutdown' });
     expect(await settledGroup(pnpm, 5_000)).toEqual([]);
   });
+});
+
+describe('MCP_DRAIN_MS: SIGTERM drains before it stops (a rolling deploy)', () => {
+  test.each([
+    ['Node', 'start'],
+    ['Deno', 'start:deno'],
+    ['Bun', 'start:bun'],
+  ])(
+    '%s: /readyz turns 503 at once, new requests get 503 with Retry-After, the 2 s call in flight finishes, then it exits 0',
+    async (_, script) => {
+      const { pnpm, url, output, exited } = await startApp(SERVER, script, {
+        MCP_DRAIN_MS: '5000',
+      });
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      const call = fetch(
+        `${url}/mcp`,
+        modern('tools/call', { name: 'sleep', arguments: { ms: 2_000 } }, { id: 'drained' }),
+      ).then(readAnswer);
+      await running(url, call);
+      process.kill(pnpm.pid as number, 'SIGTERM');
+      await until(
+        () => output().includes('draining for up to 5000 ms'),
+        'the drain to start',
+        30_000,
+      );
+      expect(output()).toContain('shutting down (1 in flight');
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const refused = await fetch(
+        `${url}/mcp`,
+        modern('tools/call', { name: 'echo', arguments: { text: 'late' } }),
+      );
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      const answer = await call;
+      expect(answer.status).toBe(200);
+      expect(answer.message.result.content[0].text).toBe('slept 2000 ms');
+      expect(await within(exited, 'pnpm to exit', 30_000), output()).toEqual({
+        code: 0,
+        signal: null,
+      });
+      const line = output()
+        .split('\n')
+        .find((l) => l.includes('"id":"drained"'));
+      expect(JSON.parse(line ?? '{}')).toMatchObject({ outcome: 'ok' });
+    },
+  );
 });
 
 describe('with REDIS_URL, the apps are instances of one server', () => {

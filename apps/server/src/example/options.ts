@@ -17,6 +17,10 @@ function list(value: string | undefined): string[] {
  * The handler options every example app takes from its environment, so a user turns features on
  * without code:
  * - `ALLOWED_HOSTS`: extra host names the server is reached under (comma-separated);
+ * - `MCP_TRUST_PROXY`: the reverse proxies in front whose forwarded headers count: a hop count
+ *   (`1` for one nginx or load balancer) or their addresses and CIDR ranges (comma-separated,
+ *   also `loopback`, `private`); the client address, the checked host and `ctx.request.url`
+ *   then come from them;
  * - `MCP_AUTH_ISSUER` (and `MCP_AUTH_JWKS_URL` when the issuer publishes no metadata): require
  *   bearer tokens from that authorization server, checked by the JWT verifier; the audience is
  *   `MCP_RESOURCE_URL` (default `http://HOST:PORT/mcp`); `MCP_AUTH_SCOPES` lists the scopes the
@@ -28,6 +32,8 @@ export function exampleOptions(
   where: { host: string; port: number | string },
 ): McpHandlerOptions {
   const options: McpHandlerOptions = { allowedHosts: list(env('ALLOWED_HOSTS')) };
+  const trust = env('MCP_TRUST_PROXY')?.trim();
+  if (trust) options.trustProxy = /^\d+$/.test(trust) ? Number(trust) : list(trust);
   const issuer = env('MCP_AUTH_ISSUER');
   if (issuer) {
     const resource = env('MCP_RESOURCE_URL') || `http://${where.host}:${where.port}/mcp`;

@@ -138,7 +138,7 @@ export function createExampleServer(): McpServer {
     'whoami',
     {
       description:
-        'What the server knows of this client: revision, client info, capabilities, session.',
+        'What the server knows of this client: revision, client info, capabilities, session, and of its request: the client address and the host and URL it addressed (behind a trusted proxy, what the proxy forwarded).',
     },
     (_args, ctx) =>
       JSON.stringify({
@@ -146,6 +146,9 @@ export function createExampleServer(): McpServer {
         clientInfo: ctx.clientInfo ?? null,
         clientCapabilities: ctx.clientCapabilities,
         session: ctx.session?.id ?? null,
+        clientAddress: ctx.request.clientAddress ?? null,
+        host: new URL(ctx.request.url).host,
+        url: ctx.request.url,
       }),
   );
 

@@ -19,13 +19,18 @@ import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
 import {
   closeHandler,
   DEFAULT_HOSTNAME,
+  type DrainOptions,
+  healthReply,
+  healthResponse,
   internalErrorResponse,
   type ListenInfo,
   listenInfo,
   listening,
   portFromEnv,
+  Readiness,
   respond,
   safeReporter,
+  targetOf,
 } from '../shared/serve.ts';
 import {
   type ErrorReporter,
@@ -49,7 +54,7 @@ export type { BunHttpServer } from './types.ts';
 export const RUNTIME_HANDLER_OPTIONS: RuntimeHandlerOptions = {};
 
 /** Options of {@link serve}. */
-export interface ServeOptions {
+export interface ServeOptions extends DrainOptions {
   /**
    * TCP port; `0` picks a free one (read it from the result).
    *
@@ -149,19 +154,27 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
 
   const entry = handler[HANDLE];
   const serving: FastServing = { report, streamed: headNow, refused: 'drain' };
+  const readiness = new Readiness();
+  const answer: BunFetch = entry
+    ? (request, bunServer) => answerFast(handler, entry, request, serving, bunServer)
+    : async (request, bunServer) => {
+        (request as { [REMOTE_ADDRESS]?: string })[REMOTE_ADDRESS] =
+          bunServer.requestIP(request)?.address;
+        return headNow(await respond(handler, request, report, 'drain'));
+      };
   // Bun.serve binds synchronously (and throws if it cannot).
   const server = bun.serve({
     hostname,
     port,
     // Off: Bun's 10 s default would cut long tool calls and event streams (see above).
     idleTimeout: 0,
-    fetch: entry
-      ? (request, bunServer) => answerFast(handler, entry, request, serving, bunServer)
-      : async (request, bunServer) => {
-          (request as { [REMOTE_ADDRESS]?: string })[REMOTE_ADDRESS] =
-            bunServer.requestIP(request)?.address;
-          return headNow(await respond(handler, request, report, 'drain'));
-        },
+    fetch:
+      options.health === false
+        ? answer
+        : (request, bunServer) => {
+            const reply = healthReply(request.method, targetOf(request.url), readiness);
+            return reply ? healthResponse(reply, request.method) : answer(request, bunServer);
+          },
     // Reached when the handler's value is not a usable Response.
     error(error) {
       report(error);
@@ -170,10 +183,13 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   });
   const info = listenInfo(hostname, server.port, server.address?.address ?? hostname);
 
-  return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () =>
-    shutdown(server, handler, report),
-  );
+  return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () => {
+    readiness.ready = false;
+    return shutdown(server, handler, report, options.graceMs ?? 0);
+  });
 }
+
+type BunFetch = Parameters<ReturnType<typeof bunRuntime>['serve']>[0]['fetch'];
 
 /** An SSE comment line: clients ignore it; Bun sends the response head with it. */
 const OPENING_COMMENT = new TextEncoder().encode(':\n\n');
@@ -239,8 +255,11 @@ async function shutdown(
   server: BunHttpServer,
   handler: FetchHandler,
   report: ErrorReporter,
+  graceMs: number,
 ): Promise<void> {
-  const settled = closeHandler(handler, report);
+  const settled = closeHandler(handler, report, graceMs);
+  // With a grace the server keeps listening while the handler drains (see the Node adapter).
+  if (graceMs > 0) await settled;
   // Graceful: stop accepting now; resolves once the open exchanges are over.
   const drained = server.stop().catch(report);
   await settled;

@@ -32,15 +32,20 @@ import { checkOptionKeys, HANDLE, optionKeys } from '@edge-mcp/core/adapter';
 import {
   closeHandler,
   DEFAULT_HOSTNAME,
+  type DrainOptions,
+  healthReply,
+  healthResponse,
   internalErrorResponse,
   type ListenInfo,
   listenInfo,
   listening,
   portFromEnv,
+  Readiness,
   respond,
   type SignalHooks,
   safeReporter,
   signalExitCode,
+  targetOf,
 } from '../shared/serve.ts';
 import {
   type ErrorReporter,
@@ -76,7 +81,7 @@ export type { DenoHttpServer, DenoNetAddr, DenoSignal } from './types.ts';
 export const RUNTIME_HANDLER_OPTIONS: RuntimeHandlerOptions = { streamAfterMs: 1_000 };
 
 /** Options of {@link serve}. */
-export interface ServeOptions {
+export interface ServeOptions extends DrainOptions {
   /**
    * TCP port; `0` picks a free one (read it from the result).
    *
@@ -179,6 +184,13 @@ export async function serve(
   const entry = handler[HANDLE];
   // Deno reads a refused upload to its end whatever the answer: the connection closes after it.
   const serving: FastServing = { report, streamed: (response) => response, refused: 'close' };
+  const readiness = new Readiness();
+  const answer: DenoHandler = entry
+    ? (request, info) => answerFast(handler, entry, request, serving, info.remoteAddr?.hostname)
+    : (request, info) => {
+        (request as { [REMOTE_ADDRESS]?: string })[REMOTE_ADDRESS] = info.remoteAddr?.hostname;
+        return respond(handler, request, report, 'close');
+      };
 
   // Deno.serve binds synchronously (and throws if it cannot); `addr` is set on return. Its own
   // `signal` option is not used: aborting it cuts every connection instead of a graceful stop.
@@ -193,11 +205,11 @@ export async function serve(
         return internalErrorResponse();
       },
     },
-    entry
-      ? (request, info) => answerFast(handler, entry, request, serving, info.remoteAddr?.hostname)
+    options.health === false
+      ? answer
       : (request, info) => {
-          (request as { [REMOTE_ADDRESS]?: string })[REMOTE_ADDRESS] = info.remoteAddr?.hostname;
-          return respond(handler, request, report, 'close');
+          const reply = healthReply(request.method, targetOf(request.url), readiness);
+          return reply ? healthResponse(reply, request.method) : answer(request, info);
         },
   );
   const info = listenInfo(hostname, server.addr.port, server.addr.hostname);
@@ -214,17 +226,25 @@ export async function serve(
     remove: (name, listener) => deno.removeSignalListener(name, listener),
     exit: (name) => deno.exit(signalExitCode(name)),
   };
-  return listening(info, server, options, hooks, () => shutdown(server, handler, report));
+  return listening(info, server, options, hooks, () => {
+    readiness.ready = false;
+    return shutdown(server, handler, report, options.graceMs ?? 0);
+  });
 }
+
+type DenoHandler = Parameters<DenoRuntime['serve']>[1];
 
 async function shutdown(
   server: DenoHttpServer,
   handler: FetchHandler,
   report: ErrorReporter,
+  graceMs: number,
 ): Promise<void> {
   // The handler first: aborting its handlers and ending its streams is what lets the open
   // responses finish, which server.shutdown() waits for (it never cuts a response itself).
-  const settled = closeHandler(handler, report);
+  const settled = closeHandler(handler, report, graceMs);
+  // With a grace the server keeps listening while the handler drains (see the Node adapter).
+  if (graceMs > 0) await settled;
   const stopped = server.shutdown().catch(report);
   await settled;
   await stopped;

@@ -10,20 +10,23 @@ import { PROCESS_SIGNAL_HOOKS } from '../shared/process-signals.ts';
 import {
   closeHandler,
   DEFAULT_HOSTNAME,
+  type DrainOptions,
+  healthReply,
   type ListenInfo,
   listenInfo,
   listening,
   portFromEnv,
+  Readiness,
   safeReporter,
 } from '../shared/serve.ts';
 import type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 import { SHARED_SERVE_KEYS } from '../shared/types.ts';
-import { type NodeListenerOptions, toNodeListener } from './listener.ts';
+import { type NodeListener, type NodeListenerOptions, toNodeListener } from './listener.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
 
 /** Options of {@link serve}. */
-export interface ServeOptions extends NodeListenerOptions {
+export interface ServeOptions extends NodeListenerOptions, DrainOptions {
   /**
    * TCP port; `0` picks a free one (read it from the result).
    *
@@ -166,6 +169,7 @@ export async function serve(
   const { signal } = options;
   signal?.throwIfAborted();
   const report = safeReporter(options.onError);
+  const readiness = new Readiness();
   const headersTimeout = options.headersTimeout ?? NODE_SERVE_DEFAULTS.headersTimeout;
   const requestTimeout = options.requestTimeout ?? NODE_SERVE_DEFAULTS.requestTimeout;
   // Node's requestTimeout counts until the request is received, never while the answer streams
@@ -178,7 +182,7 @@ export async function serve(
       connectionsCheckingInterval: checkingInterval(headersTimeout, requestTimeout),
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT,
     },
-    toNodeListener(handler, { onError: report }),
+    withHealth(toNodeListener(handler, { onError: report }), options.health, readiness),
   );
   const maxConnections = options.maxConnections ?? NODE_SERVE_DEFAULTS.maxConnections;
   if (maxConnections > 0 && Number.isFinite(maxConnections)) {
@@ -200,9 +204,25 @@ export async function serve(
 
   // Later server errors (e.g. EMFILE on accept) must not crash the process.
   server.on('error', report);
-  return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () =>
-    shutdown(server, handler, report),
-  );
+  return listening(info, server, options, PROCESS_SIGNAL_HOOKS, () => {
+    readiness.ready = false;
+    return shutdown(server, handler, report, options.graceMs ?? 0);
+  });
+}
+
+/** The listener, behind `/healthz` and `/readyz` unless `health` is `false`. */
+function withHealth(
+  listener: NodeListener,
+  health: boolean | undefined,
+  readiness: Readiness,
+): NodeListener {
+  if (health === false) return listener;
+  return (req, res) => {
+    const reply = healthReply(req.method ?? 'GET', req.url ?? '/', readiness);
+    if (reply === undefined) return listener(req, res);
+    res.writeHead(reply.status, reply.headers);
+    res.end(req.method === 'HEAD' ? undefined : reply.body);
+  };
 }
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {
@@ -219,11 +239,16 @@ async function shutdown(
   server: Server,
   handler: FetchHandler,
   report: ErrorReporter,
+  graceMs: number,
 ): Promise<void> {
+  const settled = closeHandler(handler, report, graceMs);
+  // With a grace the server keeps listening while the handler drains: probes see `/readyz`
+  // answer 503, and requests still sent here get the handler's 503 with Retry-After instead of
+  // a refused connection.
+  if (graceMs > 0) await settled;
   const closed = new Promise<void>((resolve) => {
     server.close(() => resolve());
   });
-  const settled = closeHandler(handler, report);
   server.closeIdleConnections();
   await settled;
   // Streams the handler just ended finish writing within this turn; let their last bytes out

@@ -9,6 +9,7 @@ import { exposureWarning, type ListenInfo } from './listen-info.ts';
 import { afterRefusal, type RefusedBody, refusesBody } from './refused-body.ts';
 import type { ErrorReporter, FetchHandler } from './types.ts';
 
+export { HEALTH_PATHS, healthReply, healthResponse, Readiness, targetOf } from './health.ts';
 export {
   DEFAULT_HOSTNAME,
   DEFAULT_PORT,
@@ -86,9 +87,13 @@ function logError(error: unknown): void {
  * Calls `handler.close()` right away (an async function runs synchronously up to its first
  * await) and reports, rather than throws, its failure.
  */
-export async function closeHandler(handler: FetchHandler, report: ErrorReporter): Promise<void> {
+export async function closeHandler(
+  handler: FetchHandler,
+  report: ErrorReporter,
+  graceMs: number,
+): Promise<void> {
   try {
-    await handler.close?.();
+    await (graceMs > 0 ? handler.close?.({ graceMs }) : handler.close?.());
   } catch (error) {
     report(error);
   }
@@ -179,8 +184,29 @@ export function shutdownTriggers<S extends string>(
 /** Process signals every adapter shuts down on unless told otherwise. */
 export const DEFAULT_SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
+/** The drain and health options every runtime's `serve()` takes. */
+export interface DrainOptions {
+  /**
+   * Milliseconds a shutdown (a signal, `close()`, the abort of `signal`) lets calls in flight
+   * finish: `/readyz` turns 503 at once, the handler drains (new requests 503 with Retry-After,
+   * streams ended for their clients to reconnect elsewhere), and only then does the server stop
+   * listening and cut what is left. Keep it below the platform's kill timeout (Kubernetes'
+   * `terminationGracePeriodSeconds`).
+   *
+   * @default 0 (no drain: the shutdown aborts everything at once)
+   */
+  graceMs?: number | undefined;
+  /**
+   * Whether `serve()` answers `GET /healthz` (200 while the process runs) and `GET /readyz`
+   * (200 until a shutdown starts, then 503) itself, before the handler.
+   *
+   * @default true
+   */
+  health?: boolean | undefined;
+}
+
 /** What every runtime's `serve()` takes about its lifecycle. */
-export interface LifecycleOptions<S extends string> {
+export interface LifecycleOptions<S extends string> extends DrainOptions {
   signal?: AbortSignal | undefined;
   shutdownSignals?: S[] | false | undefined;
   onListen?(info: ListenInfo): void;

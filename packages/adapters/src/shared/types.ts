@@ -20,9 +20,10 @@ export interface FetchHandler {
   fetch(request: Request): Response | Promise<Response>;
   /**
    * Aborts every in-flight exchange and ends open streams; resolves once they have settled.
-   * Called by the adapters' graceful shutdown.
+   * Called by the adapters' graceful shutdown, with `graceMs` when the server was given one
+   * (the core's handler then drains first: see its `CloseOptions`).
    */
-  close?(): Promise<void>;
+  close?(options?: { graceMs?: number }): Promise<void>;
   /**
    * Optional fast entry (the core handler has it, under the core's `HANDLE` symbol): takes a
    * lighter request object and gives a complete answer as plain data, which the Node adapter
@@ -91,6 +92,8 @@ export const SHARED_SERVE_KEYS = [
   'onListen',
   'onWarning',
   'onError',
+  'graceMs',
+  'health',
 ] as const;
 
 /**
