@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: every measure in one invocation, each in interleaved rounds; then the results
- * JSON, the chart, the README's Results section (full runs only) and the tables on stdout.
+ * JSON, the README's Results section (full runs only) and the tables on stdout.
  * `pnpm bench --quick` is a smoke run (one short round, small counts) that checks the bench still
  * runs; it exits non-zero when a target failed to start or to answer, never because of a figure.
  */

@@ -2,7 +2,7 @@
  * The registry of everything `pnpm bench` measures: one entry per target, in the
  * src/targets-*.ts file of its kind and assembled here. A new target (a Redis session manager,
  * tasks, auth on) is one more entry there and one entry file in src/entries; its ratio to its
- * baseline, and any goal it declares, show up in the tables, the chart and the verdicts without
+ * baseline, and any goal it declares, show up in the tables and the verdicts without
  * further code. See README.md, "Adding a target".
  */
 import type { ThroughputTarget } from './target-types.ts';

@@ -1,9 +1,9 @@
 /**
  * Small HTTP client helpers for setup and side-channel calls. Each request uses its own
- * connection (`agent: false`), so the client never holds an idle keep-alive socket that could
- * delay a server's exit.
+ * connection (`agent: false`) unless given an agent, so the client never holds an idle keep-alive
+ * socket that could delay a server's exit.
  */
-import { type IncomingHttpHeaders, request } from 'node:http';
+import { type Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { sseMessages } from '@edge-mcp/test-kit';
 
 export interface HttpAnswer {
@@ -12,12 +12,14 @@ export interface HttpAnswer {
   body: string;
 }
 
+/** `agent`: a keep-alive agent of the caller's (a load loop's); by default a connection of its own. */
 export function httpRequest(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {},
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false });
+    const { method = 'GET', headers, agent = false } = init;
+    const req = request(url, { method, headers, agent });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');

@@ -7,10 +7,10 @@
  * the server can serve, not a client's poll interval. autocannon cannot branch on an answer, hence
  * a loop of its own (node:http, like autocannon's one client thread).
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { legacyMessage } from '@edge-mcp/test-kit';
 import type { DriverResult, DriverRun, LoadDriver } from './driver.ts';
-import { jsonRpcOf } from './http.ts';
+import { httpRequest, jsonRpcOf } from './http.ts';
 import { legacyPostHeaders, openSession } from './mcp.ts';
 import type { RunningTarget } from './spawn.ts';
 
@@ -24,33 +24,6 @@ interface Rpc {
     content?: [{ text?: string }];
   };
   error?: unknown;
-}
-
-function post(agent: Agent, url: string, headers: Record<string, string>, body: string) {
-  return new Promise<{ status: number; body: string; sse: boolean }>((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      agent,
-      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          body: text,
-          sse: String(res.headers['content-type']).startsWith('text/event-stream'),
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -75,14 +48,12 @@ async function rpc(
   method: string,
   params: Record<string, unknown>,
 ): Promise<Rpc> {
-  const answer = await post(
-    agent,
-    session.url,
-    session.headers,
-    JSON.stringify(legacyMessage(method, params, ++session.lastId)),
-  );
-  session.sse ||= answer.sse;
-  const message = jsonRpcOf({ status: answer.status, headers: {}, body: answer.body }) as Rpc;
+  const body = JSON.stringify(legacyMessage(method, params, ++session.lastId));
+  // Sent with its length, as a client sends a JSON body (not chunked).
+  const headers = { ...session.headers, 'content-length': String(Buffer.byteLength(body)) };
+  const answer = await httpRequest(session.url, { method: 'POST', headers, body, agent });
+  session.sse ||= String(answer.headers['content-type']).startsWith('text/event-stream');
+  const message = jsonRpcOf(answer) as Rpc;
   if (answer.status !== 200 || !message?.result) {
     throw new Error(`${method}: ${answer.status} ${answer.body.slice(0, 300)}`);
   }
