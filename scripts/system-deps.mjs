@@ -19,6 +19,8 @@ import { accessSync, constants } from 'node:fs';
 export const SYSTEM_PROGRAMS = [
   { apt: 'chromium', binary: '/usr/bin/chromium', env: 'CHROMIUM_PATH', for: 'auth-e2e (browser)' },
   { apt: 'redis-server', binary: '/usr/bin/redis-server', env: 'REDIS_SERVER', for: 'Redis tests' },
+  { apt: 'nginx', binary: '/usr/sbin/nginx', env: 'NGINX', for: 'proxy matrix' },
+  { apt: 'haproxy', binary: '/usr/sbin/haproxy', env: 'HAPROXY', for: 'proxy matrix' },
 ];
 
 const executable = (path) => {

@@ -1,4 +1,7 @@
-/** The Node-only part of the kit: ports, child-process runtimes, Redis and a round-robin proxy. */
+/**
+ * The Node-only part of the kit: ports, child-process runtimes, Redis, a round-robin proxy and
+ * real reverse proxies (nginx, HAProxy).
+ */
 export { type Child, type ChildOptions, killChildren, startChild } from './child.ts';
 export { freePort } from './ports.ts';
 export {
@@ -7,5 +10,6 @@ export {
   type RedisServerOptions,
   startRedis,
 } from './redis-server.ts';
+export { type ReverseProxy, startHaproxy, startNginx } from './reverse-proxy.ts';
 export { type RoundRobinOptions, type RoundRobinProxy, startRoundRobin } from './round-robin.ts';
 export { bunBinary, denoBinary, denoPlatformPackage } from './runtimes.ts';

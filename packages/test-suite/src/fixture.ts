@@ -11,7 +11,11 @@ import {
   type TokenRejection,
 } from '@edge-mcp/core';
 import type { RateLimitStore } from '@edge-mcp/core/sessions';
-import { createExampleApp, createExampleServer } from '@edge-mcp/example-server/example';
+import {
+  createExampleApp,
+  createExampleServer,
+  exampleOptions,
+} from '@edge-mcp/example-server/example';
 import type { Hono } from 'hono';
 import * as z from 'zod';
 import { createFixtureServer } from './conformance/fixture-server.ts';
@@ -145,8 +149,63 @@ export function fixtureServer(kind: FixtureKind): McpServer {
       return `dripped ${count}`;
     },
   );
+  addGates(server);
   addTaskTools(server);
   return server;
+}
+
+/**
+ * `gated` sends a progress notification, then waits for `open-gate` before it sends the next:
+ * behind a proxy that holds events back, the client never sees the first and never opens the
+ * gate (test hooks of the proxy matrix).
+ */
+function addGates(server: McpServer): void {
+  const gates = new Map<string, () => void>();
+  server.tool(
+    'gated',
+    {
+      description: 'Sends count progress notifications, each after open-gate (test hook)',
+      inputSchema: z.object({ gate: z.string(), count: z.number().int().min(1) }),
+    },
+    async ({ gate, count }, ctx) => {
+      for (let step = 1; step <= count; step++) {
+        ctx.progress(step, count, `step ${step}`);
+        await new Promise<void>((resolve, reject) => {
+          gates.set(`${gate}/${step}`, resolve);
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
+        });
+      }
+      return `passed ${count} gates`;
+    },
+  );
+  server.tool(
+    'open-gate',
+    {
+      description: 'Lets gated send its next notification (test hook)',
+      inputSchema: z.object({ gate: z.string(), step: z.number().int() }),
+    },
+    ({ gate, step }) => {
+      const open = gates.get(`${gate}/${step}`);
+      gates.delete(`${gate}/${step}`);
+      open?.();
+      return open ? 'opened' : 'no such gate';
+    },
+  );
+}
+
+/**
+ * What a deployment sets through the environment, read as the example reads it
+ * (`MCP_TRUST_PROXY`, `ALLOWED_HOSTS`), and `KEEP_ALIVE_MS` (the proxy matrix scales it down
+ * with the proxies' idle limits).
+ */
+export function deployOptions(env: (name: string) => string | undefined): McpHandlerOptions {
+  const { trustProxy, allowedHosts } = exampleOptions(env, { host: '127.0.0.1', port: 0 });
+  const keepAlive = env('KEEP_ALIVE_MS');
+  return {
+    allowedHosts: allowedHosts ?? [],
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
+    ...(keepAlive ? { keepAliveMs: Number(keepAlive) } : {}),
+  };
 }
 
 /**

@@ -48,8 +48,12 @@ export function healthReply(
   return readiness.ready ? READY : DRAINING;
 }
 
-/** The request target of an absolute URL (`/path?query`). */
+/**
+ * The request target of a request URL (`/path?query`). Bun gives the bare target when the
+ * request has no Host (an HTTP/1.0 health check such as HAProxy's `option httpchk`).
+ */
 export function targetOf(url: string): string {
+  if (url.charCodeAt(0) === 47) return url; // '/'
   const slash = url.indexOf('/', url.indexOf('//') + 2);
   return slash === -1 ? '/' : url.slice(slash);
 }

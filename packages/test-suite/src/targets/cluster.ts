@@ -101,7 +101,7 @@ function command(runtime: ClusterRuntime): { command: string; args: string[] } {
   }
 }
 
-async function startInstance(
+export async function startInstance(
   runtime: ClusterRuntime,
   index: number,
   port: number,
