@@ -1,0 +1,211 @@
+/**
+ * A rolling deploy with nothing lost (issue 24, item 4): Node instances of the suite's server on
+ * one redis-server behind HAProxy (docs/deploying/haproxy.cfg, its health check on `/readyz`),
+ * and clients that keep working while the instances are replaced one by one: legacy sessions
+ * that each follow their GET stream (resuming with Last-Event-ID whenever it ends) and call
+ * `tally` one call at a time (a running sum in the session: a call that ran twice shows in it),
+ * and a steady `touch` that sends one list-changed event to every session's stream.
+ * `pnpm test` runs a short version (test/rolling-deploy.test.ts); `pnpm stress` a long one.
+ */
+
+import { LEGACY, legacy, legacyGet, openSession, readAnswer, SseReader } from '@edge-mcp/test-kit';
+import {
+  freePort,
+  haproxyDocumented,
+  type RedisServer,
+  type ReverseProxy,
+  startHaproxy,
+  startRedis,
+} from '@edge-mcp/test-kit/node';
+import { CLUSTER_ENV, type ClusterInstance, startInstance } from './targets/cluster.ts';
+
+export interface DeploymentOptions {
+  instances: number;
+  /** Each instance's drain on SIGTERM (`DRAIN_MS`). */
+  drainMs: number;
+}
+
+export interface Deployment {
+  readonly url: string;
+  readonly redis: RedisServer;
+  readonly proxy: ReverseProxy;
+  readonly instances: ClusterInstance[];
+  /** Stops instance `i` (SIGTERM: a drain; SIGKILL: a crash) and starts its replacement. */
+  replace(i: number, how: 'SIGTERM' | 'SIGKILL'): Promise<{ code: number | null; ms: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startDeployment(options: DeploymentOptions): Promise<Deployment> {
+  const redis = await startRedis();
+  const env = {
+    ...CLUSTER_ENV,
+    FIXTURE: 'suite',
+    REDIS_URL: redis.url,
+    REDIS_NAMESPACE: `deploy-${Math.random().toString(36).slice(2, 8)}`,
+    DRAIN_MS: String(options.drainMs),
+    KEEP_ALIVE_MS: '250',
+    MCP_TRUST_PROXY: '1',
+    ALLOWED_HOSTS: 'mcp.example.test',
+  };
+  const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
+  const instances = await Promise.all(ports.map((port, i) => startInstance('node', i, port, env)));
+  const proxyPort = await freePort();
+  const proxy = await startHaproxy(haproxyDocumented(proxyPort, ports, '1s'), proxyPort);
+  return {
+    url: proxy.url,
+    redis,
+    proxy,
+    instances,
+    async replace(i, how) {
+      const old = instances[i] as ClusterInstance;
+      const started = performance.now();
+      old.kill(how, false);
+      const { code } = await old.exited;
+      const ms = performance.now() - started;
+      instances[i] = await startInstance('node', i, ports[i] as number, env);
+      return { code, ms };
+    },
+    async stop() {
+      await Promise.all(instances.map((instance) => instance.stop()));
+      await proxy.stop();
+      await redis.stop();
+    },
+  };
+}
+
+/** What one client session saw. */
+export interface SessionRecord {
+  readonly id: string;
+  /** Event ids of the list-changed events its GET stream delivered, in arrival order. */
+  readonly events: string[];
+  /** Sums `tally` answered, in order. */
+  readonly sums: number[];
+  /** Calls answered with a JSON-RPC error or an HTTP error (the proxy's 502/503), by kind. */
+  readonly failures: string[];
+  attempts: number;
+  /** Times the GET stream was opened (1 + its resumptions). */
+  connects: number;
+}
+
+/** Clients that work through `url` until `stop()`; `touches` counts touch calls by outcome. */
+export class Workload {
+  readonly sessions: SessionRecord[] = [];
+  readonly touches = { ok: 0, failed: 0 };
+  #stopped = false;
+  #closed = false;
+  readonly #abort = new AbortController();
+  readonly #streams: Promise<void>[] = [];
+  readonly #workers: Promise<void>[] = [];
+  readonly #url: string;
+
+  constructor(url: string) {
+    this.#url = url;
+  }
+
+  async start(sessions: number): Promise<void> {
+    for (let i = 0; i < sessions; i++) {
+      const id = await openSession(`${this.#url}/mcp`, LEGACY);
+      const record: SessionRecord = {
+        id,
+        events: [],
+        sums: [],
+        failures: [],
+        attempts: 0,
+        connects: 0,
+      };
+      this.sessions.push(record);
+      this.#streams.push(this.#follow(record));
+      this.#workers.push(this.#calls(record));
+    }
+    this.#workers.push(this.#touching());
+  }
+
+  /** Stops the calls and touches; the streams go on until `close()`. */
+  async quiet(): Promise<void> {
+    this.#stopped = true;
+    await Promise.all(this.#workers);
+  }
+
+  /** One touch more (after `quiet()`), counted like the others. */
+  touch(): Promise<void> {
+    return this.#touch();
+  }
+
+  async #touching(): Promise<void> {
+    while (!this.#stopped) {
+      await this.#touch();
+      await pause(200);
+    }
+  }
+
+  async #touch(): Promise<void> {
+    const session = this.sessions[0] as SessionRecord;
+    const answer = await this.#call(session.id, 'touch', {}).catch(() => undefined);
+    if (answer?.status === 200 && answer.message.result) this.touches.ok++;
+    else this.touches.failed++;
+  }
+
+  async #calls(record: SessionRecord): Promise<void> {
+    while (!this.#stopped) {
+      record.attempts++;
+      const answer: { status: number; message: Record<string, any> } = await this.#call(
+        record.id,
+        'tally',
+        { add: 1 },
+      ).catch((error: Error) => ({ status: 0, message: { error: { message: error.message } } }));
+      const sum = answer.message?.result?.structuredContent?.sum;
+      if (typeof sum === 'number') record.sums.push(sum);
+      else
+        record.failures.push(
+          `${answer.status} ${answer.message?.error?.message ?? 'no JSON-RPC answer'}`,
+        );
+      await pause(50);
+    }
+  }
+
+  #call(session: string, name: string, args: Record<string, unknown>) {
+    return fetch(
+      `${this.#url}/mcp`,
+      legacy('tools/call', { name, arguments: args }, session, { version: LEGACY }),
+    ).then(readAnswer);
+  }
+
+  /** Follows the session's GET stream, resuming after the last event whenever it ends. */
+  async #follow(record: SessionRecord): Promise<void> {
+    while (!this.#closed) {
+      const last = record.events.at(-1);
+      const response = await fetch(
+        `${this.#url}/mcp`,
+        legacyGet(record.id, last, { version: LEGACY, signal: this.#abort.signal }),
+      ).catch(() => undefined);
+      if (response?.status !== 200) {
+        await response?.body?.cancel();
+        // A client's reconnect backoff (the stream's `retry` field is 1 s; shorter here).
+        await pause(100);
+        continue;
+      }
+      record.connects++;
+      const reader = new SseReader(response);
+      try {
+        for await (const message of reader) {
+          if (message.method === 'notifications/tools/list_changed' && message._eventId)
+            record.events.push(message._eventId);
+        }
+      } catch {
+        // Cut (a crash, the proxy): resume.
+      }
+    }
+  }
+
+  /** Ends the streams and waits for every loop. */
+  async close(): Promise<void> {
+    this.#stopped = true;
+    this.#closed = true;
+    this.#abort.abort();
+    await Promise.allSettled([...this.#workers, ...this.#streams]);
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
