@@ -53,6 +53,12 @@ export async function startExample(runtime: ExampleRuntime): Promise<void> {
   const port = Number(env('PORT') ?? 8787);
   const hostname = env('HOST') ?? '127.0.0.1';
   const graceMs = drainMs(env('MCP_DRAIN_MS'));
+  // The resource identifier is the public URL tokens are issued for; behind a proxy the
+  // default from HOST:PORT is the internal address, which no client addresses.
+  if (env('MCP_AUTH_ISSUER') && env('MCP_TRUST_PROXY') && !env('MCP_RESOURCE_URL'))
+    log(
+      'edge-mcp example: behind a proxy (MCP_TRUST_PROXY) set MCP_RESOURCE_URL to the public URL of /mcp; the default is this internal address',
+    );
   // Only with REDIS_URL: node-redis is not even loaded otherwise.
   const redis = env('REDIS_URL')
     ? await (await import('./example/redis.ts')).exampleCluster(env, log).catch((error: Error) => {

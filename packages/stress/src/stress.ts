@@ -11,7 +11,9 @@
  *   STRESS_CLIENTS [32]         concurrent soak clients
  *   STRESS_STALLED [8]          stalled readers kept open during the soak
  *   STRESS_HEAP_MIB [16]        allowed heap growth after GC
- *   STRESS_ONLY [all]           `fuzz`, `soak` or `abuse`
+ *   STRESS_ONLY [all]           `fuzz`, `soak`, `abuse` or `deploy`
+ *   STRESS_DEPLOY_SESSIONS [500] sessions of the rolling deploy (three instances behind HAProxy,
+ *                               each replaced twice, by SIGTERM with a drain and by SIGKILL)
  *   STRESS_ABUSE_RUNTIMES [node,deno,bun]  where the abuse mode attacks the example (192 MB heap)
  *   FUZZ_SEED, SOAK_SEED        replay a printed seed
  */
@@ -140,9 +142,35 @@ async function abuse(): Promise<void> {
   }
 }
 
+/**
+ * The rolling deploy at length: the test-suite's rolling-deploy test with 500 sessions and six
+ * replacements (every instance drained once and killed once), run as its own vitest process.
+ */
+async function deploy(): Promise<void> {
+  const sessions = env('STRESS_DEPLOY_SESSIONS', 500);
+  console.log(`deploy: ${sessions} sessions, 6 replacements`);
+  const { spawnSync } = await import('node:child_process');
+  const suite = new URL('../../test-suite/', import.meta.url).pathname;
+  const run = spawnSync(
+    'pnpm',
+    ['exec', 'vitest', 'run', '--project', 'suite', 'test/rolling-deploy.test.ts'],
+    {
+      cwd: suite,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        ROLLING_SESSIONS: String(sessions),
+        ROLLING_REPLACEMENTS: 'SIGTERM,SIGKILL,SIGTERM,SIGKILL,SIGTERM,SIGKILL',
+      },
+    },
+  );
+  if (run.status !== 0) failures.push(`deploy: the rolling deploy failed (exit ${run.status})`);
+}
+
 if (only === undefined || only === 'fuzz') await fuzz();
 if (only === undefined || only === 'soak') await soakRun();
 if (only === undefined || only === 'abuse') await abuse();
+if (only === undefined || only === 'deploy') await deploy();
 if (failures.length > 0) {
   console.log(`\n${failures.length} failure(s):\n${failures.join('\n\n')}`);
   process.exitCode = 1;

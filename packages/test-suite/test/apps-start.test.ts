@@ -8,8 +8,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { LEGACY, legacy, modern, openSession, readAnswer, until, within } from '@edge-mcp/test-kit';
-import { freePort, type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
+import {
+  freePort,
+  nginxDocumented,
+  type RedisServer,
+  startNginx,
+  startRedis,
+} from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { whoamiFrom } from '../src/proxy-checks.ts';
 import { running } from '../src/suite/wait.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -191,6 +198,25 @@ describe('MCP_DRAIN_MS: SIGTERM drains before it stops (a rolling deploy)', () =
       expect(JSON.parse(line ?? '{}')).toMatchObject({ outcome: 'ok' });
     },
   );
+});
+
+describe('behind nginx, with MCP_TRUST_PROXY (docs/deploying/nginx.conf)', () => {
+  test('pnpm start answers a client that addressed mcp.example.test, whoami shows its address, a rebinding Host is refused', async () => {
+    const app = await startApp(SERVER, 'start', {
+      MCP_TRUST_PROXY: '1',
+      ALLOWED_HOSTS: 'mcp.example.test',
+    });
+    const port = await freePort();
+    const nginx = await startNginx(nginxDocumented(port, Number(new URL(app.url).port)), port);
+    try {
+      const seen = await whoamiFrom(nginx.url, '127.0.0.3', 'mcp.example.test');
+      expect(seen.status).toBe(200);
+      expect(seen.seen).toMatchObject({ clientAddress: '127.0.0.3', host: 'mcp.example.test' });
+      expect((await whoamiFrom(nginx.url, '127.0.0.3', 'rebind.attacker.test')).status).toBe(403);
+    } finally {
+      await nginx.stop();
+    }
+  });
 });
 
 describe('with REDIS_URL, the apps are instances of one server', () => {
