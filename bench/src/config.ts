@@ -28,6 +28,8 @@ export const MEASURES = [
   'sessions',
   'disconnect',
   'shutdown',
+  'cross-cancel',
+  'proxy-sse',
   'fairness',
   'cloudflare',
 ] as const;
@@ -65,6 +67,10 @@ export const config = {
   drops: num('BENCH_DROPS', quick ? 10 : 200),
   shutdownSessions: num('BENCH_SHUTDOWN_SESSIONS', quick ? 200 : 10_000),
   inFlight: num('BENCH_INFLIGHT', quick ? 10 : 100),
+  /** Cross-instance cancels per round (after 10 uncounted ones). */
+  cancels: Math.max(1, Math.round(num('BENCH_CANCELS', quick ? 20 : 200))),
+  /** Event exchanges per proxy path and round (after 3 uncounted ones per path). */
+  events: Math.max(1, Math.round(num('BENCH_EVENTS', quick ? 10 : 30))),
   /** Counted starts per start-up target and round (after one uncounted start per target). */
   starts: Math.max(1, Math.round(num('BENCH_STARTS', quick ? 1 : 5))),
   measures: measures ?? [...MEASURES],

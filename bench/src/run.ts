@@ -14,8 +14,10 @@ import {
   othersCores,
 } from './lib/system.ts';
 import { type CloudflareResults, runCloudflare } from './measures/cloudflare.ts';
+import { type CrossCancelRow, runCrossCancelRounds } from './measures/cross-cancel.ts';
 import { type DisconnectRow, runDisconnectRounds } from './measures/disconnect.ts';
 import { type FairnessRow, runFairness } from './measures/fairness.ts';
+import { type ProxySseRow, runProxySseRounds } from './measures/proxy-sse.ts';
 import { runSessions, type SessionRow } from './measures/sessions.ts';
 import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
 import { runStartup, type StartupRow } from './measures/startup.ts';
@@ -32,6 +34,7 @@ import {
   THROUGHPUT_TARGETS,
 } from './targets.ts';
 import { BUNDLE_TARGETS, STORAGE_TARGETS } from './targets-cloudflare.ts';
+import { CROSS_CANCEL_TARGETS, PROXY_SSE_TARGETS } from './targets-example.ts';
 
 const started = performance.now();
 const log = (line: string) =>
@@ -58,6 +61,8 @@ let startup: StartupRow[] = [];
 let sessions: SessionRow[] = [];
 let disconnect: DisconnectRow[] = [];
 let shutdown: ShutdownRow[] = [];
+let crossCancel: CrossCancelRow[] = [];
+let proxySse: ProxySseRow[] = [];
 let fairness: FairnessRow[] = [];
 let cloudflare: CloudflareResults | undefined;
 
@@ -84,6 +89,24 @@ if (config.measures.includes('disconnect')) {
 if (config.measures.includes('shutdown')) {
   shutdown = await runShutdownRounds(selection(SHUTDOWN_TARGETS), config, log);
 }
+if (config.measures.includes('cross-cancel')) {
+  const targets = selection(CROSS_CANCEL_TARGETS);
+  if (targets.length > 0) {
+    log(
+      `cross-instance cancel: ${config.cancels} cancels per round, 2 example instances on one Redis`,
+    );
+    crossCancel = await runCrossCancelRounds(targets, config, log);
+  }
+}
+if (config.measures.includes('proxy-sse')) {
+  const targets = selection(PROXY_SSE_TARGETS);
+  if (targets.length > 0) {
+    log(
+      `proxy SSE: ${config.events} exchanges per path and round (${targets.map((t) => t.id).join(', ')})`,
+    );
+    proxySse = await runProxySseRounds(targets, config, log);
+  }
+}
 if (config.measures.includes('fairness')) {
   const targets = selection(FAIRNESS_TARGETS);
   if (targets.length > 0) {
@@ -104,7 +127,17 @@ if (config.measures.includes('cloudflare')) {
 
 const loadEnd = loadAverage();
 const others = othersCores(cpuStart, cpuSnapshot());
-const results = { throughput, startup, sessions, disconnect, shutdown, fairness, cloudflare };
+const results = {
+  throughput,
+  startup,
+  sessions,
+  disconnect,
+  shutdown,
+  crossCancel,
+  proxySse,
+  fairness,
+  cloudflare,
+};
 const goals = judge(results);
 const { partial, out, ...knobs } = config;
 // The load average at the end counts this run's own processes too; other work is judged by
@@ -130,6 +163,8 @@ const failures = [
   ...sessions.flatMap((r) => r.errors.map((e) => `sessions ${r.id} ${e}`)),
   ...disconnect.flatMap((r) => r.errors.map((e) => `disconnect ${r.id} ${e}`)),
   ...shutdown.flatMap((r) => r.errors.map((e) => `shutdown ${r.id} ${e}`)),
+  ...crossCancel.flatMap((r) => r.errors.map((e) => `cross-cancel ${r.id} ${e}`)),
+  ...proxySse.flatMap((r) => r.errors.map((e) => `proxy-sse ${r.id} ${e}`)),
   ...fairness.flatMap((r) => r.errors.map((e) => `fairness ${r.id} ${e}`)),
   ...[...(cloudflare?.storage ?? []), ...(cloudflare?.bundles ?? [])].flatMap((r) =>
     r.errors.map((e) => `cloudflare ${r.id} ${e}`),

@@ -66,9 +66,15 @@ export function legacySleepBody(n: number, ms: number): string {
   return JSON.stringify(legacyMessage('tools/call', { name: 'sleep', arguments: { ms } }, n));
 }
 
-/** An `initialize` request (no session header, no protocol-version header, as clients send it). */
-export function initializeShape(version: string): CallShape {
-  const params = initializeParams(version, {}, { name: 'bench', version: '1.0.0' });
+/**
+ * An `initialize` request (no session header, no protocol-version header, as clients send it),
+ * declaring `capabilities` (none by default).
+ */
+export function initializeShape(
+  version: string,
+  capabilities: Record<string, unknown> = {},
+): CallShape {
+  const params = initializeParams(version, capabilities, { name: 'bench', version: '1.0.0' });
   return {
     headers: { 'content-type': 'application/json', ...legacyHeaders() },
     body: numbered(legacyMessage('initialize', params)),
@@ -76,8 +82,12 @@ export function initializeShape(version: string): CallShape {
 }
 
 /** initialize + notifications/initialized; resolves with the session id (if the server gave one). */
-export async function openSession(mcpUrl: string, version: string): Promise<string | undefined> {
-  const init = initializeShape(version);
+export async function openSession(
+  mcpUrl: string,
+  version: string,
+  capabilities: Record<string, unknown> = {},
+): Promise<string | undefined> {
+  const init = initializeShape(version, capabilities);
   const answer = await httpRequest(mcpUrl, {
     method: 'POST',
     headers: init.headers,

@@ -1,4 +1,7 @@
-/** Where things are: the bench package, its results, and the Deno, Bun and wrangler binaries. */
+/**
+ * Where things are: the bench package, its results, the example server, and the Deno, Bun and
+ * wrangler binaries.
+ */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/node';
@@ -6,6 +9,8 @@ import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/nod
 export const BENCH_DIR = join(import.meta.dirname, '..', '..');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 const APPS_DIR = join(BENCH_DIR, '..', 'apps');
+/** The example server (`pnpm start` runs it there). */
+export const EXAMPLE_DIR = join(APPS_DIR, 'server');
 
 /** The real deno binary, of apps/server's devDependency (the npm package's bin is a Node wrapper). */
 export function denoBinary(): string {

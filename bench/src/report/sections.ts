@@ -4,6 +4,7 @@
  */
 import { formatLoad, NOISY_LOAD, NOISY_OTHERS } from '../lib/system.ts';
 import { cloudflareSection } from './cloudflare.ts';
+import { crossCancelSection, proxySseSection } from './example.ts';
 import { fairnessSection } from './fairness.ts';
 import { formatGoalValue, formatThreshold, n, table, unitOf, verdict } from './format.ts';
 import { disconnectSection, shutdownSection } from './lifecycle.ts';
@@ -17,6 +18,8 @@ export const SECTIONS: readonly Section[] = [
   sessionsSection,
   disconnectSection,
   shutdownSection,
+  crossCancelSection,
+  proxySseSection,
   fairnessSection,
   cloudflareSection,
 ];

@@ -5,8 +5,10 @@
 import type { Spread } from '../lib/stats.ts';
 import type { LoadAverage } from '../lib/system.ts';
 import type { CloudflareResults } from '../measures/cloudflare.ts';
+import type { CrossCancelRow } from '../measures/cross-cancel.ts';
 import type { DisconnectRow } from '../measures/disconnect.ts';
 import type { FairnessRow } from '../measures/fairness.ts';
+import type { ProxySseRow } from '../measures/proxy-sse.ts';
 import type { SessionRow } from '../measures/sessions.ts';
 import type { ShutdownRow } from '../measures/shutdown.ts';
 import type { StartupRow } from '../measures/startup.ts';
@@ -43,6 +45,8 @@ export interface Results {
   shutdown: ShutdownRow[];
   fairness?: FairnessRow[];
   cloudflare?: CloudflareResults;
+  crossCancel?: CrossCancelRow[];
+  proxySse?: ProxySseRow[];
 }
 
 /** What one run wrote: its environment, configuration, load, results and verdicts. */

@@ -1,8 +1,14 @@
 /**
  * The Node-only part of the kit: ports, child-process runtimes, Redis, a round-robin proxy and
- * real reverse proxies (nginx, HAProxy).
+ * real reverse proxies (nginx, HAProxy) with the documented configurations.
  */
 export { type Child, type ChildOptions, killChildren, startChild } from './child.ts';
+export {
+  documented,
+  haproxyDocumented,
+  nginxDefaults,
+  nginxDocumented,
+} from './deploy-configs.ts';
 export { freePort } from './ports.ts';
 export {
   pingRedis,

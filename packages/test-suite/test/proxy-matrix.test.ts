@@ -7,7 +7,15 @@
  * (`MCP_TRUST_PROXY=1`). Keep-alives carry a quiet stream past the idle limit; a server without
  * them gets its quiet stream cut, and the client resumes it with Last-Event-ID, losing nothing.
  */
-import { freePort, type ReverseProxy, startHaproxy, startNginx } from '@edge-mcp/test-kit/node';
+import {
+  freePort,
+  haproxyDocumented,
+  nginxDefaults,
+  nginxDocumented,
+  type ReverseProxy,
+  startHaproxy,
+  startNginx,
+} from '@edge-mcp/test-kit/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   cutStreamResumes,
@@ -16,7 +24,6 @@ import {
   quietStreamSurvives,
   whoamiFrom,
 } from '../src/proxy-checks.ts';
-import { haproxyDocumented, nginxDefaults, nginxDocumented } from '../src/proxy-configs.ts';
 import { type ClusterInstance, startInstance } from '../src/targets/cluster.ts';
 
 /** The proxies' idle limit in the test, and the server's keep-alive interval: 60 s and 15 s scaled. */

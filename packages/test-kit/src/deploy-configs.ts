@@ -1,13 +1,15 @@
 /**
- * The reverse-proxy configurations of `docs/deploying.md`, as the proxy matrix and the rolling
- * deploy run them: the files in `docs/deploying/` with only their ports changed and, where a
- * test cannot wait a minute, their idle limits scaled down together with the server's keep-alive
- * interval (the same ratio as the documented 60 s against 15 s). A change to a file that this
- * rewriting no longer matches fails the tests rather than testing something else.
+ * The reverse-proxy configurations of `docs/deploying.md`, as the proxy matrix, the rolling
+ * deploy and the bench's proxy measure run them: the files in `docs/deploying/` with only their
+ * ports changed and, where a test cannot wait a minute, their idle limits scaled down together
+ * with the server's keep-alive interval (the same ratio as the documented 60 s against 15 s). A
+ * change to a file that this rewriting no longer matches fails the tests rather than testing
+ * something else.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** packages/test-kit/src → the repository's docs/deploying. */
 const DOCS = join(import.meta.dirname, '..', '..', '..', 'docs', 'deploying');
 
 /** The documented file, read as users copy it. */

@@ -1,0 +1,205 @@
+/**
+ * Cross-instance cancel → abort: two Node processes of the example server (apps/server, as
+ * `pnpm start` runs it, unchanged) on one real `redis-server` (`REDIS_URL`: sessions, events and
+ * the cluster bus in Redis). One legacy session; per sample a `sleep` (60 s) with a progress
+ * token is POSTed to instance A and, once its first progress event has arrived (the handler
+ * runs), `notifications/cancelled` for its id is POSTed to instance B on the same session.
+ * B does not run the call, so it hands the cancel to A over the Redis bus, and A aborts the
+ * handler.
+ *
+ * The clock starts when the cancel is handed to node:http (a warm keep-alive connection to B) and
+ * stops at A's request-log line for the call (stderr, one JSON line per finished request) with
+ * `outcome: cancelled, reason: client-cancel`: A's own word that the handler's signal aborted,
+ * read without instrumenting the server. The end of A's answer to the original POST (its event
+ * stream closing without a result) is timed too, as the client sees it. The first 10 samples are
+ * a warm-up and not counted.
+ */
+import { Agent } from 'node:http';
+import { within } from '@edge-mcp/test-kit';
+import { freePort } from '@edge-mcp/test-kit/node';
+import type { Config } from '../config.ts';
+import { type ExampleInstance, startExample } from '../lib/example.ts';
+import { httpRequest } from '../lib/http.ts';
+import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
+import { redisService } from '../lib/services.ts';
+import { postStream } from '../lib/sse-stream.ts';
+import { percentile, type Spread } from '../lib/stats.ts';
+import { LEGACY } from '../target-shapes.ts';
+import type { ExampleTarget } from '../targets-example.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
+
+export interface CrossCancelSample extends Stamp {
+  cancels: number;
+  failures: number;
+  /** Cancel sent to B → A's request-log line (the abort). */
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Cancel sent to B → A's answer to the call ended. */
+  endP50Ms: number;
+  endP99Ms: number;
+}
+
+export interface CrossCancelRow extends Measured<CrossCancelSample> {
+  id: string;
+  /** Cancels per round. */
+  cancels: number;
+  failures: number;
+  p50Ms: Spread | null;
+  p99Ms: Spread | null;
+  maxMs: Spread | null;
+  endP50Ms: Spread | null;
+  endP99Ms: Spread | null;
+}
+
+const WARM_UP = 10;
+const TIMEOUT_MS = 5000;
+
+/** A's request-log line for the call `id`, with its arrival time. */
+function logLine(instance: ExampleInstance, id: number): Promise<{ line: LogLine; at: number }> {
+  return new Promise((resolve, reject) => {
+    const off = instance.onLine((text, at) => {
+      if (!text.startsWith('{')) return;
+      const line = JSON.parse(text) as LogLine;
+      if (line.id !== id || line.method !== 'tools/call') return;
+      off();
+      clearTimeout(timer);
+      resolve({ line, at });
+    });
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no log line of call ${id} on A within ${TIMEOUT_MS} ms`));
+    }, TIMEOUT_MS);
+  });
+}
+
+interface LogLine {
+  id?: number;
+  method?: string;
+  outcome?: string;
+  reason?: string;
+}
+
+interface Pair {
+  a: ExampleInstance;
+  b: ExampleInstance;
+  session: string;
+  /** Keep-alive connection to B, as a client that keeps one. */
+  agent: Agent;
+}
+
+/** One call on A cancelled through B: both times from the cancel, in ms. */
+async function cancelOnce({ a, b, session, agent }: Pair, id: number) {
+  const headers = legacyPostHeaders(LEGACY, session);
+  const call = {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'sleep', arguments: { ms: 60_000 }, _meta: { progressToken: id } },
+  };
+  const stream = await postStream(a.mcpUrl, headers, JSON.stringify(call));
+  try {
+    if (stream.status !== 200) throw new Error(`the call on A answered ${stream.status}`);
+    await stream.next((m) => m.method === 'notifications/progress', 'the first progress event');
+    const logged = logLine(a, id);
+    const cancel = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'bench' },
+    };
+    const sent = performance.now();
+    const answer = await httpRequest(b.mcpUrl, {
+      method: 'POST',
+      headers,
+      agent,
+      body: JSON.stringify(cancel),
+    });
+    if (answer.status !== 202) throw new Error(`the cancel on B answered ${answer.status}`);
+    const { line, at } = await logged;
+    if (line.outcome !== 'cancelled' || line.reason !== 'client-cancel')
+      throw new Error(`A logged ${line.outcome} (${line.reason}), not a client cancel`);
+    const ended = await within(stream.ended, "the end of A's answer", TIMEOUT_MS);
+    return { abortMs: at - sent, endMs: ended - sent };
+  } finally {
+    stream.close();
+  }
+}
+
+/** One series of `cancels` cancels on a fresh Redis and two fresh instances. */
+async function runCrossCancel(cancels: number): Promise<Omit<CrossCancelSample, keyof Stamp>> {
+  const redis = await redisService();
+  const started: ExampleInstance[] = [];
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    // Both instances sign 2026-07-28 request state alike, as the docs ask of a cluster.
+    const env = { ...redis.env, MCP_REQUEST_STATE_SECRET: 'edge-mcp-bench' };
+    const ports = [await freePort(), await freePort()];
+    const instances = await Promise.allSettled(ports.map((port) => startExample(port, env)));
+    for (const result of instances) if (result.status === 'fulfilled') started.push(result.value);
+    const failed = instances.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [a, b] = started as [ExampleInstance, ExampleInstance];
+    const session = await openSession(a.mcpUrl, LEGACY);
+    if (!session) throw new Error('A gave no session id');
+    const pair = { a, b, session, agent };
+    for (let i = 0; i < WARM_UP; i++) await cancelOnce(pair, 1 + i).catch(() => {});
+    const abort: number[] = [];
+    const end: number[] = [];
+    let failures = 0;
+    for (let i = 0; i < cancels; i++) {
+      try {
+        const sample = await cancelOnce(pair, 1000 + i);
+        abort.push(sample.abortMs);
+        end.push(sample.endMs);
+      } catch {
+        failures++;
+      }
+    }
+    abort.sort((x, y) => x - y);
+    end.sort((x, y) => x - y);
+    return {
+      cancels,
+      failures,
+      p50Ms: percentile(abort, 50),
+      p99Ms: percentile(abort, 99),
+      maxMs: abort.at(-1) ?? Number.NaN,
+      endP50Ms: percentile(end, 50),
+      endP99Ms: percentile(end, 99),
+    };
+  } finally {
+    agent.destroy();
+    await Promise.all(started.map((instance) => instance.stop()));
+    await redis.stop();
+  }
+}
+
+export async function runCrossCancelRounds(
+  targets: readonly ExampleTarget[],
+  config: Config,
+  log: (line: string) => void,
+): Promise<CrossCancelRow[]> {
+  const measured = await measureRounds(
+    targets,
+    config.rounds,
+    log,
+    () => 'cross-instance cancel:',
+    async (_target, round, position) => ({
+      ...stamp(round, position),
+      ...(await runCrossCancel(config.cancels)),
+    }),
+    (s) =>
+      `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+  );
+  return targets.map((target) => {
+    const { samples, errors, skipped } = measured.get(target)!;
+    return {
+      id: target.id,
+      samples,
+      cancels: config.cancels,
+      failures: sum(samples, (s) => s.failures),
+      ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs', 'endP50Ms', 'endP99Ms']),
+      errors,
+      ...(skipped ? { skipped } : {}),
+    };
+  });
+}

@@ -1,0 +1,260 @@
+/**
+ * SSE event latency through nginx and HAProxy, against the direct path: one Node process of the
+ * example server (apps/server as `pnpm start` runs it, with `MCP_TRUST_PROXY=1` and
+ * `ALLOWED_HOSTS` as docs/deploying.md runs it behind a proxy), nginx from
+ * docs/deploying/nginx.conf and HAProxy from docs/deploying/haproxy.cfg in front of it (only the
+ * ports changed: `deploy-configs.ts` of the test kit, as the proxy matrix runs them), on loopback.
+ *
+ * The server's own write time is not observable without instrumenting it, so each exchange is a
+ * ping-pong on one legacy session per path, with the example's `greet` tool (elicitation):
+ * 1. the client POSTs `tools/call greet`; the server answers with an event stream and writes an
+ *    `elicitation/create` request on it at once, and the stream stays open: the time from the
+ *    POST to that event is **first event** (a mid-stream event: the stream goes on);
+ * 2. on that event the client POSTs its answer (accept, a name); the server resumes the handler
+ *    and writes the result on the open stream, its last event: the time from that POST to the
+ *    result is **answer → event**.
+ * Both are round trips (a request through the path, then the event back through it); the path's
+ * added latency is its figure minus the direct path's, per round. The paths are interleaved, one
+ * exchange each in turn, on keep-alive connections; 3 uncounted exchanges per path first.
+ */
+import { Agent } from 'node:http';
+import {
+  freePort,
+  haproxyDocumented,
+  nginxDocumented,
+  type ReverseProxy,
+  startHaproxy,
+  startNginx,
+} from '@edge-mcp/test-kit/node';
+import type { Config } from '../config.ts';
+import { type ExampleInstance, startExample } from '../lib/example.ts';
+import { httpRequest } from '../lib/http.ts';
+import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
+import { postStream } from '../lib/sse-stream.ts';
+import { percentile, roundMedians, type Spread, spread } from '../lib/stats.ts';
+import { LEGACY } from '../target-shapes.ts';
+import type { ExampleTarget, ProxyKind } from '../targets-example.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
+
+export interface ProxySseSample extends Stamp {
+  events: number;
+  failures: number;
+  firstP50Ms: number;
+  firstP99Ms: number;
+  answerP50Ms: number;
+  answerP99Ms: number;
+}
+
+type Figure = 'firstP50Ms' | 'firstP99Ms' | 'answerP50Ms' | 'answerP99Ms';
+const FIGURES: Figure[] = ['firstP50Ms', 'firstP99Ms', 'answerP50Ms', 'answerP99Ms'];
+
+export interface ProxySseRow extends Measured<ProxySseSample>, Record<Figure, Spread | null> {
+  id: string;
+  label: string;
+  baseline: string | null;
+  /** Exchanges per round. */
+  events: number;
+  failures: number;
+  /** This path's figure − the direct path's, per round (null for the direct path). */
+  added: Record<Figure, Spread | null> | null;
+}
+
+const WARM_UP = 3;
+/** As the server runs behind a proxy in docs/deploying.md. */
+const SERVER_ENV = { MCP_TRUST_PROXY: '1', ALLOWED_HOSTS: 'mcp.example.test' };
+
+interface Path {
+  target: ExampleTarget;
+  mcpUrl: string;
+  session: string;
+  agent: Agent;
+  first: number[];
+  answer: number[];
+  failures: number;
+}
+
+const PROXIES: Record<ProxyKind, (port: number, upstream: number) => Promise<ReverseProxy>> = {
+  nginx: (port, upstream) => startNginx(nginxDocumented(port, upstream), port),
+  // The documented idle limits (60 s) as they are: an exchange takes milliseconds.
+  haproxy: (port, upstream) => startHaproxy(haproxyDocumented(port, [upstream], '60s'), port),
+};
+
+/** One greet exchange on `path`: both round trips in ms. */
+async function exchange(path: Path, id: number): Promise<{ first: number; answer: number }> {
+  const headers = legacyPostHeaders(LEGACY, path.session);
+  const call = {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'greet', arguments: {} },
+  };
+  const sent = performance.now();
+  const stream = await postStream(path.mcpUrl, headers, JSON.stringify(call), path.agent);
+  try {
+    if (stream.status !== 200) throw new Error(`greet answered ${stream.status}`);
+    const asked = await stream.next((m) => m.method === 'elicitation/create', 'the elicitation');
+    const response = {
+      jsonrpc: '2.0',
+      id: asked.message.id,
+      result: { action: 'accept', content: { name: 'bench' } },
+    };
+    const answered = performance.now();
+    const posted = httpRequest(path.mcpUrl, {
+      method: 'POST',
+      headers,
+      agent: path.agent,
+      body: JSON.stringify(response),
+    });
+    const result = await stream.next((m) => m.id === id, 'the result');
+    const text = result.message.result?.content?.[0]?.text;
+    if (text !== 'Hello, bench!')
+      throw new Error(`greet answered ${JSON.stringify(result.message)}`);
+    const status = (await posted).status;
+    if (status !== 202) throw new Error(`the elicitation answer got ${status}`);
+    await stream.ended;
+    return { first: asked.at - sent, answer: result.at - answered };
+  } finally {
+    stream.close();
+  }
+}
+
+/** The paths' front ends: the example itself, or a proxy started in front of it. */
+async function openPaths(
+  targets: readonly ExampleTarget[],
+  example: ExampleInstance,
+  proxies: ReverseProxy[],
+): Promise<Path[]> {
+  const upstream = Number(new URL(example.url).port);
+  const paths: Path[] = [];
+  for (const target of targets) {
+    let url = example.url;
+    if (target.proxy) {
+      const proxy = await PROXIES[target.proxy](await freePort(), upstream);
+      proxies.push(proxy);
+      url = proxy.url;
+    }
+    const mcpUrl = `${url}/mcp`;
+    const session = await openSession(mcpUrl, LEGACY, { elicitation: {} });
+    if (!session) throw new Error(`${target.id}: no session id`);
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    paths.push({ target, mcpUrl, session, agent, first: [], answer: [], failures: 0 });
+  }
+  return paths;
+}
+
+/** One round: `events` exchanges per path, interleaved, on one fresh example process. */
+async function runProxySse(
+  targets: readonly ExampleTarget[],
+  events: number,
+): Promise<Map<string, Omit<ProxySseSample, keyof Stamp>>> {
+  const example = await startExample(await freePort(), SERVER_ENV);
+  const proxies: ReverseProxy[] = [];
+  let paths: Path[] = [];
+  try {
+    paths = await openPaths(targets, example, proxies);
+    let id = 1;
+    for (const path of paths)
+      for (let i = 0; i < WARM_UP; i++) await exchange(path, id++).catch(() => {});
+    for (let i = 0; i < events; i++) {
+      for (let k = 0; k < paths.length; k++) {
+        const path = paths[(i + k) % paths.length]!;
+        try {
+          const { first, answer } = await exchange(path, id++);
+          path.first.push(first);
+          path.answer.push(answer);
+        } catch {
+          path.failures++;
+        }
+      }
+    }
+    return new Map(paths.map((path) => [path.target.id, summary(path, events)]));
+  } finally {
+    for (const path of paths) path.agent.destroy();
+    await Promise.all(proxies.map((proxy) => proxy.stop()));
+    await example.stop();
+  }
+}
+
+function summary(path: Path, events: number): Omit<ProxySseSample, keyof Stamp> {
+  const first = [...path.first].sort((a, b) => a - b);
+  const answer = [...path.answer].sort((a, b) => a - b);
+  return {
+    events,
+    failures: path.failures,
+    firstP50Ms: percentile(first, 50),
+    firstP99Ms: percentile(first, 99),
+    answerP50Ms: percentile(answer, 50),
+    answerP99Ms: percentile(answer, 99),
+  };
+}
+
+export async function runProxySseRounds(
+  targets: readonly ExampleTarget[],
+  config: Config,
+  log: (line: string) => void,
+): Promise<ProxySseRow[]> {
+  const runnable = targets.filter((target) => {
+    const reason = target.unavailable?.();
+    if (reason) log(`${target.id}: skipped, ${reason}`);
+    return !reason;
+  });
+  const round = { id: 'node/edge-mcp-example', unavailable: undefined };
+  const measured = await measureRounds(
+    runnable.length > 0 ? [round] : [],
+    config.rounds,
+    log,
+    () => `proxy SSE (${runnable.map((t) => t.proxy ?? 'direct').join(', ')}):`,
+    async (_round, index, position) => ({
+      ...stamp(index, position),
+      paths: await runProxySse(runnable, config.events),
+    }),
+    (s) => `${[...s.paths].map(describePath).join('; ')}  (load ${s.load1.toFixed(2)})`,
+  );
+  const rounds = measured.get(round) ?? { samples: [], errors: [] };
+  const rows = targets.map((target) => rowOf(target, rounds, config.events));
+  for (const row of rows) {
+    const base = rows.find((r) => r.id === row.baseline);
+    if (base) row.added = addedTo(row, base);
+  }
+  return rows;
+}
+
+function describePath([id, p]: [string, Omit<ProxySseSample, keyof Stamp>]): string {
+  const ms = (a: number, b: number) => `${a.toFixed(2)}/${b.toFixed(2)} ms`;
+  return `${id.split('/').at(-1)} first ${ms(p.firstP50Ms, p.firstP99Ms)}, answer ${ms(p.answerP50Ms, p.answerP99Ms)} (p50/p99), ${p.failures} failed`;
+}
+
+type RoundSample = Stamp & { paths: Map<string, Omit<ProxySseSample, keyof Stamp>> };
+
+function rowOf(target: ExampleTarget, rounds: Measured<RoundSample>, events: number): ProxySseRow {
+  const reason = target.unavailable?.();
+  const samples = reason
+    ? []
+    : rounds.samples.flatMap(({ paths, ...at }) => {
+        const sample = paths.get(target.id);
+        return sample ? [{ ...at, ...sample }] : [];
+      });
+  return {
+    id: target.id,
+    label: target.label,
+    baseline: target.baseline ?? null,
+    samples,
+    events,
+    failures: sum(samples, (s) => s.failures),
+    ...spreadsOf(samples, FIGURES),
+    added: null,
+    errors: reason ? [] : rounds.errors,
+    ...(reason ? { skipped: reason } : {}),
+  };
+}
+
+/** Each figure of `row` minus `base`'s, within a round. */
+function addedTo(row: ProxySseRow, base: ProxySseRow): Record<Figure, Spread | null> {
+  const added = {} as Record<Figure, Spread | null>;
+  for (const figure of FIGURES) {
+    const mine = roundMedians(row.samples, (s) => s[figure]);
+    const theirs = roundMedians(base.samples, (s) => s[figure]);
+    added[figure] = spread([...mine].map(([r, value]) => value - (theirs.get(r) ?? Number.NaN)));
+  }
+  return added;
+}

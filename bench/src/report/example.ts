@@ -1,0 +1,90 @@
+/**
+ * The measures on the example server in the report: cross-instance cancel → abort (p99 at most
+ * 50 ms on loopback) and SSE event latency through nginx and HAProxy against the direct path
+ * (for context, no goal: the proxies' added latency is what it is told).
+ */
+import { fixed, n, problem, s, titled } from './format.ts';
+import { goal } from './goal.ts';
+import type { Section } from './types.ts';
+
+export const crossCancelSection: Section = {
+  goals: ({ crossCancel = [] }) =>
+    crossCancel.map((row) =>
+      goal(
+        'Node: cross-instance cancel (B) → abort on A p99, on one Redis',
+        'ms',
+        '<=',
+        50,
+        row.p99Ms,
+        `p50 ${fixed(row.p50Ms?.median, 2)} ms, max ${fixed(row.maxMs?.max, 2)} ms to A's request-log line (outcome cancelled, client-cancel); A's answer ended p50 ${fixed(row.endP50Ms?.median, 2)} ms; ${row.cancels} cancels per round`,
+        row.skipped
+          ? undefined
+          : row.failures > 0 || row.errors.length > 0
+            ? `${row.failures} cancels failed, ${row.errors.length} round(s) failed`
+            : undefined,
+      ),
+    ),
+  tables: ({ results }) =>
+    titled(
+      "**Cross-instance cancel → abort** (the example server twice on one `redis-server`: a legacy `sleep` on A, `notifications/cancelled` for it POSTed to B; from the cancel sent to A's request-log line saying the handler was cancelled, and to the end of A's answer to the call; percentiles per round)",
+      [
+        'target',
+        'cancels/round',
+        'failed',
+        'abort p50 ms',
+        'abort p99 ms',
+        'abort max ms',
+        'answer ended p50 ms',
+        'answer ended p99 ms',
+      ],
+      results.crossCancel,
+      (r) => [
+        r.id,
+        String(r.cancels),
+        r.errors.length > 0 || r.skipped ? `${r.failures}; ${problem(r)}` : String(r.failures),
+        s(r.p50Ms, 2),
+        s(r.p99Ms, 2),
+        s(r.maxMs, 2),
+        s(r.endP50Ms, 2),
+        s(r.endP99Ms, 2),
+      ],
+      [1, 2, 3, 4, 5, 6, 7],
+    ),
+};
+
+const signed = (value: number | undefined, digits: number) =>
+  value === undefined || !Number.isFinite(value)
+    ? 'n/a'
+    : `${value >= 0 ? '+' : '−'}${n(Math.abs(value), digits)}`;
+
+export const proxySseSection: Section = {
+  goals: () => [],
+  tables: ({ results }) =>
+    titled(
+      '**SSE event latency through reverse proxies** (the example server, direct and behind nginx and HAProxy as docs/deploying configures them, on loopback; a legacy `greet` per exchange: the call POSTed → its first event, the `elicitation/create` on the still open stream; the client\'s answer POSTed → the result event on that stream; round trips, percentiles per round; "+" is the added latency against direct, per round; no goal)',
+      [
+        'path',
+        'exchanges/round',
+        'failed',
+        'first event p50 ms',
+        'p99 ms',
+        '+ p50 ms',
+        'answer → event p50 ms',
+        'p99 ms',
+        '+ p50 ms',
+      ],
+      results.proxySse,
+      (r) => [
+        r.label,
+        String(r.events),
+        r.errors.length > 0 || r.skipped ? `${r.failures}; ${problem(r)}` : String(r.failures),
+        s(r.firstP50Ms, 2),
+        s(r.firstP99Ms, 2),
+        r.added ? signed(r.added.firstP50Ms?.median, 2) : '',
+        s(r.answerP50Ms, 2),
+        s(r.answerP99Ms, 2),
+        r.added ? signed(r.added.answerP50Ms?.median, 2) : '',
+      ],
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    ),
+};

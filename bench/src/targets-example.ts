@@ -1,0 +1,69 @@
+/**
+ * The targets of the measures that run the example server itself (apps/server, as `pnpm start`
+ * runs it) rather than a bench entry: two instances on one Redis (cross-instance cancel), and
+ * the paths to one instance, direct and through nginx and HAProxy as docs/deploying configures
+ * them (SSE event latency). They need no spec: their measures start what they need.
+ */
+import { accessSync, constants } from 'node:fs';
+import { unavailableRedis } from './lib/services.ts';
+
+export type ProxyKind = 'nginx' | 'haproxy';
+
+export interface ExampleTarget {
+  id: string;
+  label: string;
+  runtime: 'node';
+  /** Proxy paths: the direct path, measured in the same process and interleaved with them. */
+  baseline?: string;
+  /** The reverse proxy in front of the example; none for the direct path. */
+  proxy?: ProxyKind;
+  unavailable?: () => string | undefined;
+}
+
+const BINARIES: Record<ProxyKind, string> = {
+  nginx: process.env.NGINX || '/usr/sbin/nginx',
+  haproxy: process.env.HAPROXY || '/usr/sbin/haproxy',
+};
+
+/** Why `proxy` cannot run here (its binary is missing), or undefined. */
+function unavailableProxy(proxy: ProxyKind): string | undefined {
+  try {
+    accessSync(BINARIES[proxy], constants.X_OK);
+    return undefined;
+  } catch {
+    return `${BINARIES[proxy]} not installed (Debian's ${proxy}; scripts/system-deps.mjs installs it)`;
+  }
+}
+
+export const CROSS_CANCEL_TARGETS: ExampleTarget[] = [
+  {
+    id: 'node/edge-mcp-example/redis-cross-instance',
+    label: 'example server × 2 on one Redis: call on A, cancel on B',
+    runtime: 'node',
+    unavailable: unavailableRedis,
+  },
+];
+
+export const PROXY_SSE_TARGETS: ExampleTarget[] = [
+  {
+    id: 'node/edge-mcp-example/direct',
+    label: 'direct',
+    runtime: 'node',
+  },
+  {
+    id: 'node/edge-mcp-example/nginx',
+    label: 'nginx (docs/deploying/nginx.conf)',
+    runtime: 'node',
+    baseline: 'node/edge-mcp-example/direct',
+    proxy: 'nginx',
+    unavailable: () => unavailableProxy('nginx'),
+  },
+  {
+    id: 'node/edge-mcp-example/haproxy',
+    label: 'HAProxy (docs/deploying/haproxy.cfg)',
+    runtime: 'node',
+    baseline: 'node/edge-mcp-example/direct',
+    proxy: 'haproxy',
+    unavailable: () => unavailableProxy('haproxy'),
+  },
+];
