@@ -104,7 +104,7 @@ export class Workload {
 
   async start(sessions: number): Promise<void> {
     for (let i = 0; i < sessions; i++) {
-      const id = await openSession(`${this.#url}/mcp`, LEGACY);
+      const id = await this.#open();
       const record: SessionRecord = {
         id,
         events: [],
@@ -118,6 +118,20 @@ export class Workload {
       this.#workers.push(this.#calls(record));
     }
     this.#workers.push(this.#touching());
+  }
+
+  /**
+   * A new session; a connection the proxy closed under the client is tried again, as a client
+   * would (an initialize that never arrived opened nothing; one that did is left to expire).
+   */
+  async #open(): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await openSession(`${this.#url}/mcp`, LEGACY);
+      } catch (error) {
+        if (attempt === 3 || !(error instanceof TypeError)) throw error;
+      }
+    }
   }
 
   /** Stops the calls and touches; the streams go on until `close()`. */
