@@ -8,7 +8,15 @@
  * `pnpm test` runs a short version (test/rolling-deploy.test.ts); `pnpm stress` a long one.
  */
 
-import { LEGACY, legacy, legacyGet, openSession, readAnswer, SseReader } from '@edge-mcp/test-kit';
+import {
+  LEGACY,
+  legacy,
+  legacyGet,
+  modern,
+  openSession,
+  readAnswer,
+  SseReader,
+} from '@edge-mcp/test-kit';
 import {
   freePort,
   haproxyDocumented,
@@ -78,6 +86,8 @@ export interface SessionRecord {
   readonly id: string;
   /** Event ids of the list-changed events its GET stream delivered, in arrival order. */
   readonly events: string[];
+  /** Ids of every event its GET stream delivered (task notifications too), in arrival order. */
+  readonly ids: string[];
   /** Sums `tally` answered, in order. */
   readonly sums: number[];
   /** Calls answered with a JSON-RPC error or an HTTP error (the proxy's 502/503), by kind. */
@@ -87,10 +97,28 @@ export interface SessionRecord {
   connects: number;
 }
 
+/** A `subscriptions/listen` client: list changes it saw, and how often it listened. */
+export interface ListenRecord {
+  changes: number;
+  connects: number;
+}
+
+/** A task started as the deploy goes on, and how it ended (`working` until it did). */
+export interface TaskRecord {
+  readonly id: string;
+  status: string;
+  /** The result's text, or the task's error message. */
+  outcome: string | undefined;
+}
+
+const TASKS = { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+
 /** Clients that work through `url` until `stop()`; `touches` counts touch calls by outcome. */
 export class Workload {
   readonly sessions: SessionRecord[] = [];
   readonly touches = { ok: 0, failed: 0 };
+  readonly listens: ListenRecord[] = [];
+  readonly tasks: TaskRecord[] = [];
   #stopped = false;
   #closed = false;
   readonly #abort = new AbortController();
@@ -108,6 +136,7 @@ export class Workload {
       const record: SessionRecord = {
         id,
         events: [],
+        ids: [],
         sums: [],
         failures: [],
         attempts: 0,
@@ -118,6 +147,67 @@ export class Workload {
       this.#workers.push(this.#calls(record));
     }
     this.#workers.push(this.#touching());
+  }
+
+  /** `count` listen streams (2026-07-28), each listening again whenever its stream ends. */
+  listen(count: number): void {
+    for (let i = 0; i < count; i++) {
+      const record: ListenRecord = { changes: 0, connects: 0 };
+      this.listens.push(record);
+      this.#streams.push(this.#listening(record));
+    }
+  }
+
+  /** `count` tasks of `task_sleep` for `ms` each, followed with tasks/get until they end. */
+  async startTasks(count: number, ms: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const answer = await this.#modern('tools/call', { name: 'task_sleep', arguments: { ms } });
+      const id = answer.message.result?.taskId;
+      if (typeof id !== 'string') throw new Error(`no task: ${JSON.stringify(answer.message)}`);
+      const record: TaskRecord = { id, status: 'working', outcome: undefined };
+      this.tasks.push(record);
+      this.#streams.push(this.#following(record));
+    }
+  }
+
+  #modern(method: string, params: Record<string, unknown>) {
+    return fetch(`${this.#url}/mcp`, modern(method, params, TASKS)).then(readAnswer);
+  }
+
+  async #listening(record: ListenRecord): Promise<void> {
+    while (!this.#closed) {
+      const response = await fetch(`${this.#url}/mcp`, {
+        ...modern('subscriptions/listen', { notifications: { toolsListChanged: true } }),
+        signal: this.#abort.signal,
+      }).catch(() => undefined);
+      if (response?.status !== 200) {
+        await response?.body?.cancel();
+        await pause(100);
+        continue;
+      }
+      record.connects++;
+      try {
+        for await (const message of new SseReader(response))
+          if (message.method === 'notifications/tools/list_changed') record.changes++;
+      } catch {
+        // Cut: listen again.
+      }
+    }
+  }
+
+  async #following(record: TaskRecord): Promise<void> {
+    while (!this.#closed && record.status === 'working') {
+      await pause(250);
+      const answer = await this.#modern('tasks/get', { taskId: record.id }).catch(() => undefined);
+      const task = answer?.message.result;
+      if (!task || task.status === 'working') continue;
+      record.status = task.status;
+      record.outcome =
+        task.result?.content?.[0]?.text ??
+        task.error?.message ??
+        task.statusMessage ??
+        JSON.stringify(task);
+    }
   }
 
   /**
@@ -187,7 +277,7 @@ export class Workload {
   /** Follows the session's GET stream, resuming after the last event whenever it ends. */
   async #follow(record: SessionRecord): Promise<void> {
     while (!this.#closed) {
-      const last = record.events.at(-1);
+      const last = record.ids.at(-1);
       const response = await fetch(
         `${this.#url}/mcp`,
         legacyGet(record.id, last, { version: LEGACY, signal: this.#abort.signal }),
@@ -202,7 +292,9 @@ export class Workload {
       const reader = new SseReader(response);
       try {
         for await (const message of reader) {
-          if (message.method === 'notifications/tools/list_changed' && message._eventId)
+          if (message._eventId === undefined) continue;
+          record.ids.push(message._eventId);
+          if (message.method === 'notifications/tools/list_changed')
             record.events.push(message._eventId);
         }
       } catch {

@@ -2,9 +2,11 @@
  * The short rolling deploy of `pnpm test` (issue 24, item 4): three Node instances on one
  * redis-server behind HAProxy (the documented configuration), 100 legacy sessions that follow
  * their GET streams and keep calling, a steady `touch`; one instance replaced by SIGTERM with a
- * drain, then one by SIGKILL. What must hold: every session still answers; every stream delivered
- * each stored event once, in order, without a gap (its event ids are consecutive); no call ran
- * twice (the running sums); the SIGTERMed instance drained within its grace and exited 0.
+ * drain, then one by SIGKILL, with listen streams open and tasks running. What must hold: every
+ * session still answers; every stream delivered each stored event once, in order, without a gap
+ * (its event ids are consecutive); no call ran twice (the running sums); every listen stream
+ * listens again; every task ends with its result or an error; the SIGTERMed instance drained
+ * within its grace and exited 0.
  * `pnpm stress` runs the long version.
  */
 import { LEGACY, legacy, readAnswer, until } from '@edge-mcp/test-kit';
@@ -37,8 +39,11 @@ beforeAll(async () => {
   deployment = await startDeployment({ instances: 3, drainMs: DRAIN_MS });
   load = new Workload(deployment.url);
   await load.start(SESSIONS);
+  load.listen(Math.ceil(SESSIONS / 10));
   await caughtUp('start');
   for (const [i, how] of REPLACEMENTS.entries()) {
+    // Tasks running while the instance goes (each instance gets some, round-robin).
+    await load.startTasks(Math.ceil(SESSIONS / 10), 2_000);
     const stopped = await deployment.replace(i % deployment.instances.length, how);
     (how === 'SIGTERM' ? drained : killed).push(stopped);
     await caughtUp(`after replacement ${i + 1} (${how})`);
@@ -85,6 +90,34 @@ test('every session survived: one more call answers with the next sum', async ()
   });
 });
 
+test('every listen stream listens again after the replacements: one more change reaches each', async () => {
+  const before = load.listens.map((listen) => listen.changes);
+  await load.touch();
+  await until(
+    () => load.listens.every((listen, i) => listen.changes > (before[i] as number)) || undefined,
+    'the change to reach every listen stream',
+    15_000,
+    50,
+  );
+  expect(load.listens.reduce((n, l) => n + l.connects, 0)).toBeGreaterThan(load.listens.length);
+});
+
+test('every task ended with its result or an error that says why', async () => {
+  await until(
+    () => load.tasks.every((task) => task.status !== 'working') || undefined,
+    'every task to end',
+    30_000,
+    100,
+  ).catch(() => undefined);
+  const outcomes = load.tasks.map((task) => `${task.status}: ${task.outcome}`);
+  console.log(`rolling deploy tasks: ${[...new Set(outcomes)].join(' | ')}`);
+  expect(load.tasks.filter((task) => task.status === 'working').map((t) => t.id)).toEqual([]);
+  for (const task of load.tasks) {
+    if (task.status === 'completed') expect(task.outcome).toBe('slept 2000 ms');
+    else expect(task.outcome, task.id).toMatch(/\w/);
+  }
+});
+
 test('no call ran twice: each session’s sums rise one by one, a skip only where a call failed', () => {
   for (const session of load.sessions) {
     expect(session.sums, session.id).toEqual([...new Set(session.sums)].sort((a, b) => a - b));
@@ -99,9 +132,9 @@ test('no call ran twice: each session’s sums rise one by one, a skip only wher
 test('every stream delivered its stored events once, in order, with no gap, through its resumptions', () => {
   let resumed = 0;
   for (const session of load.sessions) {
-    const streams = new Set(session.events.map((id) => id.slice(0, id.lastIndexOf('-'))));
+    const streams = new Set(session.ids.map((id) => id.slice(0, id.lastIndexOf('-'))));
     expect(streams.size, session.id).toBe(1);
-    const seqs = session.events.map((id) => Number(id.slice(id.lastIndexOf('-') + 1)));
+    const seqs = session.ids.map((id) => Number(id.slice(id.lastIndexOf('-') + 1)));
     const first = seqs[0] ?? 1;
     expect(seqs, session.id).toEqual(seqs.map((_, i) => first + i));
     resumed += session.connects - 1;

@@ -86,6 +86,8 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   /** Open `subscriptions/listen` streams, ended first when the handler drains. */
   readonly listens = new Set<Scope>();
   #closing: Promise<void> | undefined;
+  /** Stops sending list changes and resource updates to the sessions held here. */
+  #stopFanOut: (() => void) | undefined;
   /** Undoes what the constructor attached outside the handler (server listeners, the signal). */
   #detach: Array<() => void> = [];
 
@@ -165,7 +167,8 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
           this.#options,
         ),
       );
-      this.#detach.push(fanOut(this.registry, this.sessions));
+      this.#stopFanOut = fanOut(this.registry, this.sessions);
+      this.#detach.push(() => this.#stopFanOut?.());
       if (this.tasks) this.#detach.push(taskStatusFanOut(this.tasks, this.sessions));
     }
     if (options.cluster) {
@@ -243,6 +246,11 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     // stream with its completing result, a session's GET stream without one (the client
     // resumes it with Last-Event-ID wherever the balancer sends it).
     for (const listen of this.listens) listen.abort('shutdown');
+    // This instance no longer sends news to its sessions' streams: their clients resume them
+    // elsewhere, and the instance that takes a stream over sends (and stores) its events; two
+    // instances storing the same change would give the stream a duplicate the client never saw.
+    this.#stopFanOut?.();
+    this.#stopFanOut = undefined;
     this.sessions?.forEach((session) => {
       session.standalone?.end();
       for (const relay of session.relays) relay.end();
