@@ -11,7 +11,8 @@
  */
 import { LEGACY, legacy, readAnswer, until } from '@edge-mcp/test-kit';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type Deployment, startDeployment, Workload } from '../src/rolling-deploy.ts';
+import { type Deployment, startDeployment } from '../src/deployment.ts';
+import { Workload } from '../src/rolling-deploy.ts';
 
 const DRAIN_MS = 3_000;
 /** `pnpm stress` runs the long version through these (500 sessions, each instance twice). */

@@ -27,6 +27,7 @@ import { SessionManager } from '../sessions/session-manager.ts';
 import type { SessionHolder } from '../sessions/session-seams.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
+import { endWaitingStreams } from './drain.ts';
 import type { Instrumentation } from './instrumentation.ts';
 import type { CloseOptions, HandlerStats, McpHandlerOptions } from './options.ts';
 import { RequestAccounting } from './request-accounting.ts';
@@ -242,19 +243,12 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   }
 
   #drain(graceMs: number): Promise<void> {
-    // Streams that only wait for news would hold the drain to its end: they end now, a listen
-    // stream with its completing result, a session's GET stream without one (the client
-    // resumes it with Last-Event-ID wherever the balancer sends it).
-    for (const listen of this.listens) listen.abort('shutdown');
     // This instance no longer sends news to its sessions' streams: their clients resume them
     // elsewhere, and the instance that takes a stream over sends (and stores) its events; two
     // instances storing the same change would give the stream a duplicate the client never saw.
     this.#stopFanOut?.();
     this.#stopFanOut = undefined;
-    this.sessions?.forEach((session) => {
-      session.standalone?.end();
-      for (const relay of session.relays) relay.end();
-    });
+    endWaitingStreams(this.listens, this.sessions);
     return settle(
       graceMs,
       undefined,
