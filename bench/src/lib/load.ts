@@ -1,3 +1,4 @@
+/// <reference path="./autocannon.d.ts" />
 /** autocannon around one request shape: a timed run or a fixed number of requests. */
 import autocannon from 'autocannon';
 import type { CallShape } from './mcp.ts';
