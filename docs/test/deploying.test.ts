@@ -17,15 +17,18 @@ describe('docs/deploying.md', () => {
     return file ? [[file, block.content] as const] : [];
   });
 
-  test('shows the nginx and the HAProxy configuration', () => {
+  test("shows the nginx and the HAProxy configuration, and HAProxy's error pages", () => {
     expect(configs.map(([file]) => file)).toEqual([
       'deploying/nginx.conf',
       'deploying/haproxy.cfg',
+      'deploying/mcp-502.http',
+      'deploying/mcp-503.http',
     ]);
   });
 
   test.each(configs)('the block of %s is the file the proxy matrix runs', (file, content) => {
-    expect(content).toBe(read(`docs/${file}`));
+    // The error pages are HTTP messages (CRLF line ends); the page shows them with LF.
+    expect(content).toBe(read(`docs/${file}`).replaceAll('\r\n', '\n'));
   });
 
   const manifest = blocks.find((block) => block.marker === '<!-- manifest: kubernetes -->');

@@ -49,7 +49,8 @@ export function nginxDefaults(port: number, upstream: number, idle: string): str
 
 /**
  * docs/deploying/haproxy.cfg binding `port`, its three servers on `upstreams` (the same port
- * thrice for one instance), its client and server idle limits at `idle`.
+ * thrice for one instance), its client and server idle limits at `idle`, its error pages read
+ * from docs/deploying.
  */
 export function haproxyDocumented(
   port: number,
@@ -58,6 +59,8 @@ export function haproxyDocumented(
 ): string {
   let config = documented('haproxy.cfg');
   config = rewrite(config, 'bind :8080', `bind 127.0.0.1:${port}`);
+  // The error pages are the documented files, where the docs keep them.
+  config = rewrite(config, '/etc/haproxy/errors/', `${DOCS}/`);
   config = rewrite(config, 'timeout client 60s', `timeout client ${idle}`);
   config = rewrite(config, 'timeout server 60s', `timeout server ${idle}`);
   ['8787', '8788', '8789'].forEach((documentedPort, i) => {

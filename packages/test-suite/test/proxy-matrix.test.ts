@@ -142,3 +142,19 @@ describe.each(RUNTIMES)('behind real proxies, %s', (runtime) => {
     },
   );
 });
+
+test("HAProxy's own answers (docs/deploying/mcp-50x.http) are JSON-RPC errors an MCP client reads", async () => {
+  const port = await freePort();
+  // No instance behind it: HAProxy answers for it.
+  const front = await startHaproxy(haproxyDocumented(port, [await freePort()], IDLE), port);
+  started.push(front);
+  const response = await fetch(`${front.url}/mcp`, { method: 'POST', body: '{}' });
+  expect(response.status).toBe(503);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('retry-after')).toBe('1');
+  expect(await response.json()).toMatchObject({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32603, data: { reason: 'no-instance' } },
+  });
+});

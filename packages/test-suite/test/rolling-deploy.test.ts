@@ -128,6 +128,12 @@ test('no call ran twice: each session’s sums rise one by one, a skip only wher
   }
   const answered = load.sessions.reduce((n, s) => n + s.sums.length, 0);
   expect(answered).toBeGreaterThan(1_000);
+  // A call that failed was told why: a JSON-RPC error (HAProxy's own pages are ones too) or a
+  // connection the proxy closed; never a page the client cannot read.
+  const unreadable = load.sessions
+    .flatMap((s) => s.failures)
+    .filter((f) => /Unexpected token|no JSON-RPC answer/.test(f));
+  expect(unreadable).toEqual([]);
 });
 
 test('every stream delivered its stored events once, in order, with no gap, through its resumptions', () => {
