@@ -56,6 +56,7 @@ export class Workload {
   readonly touches = { ok: 0, failed: 0 };
   readonly listens: ListenRecord[] = [];
   readonly tasks: TaskRecord[] = [];
+  taskStartsLost = 0;
   #stopped = false;
   #closed = false;
   readonly #abort = new AbortController();
@@ -95,11 +96,26 @@ export class Workload {
     }
   }
 
-  /** `count` tasks of `task_sleep` for `ms` each, followed with tasks/get until they end. */
+  /**
+   * `count` tasks of `task_sleep` for `ms` each, followed with tasks/get until they end. A start
+   * refused (503 while draining) or whose connection the proxy closed is counted in
+   * `taskStartsLost` (a cut one may have started a task
+   * the client never heard of, as a real client would not either).
+   */
   async startTasks(count: number, ms: number): Promise<void> {
     for (let i = 0; i < count; i++) {
-      const answer = await this.#modern('tools/call', { name: 'task_sleep', arguments: { ms } });
-      const id = answer.message.result?.taskId;
+      const answer = await this.#modern('tools/call', {
+        name: 'task_sleep',
+        arguments: { ms },
+      }).catch((error: unknown) => {
+        if (!(error instanceof TypeError)) throw error;
+        return undefined;
+      });
+      const id = answer?.message.result?.taskId;
+      if (answer === undefined || (answer.status !== 200 && typeof id !== 'string')) {
+        this.taskStartsLost++;
+        continue;
+      }
       if (typeof id !== 'string') throw new Error(`no task: ${JSON.stringify(answer.message)}`);
       const record: TaskRecord = { id, status: 'working', outcome: undefined };
       this.tasks.push(record);

@@ -111,7 +111,10 @@ test('every task ended with its result or an error that says why', async () => {
     100,
   ).catch(() => undefined);
   const outcomes = load.tasks.map((task) => `${task.status}: ${task.outcome}`);
-  console.log(`rolling deploy tasks: ${[...new Set(outcomes)].join(' | ')}`);
+  console.log(
+    `rolling deploy tasks: ${load.tasks.length} started (${load.taskStartsLost} starts refused or cut): ${[...new Set(outcomes)].join(' | ')}`,
+  );
+  expect(load.tasks.length).toBeGreaterThan(load.taskStartsLost);
   expect(load.tasks.filter((task) => task.status === 'working').map((t) => t.id)).toEqual([]);
   for (const task of load.tasks) {
     if (task.status === 'completed') expect(task.outcome).toBe('slept 2000 ms');
