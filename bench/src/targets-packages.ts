@@ -6,7 +6,7 @@
  */
 import { jwksService, redisService, unavailableRedis } from './lib/services.ts';
 import { tasksDriver } from './lib/task-load.ts';
-import { atLeast, LEGACY, LEGACY_SESSION, MODERN } from './target-shapes.ts';
+import { atLeast, LEGACY, LEGACY_SESSION, MODERN, node } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
 
 const REDIS_ROUND_TRIPS = 'redisRoundTrips';
@@ -41,12 +41,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     label: 'edge-mcp modern, JWT auth on (RS256, JWKS cached, verified tokens cached)',
     runtime: 'node',
     library: 'edge-mcp',
-    spec: {
-      runtime: 'node',
-      entry: 'node-edge-packages.ts',
-      env: { MODE: 'auth' },
-      service: jwksService,
-    },
+    spec: { ...node('node-edge-packages.ts', 'auth'), service: jwksService },
     ...MODERN,
     // Auth off is the same server without the `auth` option: node-edge.ts.
     baseline: 'node/edge-mcp/modern',
@@ -58,12 +53,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     label: 'edge-mcp modern, JWT auth on, every token verified (cache: false)',
     runtime: 'node',
     library: 'edge-mcp',
-    spec: {
-      runtime: 'node',
-      entry: 'node-edge-packages.ts',
-      env: { MODE: 'auth-nocache' },
-      service: jwksService,
-    },
+    spec: { ...node('node-edge-packages.ts', 'auth-nocache'), service: jwksService },
     ...MODERN,
     baseline: 'node/edge-mcp/modern',
   },
@@ -72,7 +62,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     label: 'edge-mcp tasks (create + poll + result) per s, memory store',
     runtime: 'node',
     library: 'edge-mcp',
-    spec: { runtime: 'node', entry: 'node-edge-packages.ts', env: { MODE: 'tasks' } },
+    spec: node('node-edge-packages.ts', 'tasks'),
     ...LEGACY_SESSION,
     driver: tasksDriver(LEGACY),
     perCall: [{ name: 'tasksGetPerTask', label: 'tasks/get per task' }],
@@ -84,12 +74,7 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     label: 'edge-mcp tasks (create + poll + result) per s, Redis store',
     runtime: 'node',
     library: 'edge-mcp',
-    spec: {
-      runtime: 'node',
-      entry: 'node-edge-redis.ts',
-      env: { MODE: 'tasks' },
-      service: redisService,
-    },
+    spec: { ...node('node-edge-redis.ts', 'tasks'), service: redisService },
     ...LEGACY_SESSION,
     driver: tasksDriver(LEGACY),
     perCall: [

@@ -4,7 +4,7 @@
  */
 import { McpServer } from '@edge-mcp/core';
 import * as z from 'zod';
-import { SERVER_INFO } from './plain-tools.ts';
+import { SERVER_INFO, sleepFor } from './plain-tools.ts';
 
 /** `onAbort(requestId)` runs when a `sleep` handler sees its signal abort. */
 export function createEdgeServer(onAbort: (requestId: string) => void): McpServer {
@@ -15,18 +15,7 @@ export function createEdgeServer(onAbort: (requestId: string) => void): McpServe
   );
   server.tool('sleep', { inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
     ctx.progress(0, ms);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, ms);
-      ctx.signal.addEventListener(
-        'abort',
-        () => {
-          onAbort(String(ctx.requestId));
-          clearTimeout(timer);
-          reject(ctx.signal.reason);
-        },
-        { once: true },
-      );
-    });
+    await sleepFor(ms, ctx.signal, () => onAbort(String(ctx.requestId)));
     return `slept ${ms} ms`;
   });
   return server;

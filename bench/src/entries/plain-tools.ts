@@ -14,6 +14,25 @@ const object = (properties: Record<string, { type: string }>) => ({
   required: Object.keys(properties),
 });
 
+/**
+ * Waits `ms`, or rejects with the signal's reason once it aborts (after `onAbort`): the `sleep`
+ * tool of both edge-mcp servers, so a cancelled or disconnected call ends its handler.
+ */
+export function sleepFor(ms: number, signal: AbortSignal, onAbort?: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        onAbort?.();
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
 export function createPlainServer(): McpServer {
   const server = new McpServer(SERVER_INFO);
   server.tool('echo', { inputSchema: object({ text: { type: 'string' } }) }, (args) =>
@@ -26,17 +45,7 @@ export function createPlainServer(): McpServer {
   );
   server.tool('sleep', { inputSchema: object({ ms: { type: 'number' } }) }, async (args, ctx) => {
     const ms = Number(args.ms);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, ms);
-      ctx.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(ctx.signal.reason);
-        },
-        { once: true },
-      );
-    });
+    await sleepFor(ms, ctx.signal);
     return `slept ${ms} ms`;
   });
   return server;

@@ -6,9 +6,8 @@
  * on stderr (apps/server/src/example/request-log.ts), handed to `onLine` with its arrival time.
  * Its own process group; stopped by its pid (SIGTERM, SIGKILL to the group after 5 s).
  */
-import { spawn } from 'node:child_process';
 import { EXAMPLE_DIR } from './paths.ts';
-import { type ChildExit, NODE_BINARY } from './spawn.ts';
+import { type ChildExit, kill, NODE_BINARY, spawnChild } from './spawn.ts';
 
 /** What the example prints once it listens. */
 const READY = 'edge-mcp example serving';
@@ -29,25 +28,17 @@ export async function startExample(
   port: number,
   env: Record<string, string>,
 ): Promise<ExampleInstance> {
-  const child = spawn(NODE_BINARY, ['--import', 'tsx', 'src/node.ts'], {
-    cwd: EXAMPLE_DIR,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const exited = new Promise<ChildExit>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+  const { child, exited, output } = spawnChild(
+    NODE_BINARY,
+    ['--import', 'tsx', 'src/node.ts'],
+    { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    EXAMPLE_DIR,
   );
   const listeners = new Set<(line: string, at: number) => void>();
-  let output = '';
   let partial = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', (chunk: Buffer) => {
+  // Ahead of the output's tail keeping: the arrival time is what the cross-cancel measure reads.
+  child.stderr?.prependListener('data', (chunk: Buffer) => {
     const at = performance.now();
-    keep(chunk);
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) for (const listener of listeners) listener(line, at);
@@ -55,7 +46,7 @@ export async function startExample(
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      const timer = setTimeout(() => killGroup(child.pid), 5000);
+      const timer = setTimeout(() => kill(child, 'SIGKILL', true), 5000);
       await exited;
       clearTimeout(timer);
     }
@@ -63,9 +54,9 @@ export async function startExample(
   try {
     await ready(listeners, exited);
   } catch (error) {
-    killGroup(child.pid);
+    kill(child, 'SIGKILL', true);
     await exited;
-    throw new Error(`the example server did not start: ${(error as Error).message}\n${output}`);
+    throw new Error(`the example server did not start: ${(error as Error).message}\n${output()}`);
   }
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -76,7 +67,7 @@ export async function startExample(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    output: () => output,
+    output,
     stop,
   };
 }
@@ -97,12 +88,4 @@ function ready(
     listeners.add(listener);
     void exited.then(({ code, signal }) => reject(new Error(`exited (${code ?? signal})`)));
   });
-}
-
-function killGroup(pid: number | undefined): void {
-  try {
-    if (pid) process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }

@@ -126,16 +126,22 @@ export async function startTarget(spec: TargetSpec): Promise<RunningTarget> {
   }
 }
 
-/** The target's child process, its exit and the tail of its output. */
-interface Child {
+/** A child process (a target, the example server), its exit and the tail of its output. */
+export interface Child {
   child: ChildProcess;
   exited: Promise<ChildExit>;
   output(): string;
 }
 
-function spawnChild(file: string, args: string[], env: NodeJS.ProcessEnv): Child {
+/** Spawns `file` as its own process group leader, so it can be stopped with its children. */
+export function spawnChild(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = BENCH_DIR,
+): Child {
   const child = spawn(file, args, {
-    cwd: BENCH_DIR,
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

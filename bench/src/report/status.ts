@@ -59,18 +59,21 @@ export function renderStatus(report: StatusReport): string {
   ].join('\n');
 }
 
-/** `markdown` with its Status block replaced by `block`; undefined when it has no markers. */
-export function replaceStatus(markdown: string, block: string): string | undefined {
+/** Where `markdown`'s Status block starts and ends, markers included; undefined without one. */
+function statusRange(markdown: string): [number, number] | undefined {
   const start = markdown.indexOf(STATUS_START);
   const end = markdown.indexOf(STATUS_END, start);
-  if (start < 0 || end < 0) return undefined;
-  return markdown.slice(0, start) + block + markdown.slice(end + STATUS_END.length);
+  return start < 0 || end < 0 ? undefined : [start, end + STATUS_END.length];
+}
+
+/** `markdown` with its Status block replaced by `block`; undefined when it has no markers. */
+export function replaceStatus(markdown: string, block: string): string | undefined {
+  const range = statusRange(markdown);
+  return range && markdown.slice(0, range[0]) + block + markdown.slice(range[1]);
 }
 
 /** The Status block of `markdown`, markers included; undefined when it has none. */
 export function statusOf(markdown: string): string | undefined {
-  const start = markdown.indexOf(STATUS_START);
-  const end = markdown.indexOf(STATUS_END, start);
-  if (start < 0 || end < 0) return undefined;
-  return markdown.slice(start, end + STATUS_END.length);
+  const range = statusRange(markdown);
+  return range && markdown.slice(...range);
 }
