@@ -99,8 +99,7 @@ export class Workload {
   /**
    * `count` tasks of `task_sleep` for `ms` each, followed with tasks/get until they end. A start
    * refused (503 while draining) or whose connection the proxy closed is counted in
-   * `taskStartsLost` (a cut one may have started a task
-   * the client never heard of, as a real client would not either).
+   * `taskStartsLost` (a cut one may have started a task the client never hears of).
    */
   async startTasks(count: number, ms: number): Promise<void> {
     for (let i = 0; i < count; i++) {
