@@ -95,17 +95,24 @@ export class StreamLinks implements LinkOwner {
     return link === 'gone' ? 'orphaned' : 'local';
   }
 
-  /** The standalone stream lives at its home; a GET where there is none (or it is gone) moves it. */
-  async #standalone(session: Session): Promise<RemoteStreamLink | 'local'> {
+  /**
+   * The standalone stream lives at its home; a GET where there is none (or it is gone) moves it:
+   * `'orphaned'` when it moves from a home that died or gave it up.
+   */
+  async #standalone(session: Session): Promise<RemoteStreamLink | 'local' | 'orphaned'> {
     const { connection, keys, instance, options } = this.#context;
     const tag = instance.tag;
     let expected = '';
+    let moved = false;
     for (let tries = 0; tries < 3; tries++) {
       const home = await connection.script(HOME, [keys.session(session.id)], [tag, expected]);
-      if (home === '' || home === tag) return 'local';
+      if (home === '' || home === tag) return moved ? 'orphaned' : 'local';
       const link = await this.#attach(session.id, '0', String(home));
       if (typeof link === 'object') return link;
       if (link === 'silent') break;
+      // Its home died or gave it up (drained): taken over from it. News raised while it moved
+      // reached neither instance's stream; the new home says so (see `'orphaned'`).
+      moved = true;
       expected = String(home);
     }
     // Two homes would store and send each notification twice: the client retries instead.
@@ -149,6 +156,11 @@ export class StreamLinks implements LinkOwner {
     if (sink) this.#sinks.set(m.n, sink);
     const live = sink !== undefined && stream?.attachRemote?.(sink) === true;
     if (sink && !live) this.#sinks.delete(m.n);
+    // A standalone stream that is over here (this instance drains) moves to the asking
+    // instance: from now on it sends and stores the session's news, this one no longer (both
+    // would store each change twice). What this one stored until now is replayed there.
+    if (!live && session && m.st === '0' && session.standalone === stream && stream)
+      session.standalone = undefined;
     const lastId = live ? stream?.lastId : undefined;
     const ack = { k: 'ack' as const, s: m.s, st: m.st, n: m.n, live };
     this.#send(m.o, lastId === undefined ? ack : { ...ack, lastId });

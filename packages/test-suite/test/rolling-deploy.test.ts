@@ -139,7 +139,7 @@ test('no call ran twice: each session’s sums rise one by one, a skip only wher
   expect(unreadable).toEqual([]);
 });
 
-test('every stream delivered its stored events once, in order, with no gap, through its resumptions', () => {
+test('every stream delivered its stored events once, in order, with no gap, and every list change, through its resumptions', () => {
   let resumed = 0;
   for (const session of load.sessions) {
     const streams = new Set(session.ids.map((id) => id.slice(0, id.lastIndexOf('-'))));
@@ -148,6 +148,9 @@ test('every stream delivered its stored events once, in order, with no gap, thro
     const first = seqs[0] ?? 1;
     expect(seqs, session.id).toEqual(seqs.map((_, i) => first + i));
     resumed += session.connects - 1;
+    // Every list change reached every session: live, replayed, or covered by the list_changed
+    // a stream's new home sends when it takes the stream over.
+    expect(session.events.length, session.id).toBeGreaterThanOrEqual(load.touches.ok);
   }
   // The replaced instances' streams were resumed elsewhere.
   expect(resumed).toBeGreaterThan(20);

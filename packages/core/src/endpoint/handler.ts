@@ -87,8 +87,6 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   /** Open `subscriptions/listen` streams, ended first when the handler drains. */
   readonly listens = new Set<Scope>();
   #closing: Promise<void> | undefined;
-  /** Stops sending list changes and resource updates to the sessions held here. */
-  #stopFanOut: (() => void) | undefined;
   /** Undoes what the constructor attached outside the handler (server listeners, the signal). */
   #detach: Array<() => void> = [];
 
@@ -168,8 +166,7 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
           this.#options,
         ),
       );
-      this.#stopFanOut = fanOut(this.registry, this.sessions);
-      this.#detach.push(() => this.#stopFanOut?.());
+      this.#detach.push(fanOut(this.registry, this.sessions));
       if (this.tasks) this.#detach.push(taskStatusFanOut(this.tasks, this.sessions));
     }
     if (options.cluster) {
@@ -243,11 +240,6 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   }
 
   #drain(graceMs: number): Promise<void> {
-    // This instance no longer sends news to its sessions' streams: their clients resume them
-    // elsewhere, and the instance that takes a stream over sends (and stores) its events; two
-    // instances storing the same change would give the stream a duplicate the client never saw.
-    this.#stopFanOut?.();
-    this.#stopFanOut = undefined;
     endWaitingStreams(this.listens, this.sessions);
     return settle(
       graceMs,

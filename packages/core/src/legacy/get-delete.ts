@@ -11,6 +11,7 @@ import {
 } from '../http/responses.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { ErrorCode, HEADER } from '../protocol/constants.ts';
+import { notificationMessage } from '../protocol/jsonrpc.ts';
 import { parseEventId } from '../sessions/event-store.ts';
 import type { Session } from '../sessions/session.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
@@ -60,8 +61,10 @@ export async function handleGet(
   const over = running?.connected === true ? undefined : overStreams(endpoint, session);
   if (over) return over;
   const cluster = endpoint.sessions.cluster;
+  let orphaned = false;
   if (cluster && !running) {
     const link = await cluster.link(session, streamId, lastEventId ?? undefined);
+    orphaned = link === 'orphaned';
     if (typeof link === 'object')
       return relay(
         session,
@@ -75,16 +78,33 @@ export async function handleGet(
       await endOrphan(session, lastEventId, endpoint.legacy);
   }
   if (streamId === STANDALONE) {
-    session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
-    return lastEventId === null
-      ? session.standalone.connect(request.signal, true, load)
-      : session.standalone.resume(lastEventId, request.signal, load);
+    const stream = (session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy));
+    const answer =
+      lastEventId === null
+        ? stream.connect(request.signal, true, load)
+        : stream.resume(lastEventId, request.signal, load);
+    // Taken over from a home that died or gave it up: a list change raised while it moved may
+    // have reached no stream, so the client is told to read the lists again (a list_changed too
+    // many costs a refetch; one too few, a stale list).
+    if (orphaned) void Promise.resolve(answer).then(() => listsMayHaveChanged(endpoint, stream));
+    return answer;
   }
   if (running) return running.resume(lastEventId as string, request.signal, load);
   // A finished stream: replay what is stored, then end.
   const finished = new LegacyStream(session, streamId, endpoint.legacy);
   finished.end();
   return finished.resume(lastEventId as string, request.signal, load);
+}
+
+/** A `list_changed` of every list the server announces changes of, on `stream`. */
+function listsMayHaveChanged(
+  endpoint: LegacyEndpoint,
+  stream: { send(message: string): void },
+): void {
+  const caps = endpoint.registry.capabilities();
+  for (const kind of ['tools', 'prompts', 'resources'] as const)
+    if (caps[kind] !== undefined)
+      stream.send(notificationMessage(`notifications/${kind}/list_changed`, {}));
 }
 
 /**
