@@ -84,9 +84,9 @@ export class StreamLinks implements LinkOwner {
   async link(
     session: Session,
     streamId: string,
-    _lastEventId: string | undefined,
+    lastEventId: string | undefined,
   ): Promise<RemoteStreamLink | 'local' | 'orphaned'> {
-    if (streamId === '0') return this.#standalone(session);
+    if (streamId === '0') return this.#standalone(session, lastEventId !== undefined);
     const holder = holderOf(streamId);
     if (holder === undefined || holder === this.#context.instance.tag) return 'local';
     const link = await this.#attach(session.id, streamId, holder);
@@ -97,16 +97,21 @@ export class StreamLinks implements LinkOwner {
 
   /**
    * The standalone stream lives at its home; a GET where there is none (or it is gone) moves it:
-   * `'orphaned'` when it moves from a home that died or gave it up.
+   * `'orphaned'` when it moves from a home that died or gave it up, or a resume finds no home.
    */
-  async #standalone(session: Session): Promise<RemoteStreamLink | 'local' | 'orphaned'> {
+  async #standalone(
+    session: Session,
+    resumed: boolean,
+  ): Promise<RemoteStreamLink | 'local' | 'orphaned'> {
     const { connection, keys, instance, options } = this.#context;
     const tag = instance.tag;
     let expected = '';
     let moved = false;
     for (let tries = 0; tries < 3; tries++) {
       const home = await connection.script(HOME, [keys.session(session.id)], [tag, expected]);
-      if (home === '' || home === tag) return moved ? 'orphaned' : 'local';
+      // A resume that finds no live home: the last one let the stream go (it shut down) or lost
+      // it, and what was raised since reached no stream either.
+      if (home === '' || home === tag) return moved || resumed ? 'orphaned' : 'local';
       const link = await this.#attach(session.id, '0', String(home));
       if (typeof link === 'object') return link;
       if (link === 'silent') break;

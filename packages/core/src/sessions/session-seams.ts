@@ -58,8 +58,9 @@ export interface SessionCluster {
    * - `'local'`: nobody holds it live; serve it here (replay and end for a request stream; for
    *   the standalone stream this instance is its home from now on);
    * - `'orphaned'`: its holder is gone: a request stream before its final message; the standalone
-   *   stream, which this instance takes over from a home that died or gave it up (news raised
-   *   while it moved may have reached no stream: the client is told to read the lists again).
+   *   stream, which this instance takes over from a home that died or gave it up, or which a
+   *   resume finds without a home (news raised meanwhile may have reached no stream: the client
+   *   is told to read the lists again).
    */
   link(
     session: Session,
