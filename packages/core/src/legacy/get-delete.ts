@@ -78,7 +78,8 @@ export async function handleGet(
       await endOrphan(session, lastEventId, endpoint.legacy);
   }
   if (streamId === STANDALONE) {
-    const stream = (session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy));
+    session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
+    const stream = session.standalone;
     const answer =
       lastEventId === null
         ? stream.connect(request.signal, true, load)
