@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { HEADER } from '@edge-mcp/core/adapter';
 import type { PlainReply } from './types.ts';
 
 /** The paths `serve()` answers unless its `health` option is `false`. */
@@ -16,17 +17,17 @@ export class Readiness {
   ready = true;
 }
 
-const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+const HEADERS = { [HEADER.contentType]: 'application/json', 'cache-control': 'no-store' };
 const ALIVE: PlainReply = { status: 200, headers: HEADERS, body: '{"status":"ok"}' };
 const READY: PlainReply = { status: 200, headers: HEADERS, body: '{"status":"ready"}' };
 const DRAINING: PlainReply = {
   status: 503,
-  headers: { ...HEADERS, 'retry-after': '1' },
+  headers: { ...HEADERS, [HEADER.retryAfter]: '1' },
   body: '{"status":"draining"}',
 };
 const GET_ONLY: PlainReply = {
   status: 405,
-  headers: { ...HEADERS, allow: 'GET, HEAD' },
+  headers: { ...HEADERS, [HEADER.allow]: 'GET, HEAD' },
   body: '{"status":"method not allowed"}',
 };
 

@@ -11,8 +11,10 @@ import { hostnameOf } from './url.ts';
 export interface HostPolicy {
   hosts: ReadonlySet<string> | '*';
   origins: ReadonlySet<string> | '*';
-  /** The last authority that passed (the check is then skipped for the same one). */
-  lastAllowed?: string | undefined;
+  /** The request URL that passed last: the check is skipped for it. */
+  lastAllowedUrl?: string | undefined;
+  /** The forwarded host (`trustProxy`) that passed last. */
+  lastAllowedHost?: string | undefined;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -43,16 +45,21 @@ export function checkHost(
   forwarding?: Forwarding,
 ): HostRefusal | undefined {
   if (policy.hosts !== '*') {
-    const authority = addressedAuthority(request, forwarding);
-    if (authority !== policy.lastAllowed) {
+    // Clients reach one endpoint under one name: the request URL, or forwarded host, that
+    // passed last is not parsed again (each in its own memo: a forwarded value equal to a
+    // URL must still be checked).
+    const forwardedHost = forwarding?.host;
+    const passed = forwardedHost === undefined ? policy.lastAllowedUrl : policy.lastAllowedHost;
+    if ((forwardedHost ?? request.url) !== passed) {
+      const authority = addressedAuthority(request, forwarding);
       const host = hostnameOf(authority);
       if (
         !isValidHost(authority) ||
         (!LOOPBACK.has(host) && !policy.hosts.has(host) && !policy.hosts.has(authority))
       )
         return { reason: 'host-not-allowed', message: `Host not allowed: ${authority}` };
-      // Clients reach one endpoint under one name: the next request usually has the same one.
-      policy.lastAllowed = authority;
+      if (forwardedHost === undefined) policy.lastAllowedUrl = request.url;
+      else policy.lastAllowedHost = forwardedHost;
     }
   }
   const origin = request.headers.get(HEADER.origin);
