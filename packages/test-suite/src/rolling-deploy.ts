@@ -25,6 +25,8 @@ export interface SessionRecord {
   readonly events: string[];
   /** Ids of every event its GET stream delivered (task notifications too), in arrival order. */
   readonly ids: string[];
+  /** Every list-changed notification its GET stream delivered: which list, and when it arrived. */
+  readonly changes: Array<{ list: string; at: number }>;
   /** Sums `tally` answered, in order. */
   readonly sums: number[];
   /** Calls answered with a JSON-RPC error or an HTTP error (the proxy's 502/503), by kind. */
@@ -32,6 +34,8 @@ export interface SessionRecord {
   attempts: number;
   /** Times the GET stream was opened (1 + its resumptions). */
   connects: number;
+  /** When its GET stream's first answer arrived: a change raised before may precede the stream. */
+  openedAt: number | undefined;
 }
 
 /** A `subscriptions/listen` client: list changes it saw, and how often it listened. */
@@ -54,6 +58,8 @@ const TASKS = { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {
 export class Workload {
   readonly sessions: SessionRecord[] = [];
   readonly touches = { ok: 0, failed: 0 };
+  /** When each answered touch was sent (`performance.now()`), in order. */
+  readonly touchedAt: number[] = [];
   readonly listens: ListenRecord[] = [];
   readonly tasks: TaskRecord[] = [];
   taskStartsLost = 0;
@@ -75,10 +81,12 @@ export class Workload {
         id,
         events: [],
         ids: [],
+        changes: [],
         sums: [],
         failures: [],
         attempts: 0,
         connects: 0,
+        openedAt: undefined,
       };
       this.sessions.push(record);
       this.#streams.push(this.#follow(record));
@@ -196,9 +204,12 @@ export class Workload {
 
   async #touch(): Promise<void> {
     const session = this.sessions[0] as SessionRecord;
+    const at = performance.now();
     const answer = await this.#call(session.id, 'touch', {}).catch(() => undefined);
-    if (answer?.status === 200 && answer.message.result) this.touches.ok++;
-    else this.touches.failed++;
+    if (answer?.status === 200 && answer.message.result) {
+      this.touches.ok++;
+      this.touchedAt.push(at);
+    } else this.touches.failed++;
   }
 
   async #calls(record: SessionRecord): Promise<void> {
@@ -208,7 +219,7 @@ export class Workload {
         record.id,
         'tally',
         { add: 1 },
-      ).catch((error: Error) => ({ status: 0, message: { error: { message: error.message } } }));
+      ).catch((error: Error) => ({ status: 0, message: { error: { message: failure(error) } } }));
       const sum = answer.message?.result?.structuredContent?.sum;
       if (typeof sum === 'number') record.sums.push(sum);
       else
@@ -241,13 +252,15 @@ export class Workload {
         continue;
       }
       record.connects++;
+      record.openedAt ??= performance.now();
       const reader = new SseReader(response);
       try {
         for await (const message of reader) {
           if (message._eventId === undefined) continue;
           record.ids.push(message._eventId);
-          if (message.method === 'notifications/tools/list_changed')
-            record.events.push(message._eventId);
+          const list = /^notifications\/(\w+)\/list_changed$/.exec(message.method ?? '')?.[1];
+          if (list !== undefined) record.changes.push({ list, at: performance.now() });
+          if (list === 'tools') record.events.push(message._eventId);
         }
       } catch {
         // Cut (a crash, the proxy): resume.
@@ -262,6 +275,12 @@ export class Workload {
     this.#abort.abort();
     await Promise.allSettled([...this.#workers, ...this.#streams]);
   }
+}
+
+/** A failed fetch, with what undici says lay under it (a reset, a closed socket). */
+function failure(error: Error): string {
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  return cause ? `${error.message} (${cause.code ?? cause.message})` : error.message;
 }
 
 function pause(ms: number): Promise<void> {
