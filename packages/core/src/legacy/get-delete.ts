@@ -84,10 +84,10 @@ export async function handleGet(
       lastEventId === null
         ? stream.connect(request.signal, true, load)
         : stream.resume(lastEventId, request.signal, load);
-    // Taken over from a home that died or gave it up: a list change raised while it moved may
-    // have reached no stream, so the client is told to read the lists again (a list_changed too
-    // many costs a refetch; one too few, a stale list).
-    if (orphaned) void Promise.resolve(answer).then(() => listsMayHaveChanged(endpoint, stream));
+    // Taken over from a home that died or gave it up: a list change or resource update raised
+    // while it moved may have reached no stream, so the client is told to read the lists and its
+    // subscribed resources again (one notice too many costs a refetch; one too few, stale data).
+    if (orphaned) void Promise.resolve(answer).then(() => catchUp(endpoint, session, stream));
     return answer;
   }
   if (running) return running.resume(lastEventId as string, request.signal, load);
@@ -97,15 +97,21 @@ export async function handleGet(
   return finished.resume(lastEventId as string, request.signal, load);
 }
 
-/** A `list_changed` of every list the server announces changes of, on `stream`. */
-function listsMayHaveChanged(
+/**
+ * The catch-up of a moved standalone stream: a `list_changed` of every list the server announces
+ * changes of, then a `resources/updated` of every resource the session subscribed to.
+ */
+function catchUp(
   endpoint: LegacyEndpoint,
+  session: Session,
   stream: { send(message: string): void },
 ): void {
   const caps = endpoint.registry.capabilities();
   for (const kind of ['tools', 'prompts', 'resources'] as const)
     if (caps[kind] !== undefined)
       stream.send(notificationMessage(`notifications/${kind}/list_changed`, {}));
+  for (const uri of session.subscriptions)
+    stream.send(notificationMessage('notifications/resources/updated', { uri }));
 }
 
 /**
