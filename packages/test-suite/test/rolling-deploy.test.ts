@@ -124,9 +124,11 @@ test('every streamed call ended with its result or a JSON-RPC error that says wh
     if (call.outcome === 'result') expect(call.progress.length).toBe(20);
   }
   expect(outcomes.get('result') ?? 0).toBeGreaterThan(streamed.calls.length / 2);
-  if (REPLACEMENTS.includes('SIGKILL'))
+  // A killed instance's streamed calls were resumed elsewhere (a drained one's finish there).
+  if (REPLACEMENTS.includes('SIGKILL')) {
     expect(outcomes.get('instance-lost') ?? 0).toBeGreaterThan(0);
-  expect(resumed).toBeGreaterThan(0);
+    expect(resumed).toBeGreaterThan(0);
+  }
 });
 
 test('every listen stream listens again after the replacements: one more change reaches each', async () => {
