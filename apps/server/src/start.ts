@@ -53,11 +53,17 @@ export async function startExample(runtime: ExampleRuntime): Promise<void> {
   const port = Number(env('PORT') ?? 8787);
   const hostname = env('HOST') ?? '127.0.0.1';
   const graceMs = drainMs(env('MCP_DRAIN_MS'));
-  // The resource identifier is the public URL tokens are issued for; behind a proxy the
-  // default from HOST:PORT is the internal address, which no client addresses.
-  if (env('MCP_AUTH_ISSUER') && env('MCP_TRUST_PROXY') && !env('MCP_RESOURCE_URL'))
+  // The resource identifier is the public URL tokens are issued for. Behind a proxy it is built
+  // from the URL each client addressed, on the ALLOWED_HOSTS names; without them the default from
+  // HOST:PORT is the internal address, which no client addresses.
+  if (
+    env('MCP_AUTH_ISSUER') &&
+    env('MCP_TRUST_PROXY') &&
+    !env('MCP_RESOURCE_URL') &&
+    !env('ALLOWED_HOSTS')
+  )
     log(
-      'edge-mcp example: behind a proxy (MCP_TRUST_PROXY) set MCP_RESOURCE_URL to the public URL of /mcp; the default is this internal address',
+      'edge-mcp example: behind a proxy (MCP_TRUST_PROXY) set ALLOWED_HOSTS to the public names, or MCP_RESOURCE_URL to the public URL of /mcp; the default is this internal address',
     );
   // Only with REDIS_URL: node-redis is not even loaded otherwise.
   const redis = env('REDIS_URL')

@@ -48,8 +48,11 @@ export interface JwtVerifierOptions {
   /**
    * This resource's identifier(s) (the MCP endpoint's URL, as clients send it in `resource=`):
    * the token's `aud` must contain one of them. Compared as exact strings.
+   * @default the resource identifier the request addressed, as the handler passes it (its
+   * `auth.resource`, or the URL built from it when that is a path); a call that passes none is
+   * refused (`audience`)
    */
-  audience: string | readonly string[];
+  audience?: string | readonly string[];
   /**
    * Where the key set is. @default the `jwks_uri` of the issuer's metadata
    * (`/.well-known/oauth-authorization-server`, then `/.well-known/openid-configuration`, RFC 8414
@@ -124,7 +127,8 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** The options checked, with their defaults: what each verification reads. */
 interface Settings {
   readonly issuer: string;
-  readonly audience: string[];
+  /** `undefined`: the resource the handler passes with each token. */
+  readonly audience: string[] | undefined;
   readonly clockTolerance: number;
   readonly algorithms: string[];
   readonly principalClaim: string | undefined;
@@ -159,15 +163,22 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   );
   const verified = options.cache === false ? undefined : new VerifiedTokens(options.cache);
   const throwWhenUnavailable = options.unavailable !== 'unauthorized';
-  return async (token: string): Promise<AuthInfo | undefined> => {
+  return async (token, _request, resource): Promise<AuthInfo | undefined> => {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) {
       throw new InvalidTokenError('malformed');
     }
+    // Without an audience of its own, the token must be for the resource the request addressed.
+    const audience = settings.audience ?? (typeof resource === 'string' ? [resource] : undefined);
+    if (audience === undefined) throw new InvalidTokenError('audience');
     const now = settings.now;
     const known = verified?.get(token, now());
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      // A token checked before, maybe on another of this server's names: its audience again.
+      if (settings.audience || includesAudience(known.claims?.aud, audience)) return known;
+      throw new InvalidTokenError('audience');
+    }
     try {
-      const info = await verify(token, await keys.get(), settings);
+      const info = await verify(token, await keys.get(), settings, audience);
       return verified ? verified.set(token, info, now()) : info;
     } catch (error) {
       // Keys that cannot be had: a 503 (`throw`), or a refusal with no reason to give.
@@ -183,9 +194,10 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 
 function settingsOf(options: JwtVerifierOptions): Settings {
   const issuer = checkIssuer(options.issuer);
-  const audience: string[] =
-    typeof options.audience === 'string' ? [options.audience] : [...options.audience];
-  if (audience.length === 0 || audience.some((a) => typeof a !== 'string' || a === '')) {
+  const given = options.audience;
+  const audience: string[] | undefined =
+    given === undefined ? undefined : typeof given === 'string' ? [given] : [...given];
+  if (audience?.length === 0 || audience?.some((a) => typeof a !== 'string' || a === '')) {
     throw new TypeError('jwtVerifier: audience must name this resource (a non-empty string)');
   }
   const clockTolerance = options.clockToleranceSeconds ?? DEFAULTS.jwt.clockToleranceSeconds;
@@ -207,11 +219,16 @@ function settingsOf(options: JwtVerifierOptions): Settings {
 }
 
 /** The signature and claims of one token, checked: who it is, with which scopes. */
-async function verify(token: string, getKey: GetKey, settings: Settings): Promise<AuthInfo> {
+async function verify(
+  token: string,
+  getKey: GetKey,
+  settings: Settings,
+  audience: string[],
+): Promise<AuthInfo> {
   const { clockTolerance, now } = settings;
   const { payload, protectedHeader } = await jwtVerify(token, getKey, {
     issuer: settings.issuer,
-    audience: settings.audience,
+    audience,
     clockTolerance,
     algorithms: settings.algorithms,
     requiredClaims: ['exp'],
@@ -234,6 +251,12 @@ async function verify(token: string, getKey: GetKey, settings: Settings): Promis
     clientId: stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp'),
     claims: Object.freeze({ ...payload }),
   };
+}
+
+/** Whether a token's `aud` (a string or a list) names one of `audience`. */
+function includesAudience(aud: unknown, audience: readonly string[]): boolean {
+  if (typeof aud === 'string') return audience.includes(aud);
+  return Array.isArray(aud) && aud.some((a) => audience.includes(a));
 }
 
 /** Which check a token failed, from what jose threw. */

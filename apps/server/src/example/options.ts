@@ -23,24 +23,29 @@ function list(value: string | undefined): string[] {
  *   then come from them;
  * - `MCP_AUTH_ISSUER` (and `MCP_AUTH_JWKS_URL` when the issuer publishes no metadata): require
  *   bearer tokens from that authorization server, checked by the JWT verifier; the audience is
- *   `MCP_RESOURCE_URL` (default `http://HOST:PORT/mcp`); `MCP_AUTH_SCOPES` lists the scopes the
- *   metadata advertises (comma-separated);
+ *   the resource identifier `MCP_RESOURCE_URL` (default: behind a proxy, `MCP_TRUST_PROXY` with
+ *   `ALLOWED_HOSTS`, the URL each client addressed on those names; else `http://HOST:PORT/mcp`);
+ *   `MCP_AUTH_SCOPES` lists the scopes the metadata advertises (comma-separated);
  * - `MCP_CORS_ORIGINS`: origins allowed to call from a browser (comma-separated, or `*`).
  */
 export function exampleOptions(
   env: EnvReader,
   where: { host: string; port: number | string },
 ): McpHandlerOptions {
-  const options: McpHandlerOptions = { allowedHosts: list(env('ALLOWED_HOSTS')) };
+  const hosts = list(env('ALLOWED_HOSTS'));
+  const options: McpHandlerOptions = { allowedHosts: hosts };
   const trust = env('MCP_TRUST_PROXY')?.trim();
   if (trust) options.trustProxy = /^\d+$/.test(trust) ? Number(trust) : list(trust);
   const issuer = env('MCP_AUTH_ISSUER');
   if (issuer) {
-    const resource = env('MCP_RESOURCE_URL') || `http://${where.host}:${where.port}/mcp`;
+    const addressed = options.trustProxy !== undefined && hosts.length > 0;
+    const resource =
+      env('MCP_RESOURCE_URL') || (addressed ? '/mcp' : `http://${where.host}:${where.port}/mcp`);
     const jwksUrl = env('MCP_AUTH_JWKS_URL');
     const scopes = list(env('MCP_AUTH_SCOPES'));
     options.auth = {
-      verify: jwtVerifier({ issuer, audience: resource, ...(jwksUrl ? { jwksUrl } : {}) }),
+      // No audience: each token must be for the resource identifier its request addressed.
+      verify: jwtVerifier({ issuer, ...(jwksUrl ? { jwksUrl } : {}) }),
       resource,
       authorizationServers: [issuer],
       ...(scopes.length > 0 ? { scopesSupported: scopes } : {}),

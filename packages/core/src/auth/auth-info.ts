@@ -22,9 +22,12 @@ export interface AuthInfo {
  * Checks a bearer token: the principal it stands for; for a token that is not valid here, throw
  * an `InvalidTokenError` naming the check it failed (expired, audience, signature, …) or return
  * `undefined`. Throwing anything else says the verifier could not decide (its authorization
- * server is unreachable), answered 503 rather than 401. May be async.
+ * server is unreachable), answered 503 rather than 401. May be async. The handler passes
+ * `resource`, the resource identifier the request addressed (`auth.resource`, or the URL built
+ * from it when that is a path): the audience the token must be for.
  */
 export type TokenVerifier = (
   token: string,
   request: IncomingRequest,
+  resource?: string,
 ) => AuthInfo | undefined | Promise<AuthInfo | undefined>;

@@ -36,13 +36,14 @@ export function refuseForAdapter(
   message?: string,
   id?: RequestId,
 ): Reply {
-  const reply = answerFor(core, reason, message, id);
+  const reply = answerFor(core, request, reason, message, id);
   core.requests.refused(request, reply, undefined);
   return reply;
 }
 
 function answerFor(
   core: RoutedEndpoint,
+  request: IncomingRequest,
   reason: AdapterRefusal,
   message: string | undefined,
   id: RequestId | undefined,
@@ -79,6 +80,10 @@ function answerFor(
         RETRY_SOON,
       );
     default:
-      return refuseToken(core.resourceServer, reason);
+      return refuseToken(
+        core.resourceServer,
+        reason,
+        core.resourceServer?.factsAt(request, core.trust?.read(request)),
+      );
   }
 }

@@ -97,7 +97,9 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     this.requests = new RequestAccounting(options);
     this.signer = signerOf(options.requestState);
     this.cors = options.cors ? new CorsPolicy(options.cors) : undefined;
-    this.resourceServer = options.auth ? new ResourceServer(options.auth) : undefined;
+    this.resourceServer = options.auth
+      ? new ResourceServer(options.auth, options.allowedHosts)
+      : undefined;
     // Origins allowed to call from a browser pass the Origin check too.
     this.policy = hostPolicy(
       options.allowedHosts,

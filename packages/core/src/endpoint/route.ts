@@ -1,6 +1,6 @@
 import { InvalidTokenError } from '../errors.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
-import type { Forwarding } from '../http/forwarded.ts';
+import { addressedAuthority, type Forwarding } from '../http/forwarded.ts';
 import { checkHost } from '../http/guards.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import {
@@ -77,17 +77,23 @@ async function serve(
   const forwarding = core.trust?.read(request);
   const early = guard(core, request, routed, forwarding);
   if (early !== undefined) return settled(core, request, early, undefined);
+  const resourceServer = core.resourceServer;
+  // What this resource server is to the request (its identifier is the URL it addressed, when
+  // `auth.resource` is a path: built only on a listed host).
+  const facts = resourceServer?.factsAt(request, forwarding);
+  if (resourceServer && facts === undefined)
+    return settled(core, request, notAResourceHost(request, forwarding), undefined);
   // An integration in front (a Worker, Hono middleware) rejected the token itself.
   if (given instanceof InvalidTokenError)
     return settled(
       core,
       request,
-      refuseToken(core.resourceServer, `token-${given.rejection}`),
+      refuseToken(resourceServer, `token-${given.rejection}`, facts),
       undefined,
     );
   let auth = given;
-  if (core.resourceServer) {
-    const authenticated = await core.resourceServer.authenticate(request, given);
+  if (resourceServer && facts) {
+    const authenticated = await resourceServer.authenticate(request, given, facts);
     if (authenticated instanceof Reply) return settled(core, request, authenticated, undefined);
     auth = authenticated;
   }
@@ -146,7 +152,7 @@ function guard(
 ): Reply | undefined {
   if (core.root.aborted) return refused(shuttingDown(), 'shutting-down');
   // The Protected Resource Metadata is public: any path the handler is mounted under, any origin.
-  if (isMetadata(core, request)) return metadata(core, request);
+  if (isMetadata(core, request)) return metadata(core, request, forwarding);
   if (!routed && core.path !== undefined && pathOf(request.url) !== core.path)
     return refuse(
       'path',
@@ -199,12 +205,27 @@ function isMetadata(core: RoutedEndpoint, request: IncomingRequest): boolean {
 }
 
 /** GET (or HEAD) of the metadata document; its preflight, from any origin. */
-function metadata(core: RoutedEndpoint, request: IncomingRequest): Reply {
+function metadata(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  forwarding: Forwarding | undefined,
+): Reply {
   const server = core.resourceServer as ResourceServer;
   if (request.method === 'OPTIONS') return METADATA_PREFLIGHT;
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return refused(methodNotAllowed('GET'), 'method-not-allowed');
-  return server.metadata();
+  const facts = server.factsAt(request, forwarding);
+  return facts ? server.metadata(facts) : notAResourceHost(request, forwarding);
+}
+
+/** The 403 of a host `auth.resource` (a path) may not be built on: not one `allowedHosts` lists. */
+function notAResourceHost(request: IncomingRequest, forwarding: Forwarding | undefined): Reply {
+  return refuse(
+    'host-not-allowed',
+    403,
+    ErrorCode.InvalidRequest,
+    `Host not allowed: ${addressedAuthority(request, forwarding)} is not a name of this resource (allowedHosts)`,
+  );
 }
 
 const METADATA_PREFLIGHT = new Reply(204, null, {

@@ -149,7 +149,7 @@ function fail<C extends ExecutionContext>(
     exchange.reply(
       errorMessage(exchange.id, body),
       403,
-      insufficientScope(ctx.endpoint.resourceServer, error.scopes),
+      insufficientScope(ctx.endpoint.resourceServer, error.scopes, () => ctx.request.url),
     );
     return undefined;
   }

@@ -1,10 +1,12 @@
 import type { AuthInfo, TokenVerifier } from '../auth/auth-info.ts';
 import { InvalidTokenError, McpError, type TokenRejection } from '../errors.ts';
 import { bearerChallenge, bearerToken } from '../http/bearer.ts';
+import { addressedUrl, type Forwarding } from '../http/forwarded.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import type { RefusalReason } from '../http/refusal.ts';
 import { jsonResponse, overBudget, type Reply, refuse, refused } from '../http/responses.ts';
 import { ErrorCode } from '../protocol/constants.ts';
+import { type ResourceFacts, ResourceIdentity } from './resource-identity.ts';
 
 /**
  * The `auth` option: edge-mcp as an OAuth 2.1 resource server (MCP authorization, RFC 9728,
@@ -22,6 +24,12 @@ export interface AuthOptions {
    * This server's resource identifier, the MCP endpoint's canonical URL
    * (`https://mcp.example.com/mcp`): the Protected Resource Metadata's `resource`, and the
    * audience tokens must be issued for (RFC 8707).
+   *
+   * Or a path (`/mcp`) for a server reached under several names: the identifier is then the
+   * endpoint's URL as each client addressed it (behind the proxies `trustProxy` trusts, with the
+   * scheme and host they forwarded), built only on the hosts `allowedHosts` lists (which it
+   * requires; a request to another host gets 403). `jwtVerifier()` without an `audience` checks
+   * each token against that URL.
    */
   resource: string;
   /** Issuers of the authorization servers clients get tokens from (RFC 9728 `authorization_servers`). */
@@ -36,8 +44,6 @@ export interface AuthOptions {
    */
   hideUnauthorized?: boolean;
 }
-
-const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /** Clock skew allowed on `expiresAt` (as `jwtVerifier` allows on `exp`). */
 const EXPIRY_SKEW_SECONDS = 5;
@@ -79,29 +85,34 @@ export class ResourceServer {
   readonly hideUnauthorized: boolean;
   /** Where the metadata document is served: the path-suffixed well-known URL and the root one. */
   readonly metadataPaths: ReadonlySet<string>;
-  readonly #metadataUrl: string;
-  readonly #document: string;
+  readonly #identity: ResourceIdentity;
 
-  constructor(options: AuthOptions) {
-    const resource = new URL(options.resource);
-    const suffix = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
+  constructor(options: AuthOptions, allowedHosts?: readonly string[] | '*') {
     this.verify = options.verify;
     this.hideUnauthorized = options.hideUnauthorized ?? false;
-    this.#metadataUrl = `${resource.origin}${WELL_KNOWN}${suffix}`;
-    this.metadataPaths = new Set([`${WELL_KNOWN}${suffix}`, WELL_KNOWN]);
-    const document: Record<string, unknown> = {
-      resource: options.resource,
-      authorization_servers: options.authorizationServers,
-      bearer_methods_supported: ['header'],
-    };
-    if (options.scopesSupported) document.scopes_supported = options.scopesSupported;
-    if (options.resourceName) document.resource_name = options.resourceName;
-    this.#document = JSON.stringify(document);
+    this.#identity = new ResourceIdentity(options.resource, options, allowedHosts);
+    this.metadataPaths = this.#identity.metadataPaths;
+  }
+
+  /**
+   * What this server is to a request (its resource identifier, metadata URL and document);
+   * `undefined` when `resource` is a path and the host the request addressed is not listed.
+   * Only then is the addressed URL read.
+   */
+  factsAt(request: IncomingRequest, forwarding: Forwarding | undefined): ResourceFacts | undefined {
+    const identity = this.#identity;
+    return identity.of(identity.addressed ? addressedUrl(request, forwarding) : request.url);
+  }
+
+  /** The same, for a call whose request's addressed URL is known (`ctx.request.url`). */
+  factsOf(url: () => string): ResourceFacts | undefined {
+    const identity = this.#identity;
+    return identity.of(identity.addressed ? url() : '');
   }
 
   /** The Protected Resource Metadata document (RFC 9728), readable from any origin. */
-  metadata(): Reply {
-    return jsonResponse(this.#document, 200, METADATA_HEADERS);
+  metadata(facts: ResourceFacts): Reply {
+    return jsonResponse(facts.document, 200, METADATA_HEADERS);
   }
 
   /**
@@ -112,20 +123,21 @@ export class ResourceServer {
   async authenticate(
     request: IncomingRequest,
     given: AuthInfo | undefined,
+    facts: ResourceFacts,
   ): Promise<AuthInfo | Reply> {
     let auth = given;
     if (auth === undefined) {
       const token = bearerToken(request);
-      if (token === undefined) return this.unauthorized('token-missing');
+      if (token === undefined) return this.unauthorized('token-missing', facts);
       // RFC 6750 §3.1: a request that is malformed (another scheme, a bare `Bearer`) is an
       // `invalid_request`; still a 401 with the challenge, so a client can find the metadata.
-      if (token === false) return this.unauthorized('token-scheme');
-      if (this.verify === undefined) return this.unauthorized('token-invalid');
+      if (token === false) return this.unauthorized('token-scheme', facts);
+      if (this.verify === undefined) return this.unauthorized('token-invalid', facts);
       try {
-        auth = await this.verify(token, request);
+        auth = await this.verify(token, request, facts.resource);
       } catch (error) {
         if (error instanceof InvalidTokenError)
-          return this.unauthorized(`token-${error.rejection}`);
+          return this.unauthorized(`token-${error.rejection}`, facts);
         // The verifier could not decide (its authorization server is unreachable): not the
         // token's fault, so no 401 that would send the client into a new login; a retry will do.
         return refused(
@@ -138,32 +150,32 @@ export class ResourceServer {
           'auth-unavailable',
         );
       }
-      if (auth === undefined) return this.unauthorized('token-invalid');
+      if (auth === undefined) return this.unauthorized('token-invalid', facts);
     }
     // The same small tolerance a JWT verifier gives `exp`, so a token it just accepted passes.
     if (auth.expiresAt !== undefined && (auth.expiresAt + EXPIRY_SKEW_SECONDS) * 1000 <= Date.now())
-      return this.unauthorized('token-expired');
+      return this.unauthorized('token-expired', facts);
     return auth;
   }
 
   /** `WWW-Authenticate` of a 403 for a call that needs more scopes (the client may step up). */
-  insufficientScope(scopes: readonly string[]): Record<string, string> {
+  insufficientScope(scopes: readonly string[], facts: ResourceFacts): Record<string, string> {
     return {
       'www-authenticate': bearerChallenge({
         error: 'insufficient_scope',
         scope: scopes.join(' '),
-        resource_metadata: this.#metadataUrl,
+        resource_metadata: facts.metadataUrl,
       }),
     };
   }
 
   /** The 401 for `reason`: its challenge says which check failed, never what the token was. */
-  unauthorized(reason: TokenRefusal): Reply {
+  unauthorized(reason: TokenRefusal, facts: ResourceFacts): Reply {
     const description = TOKEN_DESCRIPTIONS[reason];
     const challenge = bearerChallenge({
       error: reason === 'token-missing' ? undefined : (TOKEN_ERRORS[reason] ?? 'invalid_token'),
       error_description: reason === 'token-missing' ? undefined : description,
-      resource_metadata: this.#metadataUrl,
+      resource_metadata: facts.metadataUrl,
     });
     return refuse(reason, 401, ErrorCode.ServerError, description, undefined, undefined, {
       'www-authenticate': challenge,
@@ -200,11 +212,13 @@ const TOKEN_ERRORS: Partial<Record<TokenRefusal, string>> = { 'token-scheme': 'i
  * The 401 of a token refusal: the resource server's, with its challenge; without the `auth`
  * option (an integration in front rejected the token), a 401 without one.
  */
-export function refuseToken(server: ResourceServer | undefined, reason: TokenRefusal): Reply {
-  return (
-    server?.unauthorized(reason) ??
-    refuse(reason, 401, ErrorCode.ServerError, TOKEN_DESCRIPTIONS[reason])
-  );
+export function refuseToken(
+  server: ResourceServer | undefined,
+  reason: TokenRefusal,
+  facts: ResourceFacts | undefined,
+): Reply {
+  if (server && facts) return server.unauthorized(reason, facts);
+  return refuse(reason, 401, ErrorCode.ServerError, TOKEN_DESCRIPTIONS[reason]);
 }
 
 const METADATA_HEADERS: Readonly<Record<string, string>> = {
@@ -220,8 +234,10 @@ const METADATA_HEADERS: Readonly<Record<string, string>> = {
 export function insufficientScope(
   server: ResourceServer | undefined,
   scopes: readonly string[],
+  url: () => string,
 ): Record<string, string> {
-  if (server) return server.insufficientScope(scopes);
+  const facts = server?.factsOf(url);
+  if (server && facts) return server.insufficientScope(scopes, facts);
   return {
     'www-authenticate': bearerChallenge({ error: 'insufficient_scope', scope: scopes.join(' ') }),
   };

@@ -20,3 +20,4 @@ export {
   startPageServer,
 } from './page-server.ts';
 export { bundleSdkClient, SDK_GLOBAL } from './sdk-bundle.ts';
+export { signedInToken } from './sign-in-token.ts';

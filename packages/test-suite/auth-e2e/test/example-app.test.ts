@@ -1,115 +1,38 @@
 /**
- * The example app configured from its environment only, as a user runs it: apps/server started
- * with `node --import tsx src/node.ts` (its `pnpm start` command) in its own directory, with
+ * The example app configured from its environment only, as a user runs it (`startApp`), with
  * MCP_AUTH_ISSUER naming the real authorization server, MCP_RESOURCE_URL, MCP_AUTH_SCOPES and
  * MCP_CORS_ORIGINS. An unauthenticated request gets the 401 challenge naming the metadata, the
  * metadata names the issuer and the scopes, the official SDK client's OAuth flow (sign-in in
  * Chromium) gets a token for the app and calls its `whoami` tool, the session it opened is bound
  * to alice (bob's token gets 404 on it), and a preflight from the CORS origin is answered 204.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { freePort } from '@edge-mcp/test-kit/node';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type App, startApp } from '../src/example-app.ts';
 import {
   type AuthorizationServer,
-  authorizationUrl,
   type CallbackServer,
-  codeOf,
-  exchangeCode,
-  fetchMetadata,
   launchChromium,
-  pkce,
-  registerPublicClient,
+  signedInToken,
   signIn,
   startAuthorizationServer,
   startCallbackServer,
 } from '../src/index.ts';
 import { ChromiumOAuthProvider } from './sdk-provider.ts';
 
-const APP = join(import.meta.dirname, '..', '..', '..', '..', 'apps', 'server');
 /** The browser origin MCP_CORS_ORIGINS lets in (nothing needs to listen there for a preflight). */
 const CORS_ORIGIN = 'http://localhost:5173';
-
-/** The example app as a user starts it, in its own process group; its output kept. */
-interface App {
-  readonly child: ChildProcess;
-  readonly resource: string;
-  readonly origin: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-async function startApp(issuer: string): Promise<App> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const resource = `${origin}/mcp`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
-    cwd: APP,
-    detached: true, // its own group: stopped with whatever it started (tsx's esbuild)
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MCP_AUTH_ISSUER: issuer,
-      MCP_RESOURCE_URL: resource,
-      MCP_AUTH_SCOPES: 'mcp:tools',
-      MCP_CORS_ORIGINS: CORS_ORIGIN,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const listening = new Promise<void>((resolve, reject) => {
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (output.includes('edge-mcp example serving http://')) resolve();
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    void exited.then(() => reject(new Error(`the app exited:\n${output}`)));
-  });
-  const signal = (name: NodeJS.Signals): void => {
-    try {
-      process.kill(-(child.pid as number), name);
-    } catch {
-      // the group is gone
-    }
-  };
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      signal('SIGTERM');
-      const timer = setTimeout(() => signal('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    signal('SIGKILL'); // anything of the group that outlived it
-  };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([
-      listening,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the app did not listen:\n${output}`)), 30_000);
-      }),
-    ]);
-  } catch (error) {
-    await stop();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-  return { child, resource, origin, output: () => output, stop };
-}
 
 let as: AuthorizationServer;
 let callback: CallbackServer;
 let browser: Browser;
 let app: App;
+/** The app's resource identifier (MCP_RESOURCE_URL). */
+let resource: string;
 
 beforeAll(async () => {
   [as, callback, browser] = await Promise.all([
@@ -117,7 +40,14 @@ beforeAll(async () => {
     startCallbackServer(),
     launchChromium(),
   ]);
-  app = await startApp(as.issuer);
+  const port = await freePort();
+  resource = `http://127.0.0.1:${port}/mcp`;
+  app = await startApp(port, {
+    MCP_AUTH_ISSUER: as.issuer,
+    MCP_RESOURCE_URL: resource,
+    MCP_AUTH_SCOPES: 'mcp:tools',
+    MCP_CORS_ORIGINS: CORS_ORIGIN,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -148,14 +78,14 @@ function initialize(headers: Record<string, string> = {}): RequestInit {
 
 test('no token: 401 naming the metadata, which names the issuer and the scopes', async () => {
   const metadataUrl = `${app.origin}/.well-known/oauth-protected-resource/mcp`;
-  const refused = await fetch(app.resource, initialize());
+  const refused = await fetch(resource, initialize());
   expect(refused.status).toBe(401);
   expect(refused.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl}"`);
   await refused.body?.cancel();
   const metadata = await fetch(metadataUrl);
   expect(metadata.status).toBe(200);
   expect(await metadata.json()).toEqual({
-    resource: app.resource,
+    resource: resource,
     authorization_servers: [as.issuer],
     bearer_methods_supported: ['header'],
     scopes_supported: ['mcp:tools'],
@@ -166,7 +96,7 @@ test('the SDK client signs in as alice, calls whoami; the session it opened is h
   const provider = new ChromiumOAuthProvider('edge-mcp example e2e', callback.redirectUri, (url) =>
     signIn(browser, url, { redirectUri: callback.redirectUri, username: 'alice' }),
   );
-  const first = new StreamableHTTPClientTransport(new URL(app.resource), {
+  const first = new StreamableHTTPClientTransport(new URL(resource), {
     authProvider: provider,
   });
   await expect(
@@ -176,12 +106,12 @@ test('the SDK client signs in as alice, calls whoami; the session it opened is h
   // resource, with the scopes it advertises.
   const [authorization] = provider.authorizationUrls;
   expect(authorization?.origin).toBe(as.issuer);
-  expect(authorization?.searchParams.get('resource')).toBe(app.resource);
+  expect(authorization?.searchParams.get('resource')).toBe(resource);
   expect(authorization?.searchParams.get('scope')).toBe('mcp:tools');
   await first.finishAuth(provider.code as string);
   expect(provider.saved?.access_token).toEqual(expect.any(String));
 
-  const transport = new StreamableHTTPClientTransport(new URL(app.resource), {
+  const transport = new StreamableHTTPClientTransport(new URL(resource), {
     authProvider: provider,
   });
   const client = new Client({ name: 'example-e2e', version: '1.0.0' });
@@ -198,31 +128,9 @@ test('the SDK client signs in as alice, calls whoami; the session it opened is h
   expect(transport.sessionId).toEqual(expect.any(String));
 
   // The principal is the token's subject: bob, signed in too, cannot use alice's session.
-  const metadata = await fetchMetadata(as.issuer);
-  const registered = await registerPublicClient(metadata, callback.redirectUri);
-  const { verifier, challenge } = await pkce();
-  const code = codeOf(
-    await signIn(
-      browser,
-      authorizationUrl(metadata, {
-        clientId: registered.client_id,
-        redirectUri: callback.redirectUri,
-        resource: app.resource,
-        scope: 'mcp:tools',
-        challenge,
-      }),
-      { redirectUri: callback.redirectUri, username: 'bob' },
-    ),
-  );
-  const bob = await exchangeCode(metadata, {
-    clientId: registered.client_id,
-    redirectUri: callback.redirectUri,
-    code,
-    verifier,
-    resource: app.resource,
-  });
+  const bob = await signedInToken(as.issuer, browser, callback.redirectUri, resource, 'bob');
   const call = (token: string) =>
-    fetch(app.resource, {
+    fetch(resource, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
@@ -238,7 +146,7 @@ test('the SDK client signs in as alice, calls whoami; the session it opened is h
         params: { name: 'whoami', arguments: {} },
       }),
     });
-  const hijack = await call(bob.access_token);
+  const hijack = await call(bob);
   expect([hijack.status, (await hijack.json()).error?.code]).toEqual([404, -32001]);
   const hers = await call(provider.saved?.access_token as string);
   expect(hers.status).toBe(200);
@@ -249,7 +157,7 @@ test('the SDK client signs in as alice, calls whoami; the session it opened is h
 
 test('a preflight from the MCP_CORS_ORIGINS origin is 204; another origin gets 403', async () => {
   const preflight = (origin: string) =>
-    fetch(app.resource, {
+    fetch(resource, {
       method: 'OPTIONS',
       headers: {
         origin,
@@ -268,7 +176,7 @@ test('a preflight from the MCP_CORS_ORIGINS origin is 204; another origin gets 4
   expect(refused.status).toBe(403);
   await refused.body?.cancel();
   // The 401 a browser on that origin gets is readable there, its challenge exposed.
-  const challenged = await fetch(app.resource, initialize({ origin: CORS_ORIGIN }));
+  const challenged = await fetch(resource, initialize({ origin: CORS_ORIGIN }));
   expect(challenged.status).toBe(401);
   expect(challenged.headers.get('access-control-allow-origin')).toBe(CORS_ORIGIN);
   expect(challenged.headers.get('access-control-expose-headers')).toContain('www-authenticate');
