@@ -1,5 +1,5 @@
 /**
- * The shape of the code, checked: no import cycle in the core or the adapters (type imports
+ * The shape of the code, checked: no import cycle in the core, the adapters or redis (type imports
  * included: a cycle of types is still layers that read both ways), and the core's folders import
  * only downwards, in the order the architecture document gives.
  */

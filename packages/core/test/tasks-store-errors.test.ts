@@ -10,18 +10,19 @@ import { call } from './helpers.ts';
 
 const WITH_TASKS = { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
 
-/** Takes every write but the handler's end. */
-function failingEnd(): TaskStore {
+/** Takes every write but the handler's end; `refused` is called for each end it fails. */
+function failingEnd(refused: () => void): TaskStore {
   const inner = new MemoryTaskStore();
   return {
     exclusive: inner.exclusive,
     bind: (host) => inner.bind(host),
     create: (record) => inner.create(record),
     get: (id) => inner.get(id),
-    update: (id, patch) =>
-      patch.status === 'completed' || patch.status === 'failed'
-        ? Promise.reject(new StoreUnavailableError('the store is away'))
-        : inner.update(id, patch),
+    update: (id, patch) => {
+      if (patch.status !== 'completed' && patch.status !== 'failed') return inner.update(id, patch);
+      refused();
+      return Promise.reject(new StoreUnavailableError('the store is away'));
+    },
     list: (binding, cursor, limit) => inner.list(binding, cursor, limit),
     countActive: (binding) => inner.countActive(binding),
   };
@@ -35,26 +36,28 @@ test('a store failing the write of a settled task is no unhandled rejection', as
     process.off('unhandledRejection', onRejection);
   });
   const server = new McpServer({ name: 'failing-store', version: '1' });
-  let finished!: () => void;
-  const ended = new Promise<void>((resolve) => {
-    finished = resolve;
+  // Both tasks' end writes were refused (a completed and a failed one).
+  let writes = 0;
+  let bothRefused!: () => void;
+  const refused = new Promise<void>((resolve) => {
+    bothRefused = resolve;
   });
-  server.tool('quick', { taskSupport: 'required' }, () => {
-    setTimeout(finished, 20);
-    return 'done';
-  });
+  server.tool('quick', { taskSupport: 'required' }, () => 'done');
   server.tool('broken', { taskSupport: 'required' }, () => {
     throw new Error('broken');
   });
-  const handler = createMcpHandler(server, { tasks: { store: failingEnd() } });
+  const store = failingEnd(() => {
+    if (++writes === 2) bothRefused();
+  });
+  const handler = createMcpHandler(server, { tasks: { store } });
   for (const name of ['quick', 'broken']) {
     const created = await call(handler, 'tools/call', { name, arguments: {} }, WITH_TASKS);
     expect(created.message.result.resultType).toBe('task');
   }
-  await ended;
-  // An unhandled rejection is reported a macrotask after it happens, with nothing to wait on:
-  // the one sleep here gives it the chance to show (the test fails within it when it does).
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await refused;
+  // Node reports a rejection nobody handled once the turn that made it has run its microtasks:
+  // two turns of the event loop later it has been reported, if it is one (no timed wait).
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
   expect(rejections).toEqual([]);
   await handler.close();
 });

@@ -50,6 +50,8 @@ export const TASK_FIELDS = {
   status: 'st',
   runner: 'rn',
   binding: 'b',
+  /** The prefix of a watcher's field: `w:<instance tag>` (an instance following the task). */
+  watcher: 'w:',
 } as const;
 
 /** Fields of a rate-limit bucket `<ns>:rl:<key>`. */

@@ -97,14 +97,10 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     this.requests = new RequestAccounting(options);
     this.signer = signerOf(options.requestState);
     this.cors = options.cors ? new CorsPolicy(options.cors) : undefined;
-    this.resourceServer = options.auth
-      ? new ResourceServer(options.auth, options.allowedHosts)
-      : undefined;
+    this.resourceServer = options.auth && new ResourceServer(options.auth, options.allowedHosts);
     // Origins allowed to call from a browser pass the Origin check too.
-    this.policy = hostPolicy(
-      options.allowedHosts,
-      allowedOrigins(options.allowedOrigins, this.cors),
-    );
+    const origins = allowedOrigins(options.allowedOrigins, this.cors);
+    this.policy = hostPolicy(options.allowedHosts, origins);
     this.trust = options.trustProxy === undefined ? undefined : new ProxyTrust(options.trustProxy);
     this.path = options.path === false ? undefined : (options.path ?? DEFAULTS.path);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;

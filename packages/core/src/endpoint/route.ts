@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { InvalidTokenError } from '../errors.ts';
 import { type CorsPolicy, withHeaders } from '../http/cors.ts';
 import { addressedAuthority, type Forwarding } from '../http/forwarded.ts';
@@ -77,49 +78,16 @@ async function serve(
   const forwarding = core.trust?.read(request);
   const early = guard(core, request, routed, forwarding);
   if (early !== undefined) return settled(core, request, early, undefined);
-  const resourceServer = core.resourceServer;
-  // What this resource server is to the request (its identifier is the URL it addressed, when
-  // `auth.resource` is a path: built only on a listed host).
-  const facts = resourceServer?.factsAt(request, forwarding);
-  if (resourceServer && facts === undefined)
-    return settled(core, request, notAResourceHost(request, forwarding), undefined);
-  // An integration in front (a Worker, Hono middleware) rejected the token itself.
-  if (given instanceof InvalidTokenError)
-    return settled(
-      core,
-      request,
-      refuseToken(resourceServer, `token-${given.rejection}`, facts),
-      undefined,
-    );
-  let auth = given;
-  if (resourceServer && facts) {
-    const authenticated = await resourceServer.authenticate(request, given, facts);
-    if (authenticated instanceof Reply) return settled(core, request, authenticated, undefined);
-    auth = authenticated;
-  }
+  let auth = principalOf(core, request, forwarding, given);
+  if (auth instanceof Promise) auth = await auth;
+  if (auth instanceof Reply) return settled(core, request, auth, undefined);
   // The request counts among its principal's in flight (a GET until the stream it opens ends),
   // and its body's bytes against the budgets from the first byte read until it, and every
   // exchange it made, ended.
   const client = forwarding ? forwarding.clientAddress : request.remoteAddress;
   const held = new RequestLoad(core.load, auth?.principal ?? client ?? '');
   const method = request.method;
-  if (method === 'GET' || method === 'DELETE') {
-    if (!core.legacyEnabled) return settled(core, request, notAllowed(core), undefined);
-    // Draining: a new stream goes to another instance; a DELETE still ends its session.
-    if (method === 'GET' && core.draining) return settled(core, request, drainingNow(), undefined);
-    if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
-    let answer: Answer;
-    try {
-      answer = await (method === 'GET'
-        ? handleGet(core, request, auth, held)
-        : handleDelete(core, request, auth));
-    } catch (error) {
-      answer = unavailable(error, undefined);
-    } finally {
-      held.release();
-    }
-    return settled(core, request, answer, undefined);
-  }
+  if (method === 'GET' || method === 'DELETE') return serveSession(core, request, auth, held);
   try {
     if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
     // A principal out of tokens is refused before its body is read (the flood costs no parse).
@@ -141,6 +109,51 @@ async function serve(
   } finally {
     held.release();
   }
+}
+
+/**
+ * Who the request is from: the principal an integration vouched for, or with the handler's own
+ * `auth` the one its bearer token stands for; a refusal (401, or 403 for a host the resource
+ * identifier may not be built on). Without `auth`, synchronous: no promise on the hot path.
+ */
+function principalOf(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  forwarding: Forwarding | undefined,
+  given: Given,
+): AuthInfo | undefined | Reply | Promise<AuthInfo | Reply> {
+  const server = core.resourceServer;
+  // What this resource server is to the request (its identifier is the URL it addressed, when
+  // `auth.resource` is a path: built only on a listed host).
+  const facts = server?.factsAt(request, forwarding);
+  if (server && facts === undefined) return notAResourceHost(request, forwarding);
+  // An integration in front (a Worker, Hono middleware) rejected the token itself.
+  if (given instanceof InvalidTokenError)
+    return refuseToken(server, `token-${given.rejection}`, facts);
+  return server && facts ? server.authenticate(request, given, facts) : given;
+}
+
+/** GET (the session's stream, or a resumption) and DELETE, held as one request in flight. */
+async function serveSession(
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  auth: AuthInfo | undefined,
+  held: RequestLoad,
+): Promise<Answer> {
+  if (!core.legacyEnabled) return settled(core, request, notAllowed(core), undefined);
+  // Draining: a new stream goes to another instance; a DELETE still ends its session.
+  const get = request.method === 'GET';
+  if (get && core.draining) return settled(core, request, drainingNow(), undefined);
+  if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
+  let answer: Answer;
+  try {
+    answer = await (get ? handleGet(core, request, auth, held) : handleDelete(core, request, auth));
+  } catch (error) {
+    answer = unavailable(error, undefined);
+  } finally {
+    held.release();
+  }
+  return settled(core, request, answer, undefined);
 }
 
 /** What is checked before anything is read or authenticated; `undefined` when all passed. */

@@ -60,22 +60,11 @@ export async function handleGet(
   const running = streamId === STANDALONE ? session.standalone : session.streams.get(streamId);
   const over = running?.connected === true ? undefined : overStreams(endpoint, session);
   if (over) return over;
-  const cluster = endpoint.sessions.cluster;
   let orphaned = false;
-  if (cluster && !running) {
-    const link = await cluster.link(session, streamId, lastEventId ?? undefined);
-    orphaned = link === 'orphaned';
-    if (typeof link === 'object')
-      return relay(
-        session,
-        streamId,
-        lastEventId ?? undefined,
-        link,
-        endpoint.legacy,
-        request.signal,
-      );
-    if (link === 'orphaned' && lastEventId !== null && streamId !== STANDALONE)
-      await endOrphan(session, lastEventId, endpoint.legacy);
+  if (endpoint.sessions.cluster && !running) {
+    const elsewhere = await fromElsewhere(endpoint, session, streamId, lastEventId, request);
+    if (elsewhere !== undefined && elsewhere !== 'orphaned') return elsewhere;
+    orphaned = elsewhere === 'orphaned';
   }
   if (streamId === STANDALONE) {
     session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
@@ -95,6 +84,37 @@ export async function handleGet(
   const finished = new LegacyStream(session, streamId, endpoint.legacy);
   finished.end();
   return finished.resume(lastEventId as string, request.signal, load);
+}
+
+/**
+ * A stream this instance does not hold, where sessions span instances: relayed from the
+ * instance that holds it; `'orphaned'` when its holder is gone (a request stream's replay is
+ * then ended with `instance-lost`; a standalone one moves here and catches up); `undefined` when
+ * it is served here as it is.
+ */
+async function fromElsewhere(
+  endpoint: LegacyEndpoint,
+  session: Session,
+  streamId: string,
+  lastEventId: string | null,
+  request: IncomingRequest,
+): Promise<Answer | 'orphaned' | undefined> {
+  const cluster = endpoint.sessions?.cluster;
+  if (!cluster) return undefined;
+  const link = await cluster.link(session, streamId, lastEventId ?? undefined);
+  if (typeof link === 'object')
+    return relay(
+      session,
+      streamId,
+      lastEventId ?? undefined,
+      link,
+      endpoint.legacy,
+      request.signal,
+    );
+  if (link !== 'orphaned') return undefined;
+  if (lastEventId !== null && streamId !== STANDALONE)
+    await endOrphan(session, lastEventId, endpoint.legacy);
+  return 'orphaned';
 }
 
 /**

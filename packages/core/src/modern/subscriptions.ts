@@ -35,13 +35,7 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
   if (!caps.tools && !caps.prompts && !caps.resources) throw methodNotFound('subscriptions/listen');
   const wanted: JsonObject = isObject(filter) ? filter : {};
   const honoured: JsonObject = {};
-  const lists = new Set<ListKind>();
-  for (const kind of ['tools', 'prompts', 'resources'] as const) {
-    if (caps[kind] && wanted[LIST_FLAGS[kind]] === true) {
-      honoured[LIST_FLAGS[kind]] = true;
-      lists.add(kind);
-    }
-  }
+  const lists = honouredLists(caps, wanted, honoured);
   const uris = subscribedUris(ctx, caps.resources ? wanted.resourceSubscriptions : undefined);
   if (uris) honoured.resourceSubscriptions = [...uris];
 
@@ -88,6 +82,22 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
     offTasks?.();
   }
   return undefined;
+}
+
+/** The lists whose changes a listen stream asked for and the server announces, marked in `honoured`. */
+function honouredLists(
+  caps: Partial<Record<ListKind, unknown>>,
+  wanted: JsonObject,
+  honoured: JsonObject,
+): Set<ListKind> {
+  const lists = new Set<ListKind>();
+  for (const kind of ['tools', 'prompts', 'resources'] as const) {
+    if (caps[kind] && wanted[LIST_FLAGS[kind]] === true) {
+      honoured[LIST_FLAGS[kind]] = true;
+      lists.add(kind);
+    }
+  }
+  return lists;
 }
 
 /**

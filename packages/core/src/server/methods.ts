@@ -1,11 +1,10 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts';
-import { callTool } from './call-tool.ts';
 import type { RequestContext } from './context.ts';
 import type { Endpoint } from './endpoint.ts';
-import { complete, findTool, getPrompt, readResource } from './features.ts';
+import { complete, getPrompt, readResource } from './features.ts';
 import { listResult } from './lists.ts';
 import type { ListName } from './registry.ts';
-import { grants, requireScopes } from './resource-server.ts';
+import { grants } from './resource-server.ts';
 
 /** What a method gets: the request's context, which also knows the endpoint serving it. */
 export interface MethodContext extends RequestContext {
@@ -51,16 +50,10 @@ function list(kind: ListName, field: string): MethodSpec {
 /**
  * The one method table of the server features, served alike by both eras; each era spreads it
  * into its own table next to its era-only methods, and wraps every result in its own finish step
- * (`EraRules`).
+ * (`EraRules`). `tools/call` is each era's `taskToolsCall()` (`tasks/tools-call.ts`): a tool may
+ * run as a task, which the eras ask for and answer differently.
  */
 export const FEATURE_METHODS: Readonly<Record<string, MethodSpec>> = {
-  'tools/call': {
-    run: (ctx, params) => {
-      const tool = findTool(ctx.endpoint.registry, params);
-      requireScopes(ctx.auth, tool.scopes);
-      return callTool(tool, params, ctx);
-    },
-  },
   'prompts/get': { run: (ctx, params) => getPrompt(ctx.endpoint.registry, params, ctx) },
   'completion/complete': { run: (ctx, params) => complete(ctx.endpoint.registry, params) },
   'resources/read': {

@@ -10,8 +10,7 @@ import { SESSION_FIELDS, TASK_FIELDS } from '../keys.ts';
 import { defineScript } from '../scripts.ts';
 
 const { record: R, version: VER, status: ST, runner: RN, binding: B } = TASK_FIELDS;
-/** The prefix of a watcher's field: `w:<instance tag>`. */
-export const WATCHER_FIELD = 'w:';
+const WATCHER_FIELD = TASK_FIELDS.watcher;
 const TERMINAL = `local function terminal(st) return st == 'completed' or st == 'failed' or st == 'cancelled' end`;
 
 /**
