@@ -34,3 +34,7 @@ export const atLeast = (threshold: number, label: string, against?: string): Rat
 export const atMost = (threshold: number, label: string, against?: string): RatioGoal[] => [
   { ...(against ? { against } : {}), comparison: '<=', threshold, label },
 ];
+/** A goal on the ratio of the server's CPU time per answered call, judged on the worst round. */
+export const cpuAtMost = (threshold: number, label: string, against?: string): RatioGoal[] => [
+  { ...(against ? { against } : {}), of: 'cpu', comparison: '<=', threshold, label },
+];

@@ -15,6 +15,11 @@ export type Library = 'bare' | 'edge-mcp' | 'sdk-v2' | 'sdk-v1' | 'mcp-lite' | '
 export interface RatioGoal {
   /** The other target's id; by default the target's baseline. */
   against?: string;
+  /**
+   * What is compared: req/s (`rps`, the default), or the server's CPU time per answered call
+   * (`cpu`), which still says something where the load client saturates before the server.
+   */
+  of?: 'rps' | 'cpu';
   comparison: '>=' | '<=';
   threshold: number;
   label: string;

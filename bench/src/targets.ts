@@ -10,6 +10,7 @@ import { CLOUDFLARE_THROUGHPUT_TARGETS } from './targets-cloudflare.ts';
 import { NODE_THROUGHPUT_TARGETS } from './targets-node.ts';
 import { PACKAGE_THROUGHPUT_TARGETS } from './targets-packages.ts';
 import { PEER_THROUGHPUT_TARGETS } from './targets-peers.ts';
+import { readmeTargets } from './targets-readme.ts';
 import { runtimeTargets, WORKERD_THROUGHPUT_TARGETS } from './targets-runtimes.ts';
 
 export { LEGACY } from './target-shapes.ts';
@@ -33,6 +34,9 @@ export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
   ...PACKAGE_THROUGHPUT_TARGETS,
   ...runtimeTargets('deno'),
   ...runtimeTargets('bun'),
+  ...readmeTargets('node'),
+  ...readmeTargets('deno'),
+  ...readmeTargets('bun'),
   ...WORKERD_THROUGHPUT_TARGETS,
   ...CLOUDFLARE_THROUGHPUT_TARGETS,
 ];

@@ -34,6 +34,7 @@ function throughputRow(id: string, baseline: string | null, rps: number[]): Thro
     samples,
     rps: spread(rps),
     ratio: null,
+    cpuRatio: null,
     p50Ms: spread(rps.map(() => 1)),
     p99Ms: spread(rps.map(() => 4)),
     cpuUsPerRequest: spread(rps.map(() => 20)),

@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/node';
 
 export const BENCH_DIR = join(import.meta.dirname, '..', '..');
+/** The node binary of the Node targets (BENCH_NODE), by default the one running the bench. */
+export const NODE_BINARY = process.env.BENCH_NODE || process.execPath;
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 const APPS_DIR = join(BENCH_DIR, '..', 'apps');
 /** The example server (`pnpm start` runs it there). */

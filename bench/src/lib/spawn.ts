@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@edge-mcp/test-kit/node';
 import { getJson, httpRequest, sleep } from './http.ts';
-import { BENCH_DIR, bunBinary, denoBinary, wranglerScript } from './paths.ts';
+import { BENCH_DIR, bunBinary, denoBinary, NODE_BINARY, wranglerScript } from './paths.ts';
+import { type ReadmeVariant, readmeApp, readmeCommand } from './readme-app.ts';
 
 export type Runtime = 'node' | 'deno' | 'bun' | 'workerd';
 
-/** The node binary of the Node targets (BENCH_NODE), by default the one running the bench. */
-export const NODE_BINARY = process.env.BENCH_NODE || process.execPath;
+export { NODE_BINARY } from './paths.ts';
 
 /** Something a target needs running next to it (a Redis server…), started before it. */
 export interface Service {
@@ -38,6 +38,12 @@ export interface TargetSpec {
    * gets a fresh one too); stopped after the process.
    */
   service?: () => Promise<Service>;
+  /**
+   * Instead of `entry`: the README's server as a user runs it (lib/readme-app.ts), installed
+   * from the packed tarballs, started by the README's command; no side channel (ready once
+   * `/healthz` answers).
+   */
+  readme?: ReadmeVariant;
 }
 
 export interface ChildExit {
@@ -81,6 +87,7 @@ function command(
   state: string | undefined,
 ): [string, string[]] {
   const entry = `src/entries/${spec.entry}`;
+  if (spec.readme && spec.runtime !== 'workerd') return readmeCommand(spec.runtime, spec.readme);
   switch (spec.runtime) {
     case 'node':
       return [NODE_BINARY, ['--expose-gc', '--import', 'tsx', entry]];
@@ -212,19 +219,24 @@ async function startProcess(
 ): Promise<RunningTarget> {
   const workerd = spec.runtime === 'workerd';
   const port = await freePort();
-  const sidePort = workerd ? undefined : await freePort();
+  const sidePort = workerd || spec.readme ? undefined : await freePort();
   const inspectorPort = workerd ? await freePort() : 0;
   const state = workerd ? mkdtempSync(join(tmpdir(), 'edge-mcp-bench-wrangler-')) : undefined;
   const [file, args] = command(spec, port, inspectorPort, state);
-  const started = spawnChild(file, args, {
-    ...process.env,
-    ...spec.env,
-    ...service?.env,
-    ...(workerd ? WRANGLER_ENV : {}),
-    PORT: String(port),
-    SIDE_PORT: String(sidePort ?? ''),
-    DENO_NO_UPDATE_CHECK: '1',
-  });
+  const started = spawnChild(
+    file,
+    args,
+    {
+      ...process.env,
+      ...spec.env,
+      ...service?.env,
+      ...(workerd ? WRANGLER_ENV : {}),
+      PORT: String(port),
+      SIDE_PORT: String(sidePort ?? ''),
+      DENO_NO_UPDATE_CHECK: '1',
+    },
+    spec.readme ? readmeApp() : BENCH_DIR,
+  );
   const url = `http://127.0.0.1:${port}`;
   const sideUrl = sidePort === undefined ? undefined : `http://127.0.0.1:${sidePort}`;
   const cleanUp = async () => {
@@ -233,7 +245,8 @@ async function startProcess(
   };
   const ready = async () => {
     if (sideUrl) await getJson(`${sideUrl}/memory`);
-    else if ((await httpRequest(`${url}/health`)).status !== 200) throw new Error('not ready');
+    else if ((await httpRequest(`${url}${spec.readme ? '/healthz' : '/health'}`)).status !== 200)
+      throw new Error('not ready');
   };
   // wrangler bundles the Worker first; under load that takes a while.
   const deadline = Date.now() + (workerd ? 120_000 : 60_000);

@@ -11,7 +11,7 @@ import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
 import { startTarget } from '../lib/spawn.ts';
-import { type Spread, spread } from '../lib/stats.ts';
+import { pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { groupCpuSeconds, groupRssBytes } from '../lib/system.ts';
 import type { Library, ThroughputTarget } from '../targets.ts';
 import {
@@ -54,6 +54,8 @@ export interface ThroughputRow extends Measured<ThroughputSample> {
   rps: Spread | null;
   /** rps / the baseline's rps, per round; null for a ceiling. */
   ratio: Spread | null;
+  /** CPU per request / the baseline's, per round; null for a ceiling or without CPU figures. */
+  cpuRatio: Spread | null;
   p50Ms: Spread | null;
   p99Ms: Spread | null;
   cpuUsPerRequest: Spread | null;
@@ -153,13 +155,28 @@ export async function runThroughput(
       samples,
       ...figures,
       ratio: null,
+      cpuRatio: null,
       ...(perCall ? { perCall: Object.fromEntries(perCall) } : {}),
       failed: sum(samples, (s) => s.failed),
       errors,
       ...(skipped ? { skipped } : {}),
     };
   });
-  return ratiosToBaselines(rows, (s) => s.rps);
+  ratiosToBaselines(rows, (s) => s.rps);
+  // The same per round for CPU per request, where both were read.
+  for (const row of rows) {
+    const base = rows.find((r) => r.id === row.baseline);
+    if (base) row.cpuRatio = spread(pairedRatios(cpuByRound(row), cpuByRound(base)));
+  }
+  return rows;
+}
+
+/** The median CPU time per request of each round (rounds whose CPU was read). */
+export function cpuByRound(row: ThroughputRow): Map<number, number> {
+  return roundMedians(
+    row.samples.filter((x) => x.cpuUsPerRequest !== null),
+    (x) => x.cpuUsPerRequest as number,
+  );
 }
 
 /** autocannon's echo call (with the service's headers), after opening a session if it keeps one. */

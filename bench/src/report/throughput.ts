@@ -3,13 +3,18 @@
  * declare (src/targets.ts), the tools/call table and the per-call line.
  */
 import { roundMedians } from '../lib/stats.ts';
-import type { ThroughputRow } from '../measures/throughput.ts';
+import { cpuByRound, type ThroughputRow } from '../measures/throughput.ts';
 import { THROUGHPUT_TARGETS } from '../targets.ts';
 import { n, problem, s, titled } from './format.ts';
 import { failed, goal, ratioGoals } from './goal.ts';
 import type { Goal, Section } from './types.ts';
 
 export const rpsByRound = (row: ThroughputRow) => roundMedians(row.samples, (x) => x.rps);
+
+/** The target with only its goals on `of` (req/s or CPU per call). */
+function goalsOf(target: (typeof THROUGHPUT_TARGETS)[number], of: 'rps' | 'cpu') {
+  return { ...target, goals: target.goals?.filter((g) => (g.of ?? 'rps') === of) };
+}
 
 function perCallGoals(rows: readonly ThroughputRow[], target: (typeof THROUGHPUT_TARGETS)[number]) {
   const row = rows.find((r) => r.id === target.id);
@@ -42,22 +47,34 @@ function perCallLine(rows: readonly ThroughputRow[]): string[] {
   return lines.length > 0 ? [`**Per call** (over the measured seconds): ${lines.join('; ')}.`] : [];
 }
 
-const HEAD = ['target', 'runtime', 'answer', 'req/s', '×', 'vs', 'p99 ms', 'CPU µs/req', 'failed'];
+const HEAD = [
+  'target',
+  'runtime',
+  'answer',
+  'req/s',
+  '×',
+  'vs',
+  'p99 ms',
+  'CPU µs/req',
+  'CPU ×',
+  'failed',
+];
 
 export const throughputSection: Section = {
   goals: ({ throughput }) =>
     THROUGHPUT_TARGETS.flatMap((target) => [
-      ...ratioGoals(throughput, target, rpsByRound, 'req/s'),
+      ...ratioGoals(throughput, goalsOf(target, 'rps'), rpsByRound, 'req/s'),
+      ...ratioGoals(throughput, goalsOf(target, 'cpu'), cpuByRound, 'µs CPU/call'),
       ...perCallGoals(throughput, target),
     ]),
   tables: (report) => [
     ...titled(
-      `**tools/call echo under load** (autocannon, ${(report.config as { connections?: number }).connections ?? 50} connections; × = against the target named in "vs", measured in the same round; CPU = the server's CPU time per answered request)`,
+      `**tools/call echo under load** (autocannon, ${(report.config as { connections?: number }).connections ?? 50} connections; × = req/s against the target named in "vs", measured in the same round; CPU = the server's CPU time per answered request, every thread of its process group, and CPU × its ratio to the "vs" target's: where the load client saturates first, req/s ratios near 1 say little and CPU × is the verdict)`,
       [...HEAD, 'RSS MiB'],
       report.results.throughput,
       (r) => {
         const trouble = problem(r);
-        if (!r.rps) return [r.label, r.runtime, 'error', trouble, '', '', '', '', '', ''];
+        if (!r.rps) return [r.label, r.runtime, 'error', trouble, '', '', '', '', '', '', ''];
         return [
           r.label,
           r.runtime,
@@ -67,11 +84,12 @@ export const throughputSection: Section = {
           r.baseline ?? '',
           s(r.p99Ms),
           s(r.cpuUsPerRequest, 1),
+          r.cpuRatio ? s(r.cpuRatio, 2, '×') : '',
           trouble ? `${r.failed}; ${trouble}` : String(r.failed),
           n(r.rssMiB?.median, 1),
         ];
       },
-      [3, 4, 6, 7, 8, 9],
+      [3, 4, 6, 7, 8, 9, 10],
     ),
     ...perCallLine(report.results.throughput),
   ],
