@@ -12,11 +12,10 @@ import type { ThroughputTarget } from './target-types.ts';
 export function readmeTargets(runtime: 'node' | 'deno' | 'bun'): ThroughputTarget[] {
   const name = RUNTIME_NAME[runtime];
   const bare = `${runtime}/bare`;
-  const quiet = `${runtime}/readme/modern`;
   const spec = { runtime, entry: 'server.mjs (README)' } as const;
   return [
     {
-      id: quiet,
+      id: `${runtime}/readme/modern`,
       label: "README's server, modern (no request log)",
       runtime,
       library: 'edge-mcp',
@@ -42,7 +41,7 @@ export function readmeTargets(runtime: 'node' | 'deno' | 'bun'): ThroughputTarge
       library: 'edge-mcp',
       spec: { ...spec, readme: 'as-written' },
       ...MODERN,
-      baseline: quiet,
+      baseline: `${runtime}/readme/modern`,
       goals: cpuAtMost(1.1, `${name}: the README's request log, CPU per call with it vs without`),
     },
   ];

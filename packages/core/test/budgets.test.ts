@@ -267,15 +267,17 @@ describe('what a client may make the server do at once is bounded', () => {
 
 describe('malformed input is answered, never a 5xx', () => {
   test('a batch whose client already left gets an empty 499, not an empty JSON array', async () => {
-    const handler = createMcpHandler(server());
+    // A call that waits notices the departed client there (one that answers at once is answered:
+    // the signal is read only once work waits).
+    const s = server();
+    holding(s);
+    const handler = createMcpHandler(s);
     const session = await openSession(handler, '2025-03-26');
     const client = new AbortController();
     client.abort();
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hold' } };
     const answer = await handler.fetch(
-      postRequest([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], session, {
-        version: '2025-03-26',
-        signal: client.signal,
-      }),
+      postRequest([call], session, { version: '2025-03-26', signal: client.signal }),
     );
     expect(answer.status).toBe(499);
     expect(await answer.text()).toBe('');
