@@ -11,7 +11,7 @@ describe('the README targets', () => {
   test("read the README's server and its three command lines, nothing added", () => {
     const { source, commands } = readmeServer();
     expect(source).toContain("from '@edge-mcp/adapters'");
-    expect(source).toMatch(/onRequest: \(event\) => console\.log/);
+    expect(source).toMatch(/\{ onRequest: requestLog\(\) \}/);
     expect(commands.get('node')).toEqual([]);
     expect(commands.get('bun')).toEqual([]);
     // As the README runs Deno: its permissions, no flag of the bench's own.

@@ -19,7 +19,7 @@ export type ReadmeRuntime = 'node' | 'deno' | 'bun';
 const WORKSPACE = join(BENCH_DIR, '..');
 const FILE = 'server.mjs';
 /** The request log's option in the README's server, dropped for `no-log`. */
-const LOG_OPTION = /\n {2}onRequest: \(event\) => console\.log\(JSON\.stringify\(event\)\),/;
+const LOG_OPTION = /\{ onRequest: requestLog\(\) \}/;
 
 let made: string | undefined;
 
@@ -77,7 +77,7 @@ export function readmeApp(): string {
   const { source } = readmeServer();
   if (!LOG_OPTION.test(source)) throw new Error("the README's server has no request log to drop");
   writeFileSync(join(app, FILE), source);
-  writeFileSync(join(app, fileOf('no-log')), source.replace(LOG_OPTION, ''));
+  writeFileSync(join(app, fileOf('no-log')), source.replace(LOG_OPTION, '{}'));
   made = app;
   return app;
 }

@@ -42,6 +42,8 @@ import {
 import { answerFast, type FastServing } from '../shared/web-incoming.ts';
 import { type BunHttpServer, bunRuntime } from './types.ts';
 
+// Bun's `process` is Node's: the same batched writer.
+export { type RequestLogOptions, requestLog } from '../node/request-log.ts';
 export type { ListenInfo } from '../shared/serve.ts';
 export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export type { BunHttpServer } from './types.ts';

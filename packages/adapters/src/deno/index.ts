@@ -59,6 +59,7 @@ import { type DenoHttpServer, type DenoRuntime, type DenoSignal, denoRuntime } f
 
 export type { ListenInfo } from '../shared/serve.ts';
 export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
+export { type RequestLogOptions, requestLog } from './request-log.ts';
 export type { DenoHttpServer, DenoNetAddr, DenoSignal } from './types.ts';
 
 /**

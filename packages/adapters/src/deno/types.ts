@@ -96,6 +96,8 @@ export interface DenoRuntime {
   removeSignalListener(signal: DenoSignal, handler: () => void): void;
   exit(code?: number): never;
   env: { get(key: string): string | undefined };
+  /** `Deno.stdout`: `writeSync` may write part of what it is given, and says how much. */
+  stdout: { writeSync(bytes: Uint8Array): number };
 }
 
 /** `globalThis.Deno`; throws outside Deno. */

@@ -5,6 +5,7 @@
  */
 export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export { type NodeListener, type NodeListenerOptions, toNodeListener } from './listener.ts';
+export { type RequestLogOptions, requestLog } from './request-log.ts';
 export {
   type ListenInfo,
   NODE_SERVE_DEFAULTS,

@@ -117,7 +117,7 @@ export interface SignalHooks<S extends string> {
 export const DUPLICATE_SIGNAL_MS = 500;
 
 /** Lets a timer run without keeping the process alive (Node and Bun timers, Deno timer ids). */
-function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
+export function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
   if (typeof timer === 'object' && timer !== null && 'unref' in timer) timer.unref();
   else (globalThis as { Deno?: { unrefTimer?(id: unknown): void } }).Deno?.unrefTimer?.(timer);
 }
