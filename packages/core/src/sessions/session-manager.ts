@@ -19,6 +19,9 @@ export type { SessionManagerOptions } from './session-manager-options.ts';
 
 let sweep: (manager: SessionManager) => void;
 
+/** Sessions one sweep ends at most (about a millisecond of work each thousand). */
+const SWEEP_BATCH = 1_000;
+
 function ignore(): void {}
 
 /**
@@ -246,12 +249,14 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
   }
 
   #sweep(now: number): void {
-    for (const session of this.#table.all()) {
-      if (session.active === 0 && now - session.lastActive >= this.#idleMs) {
-        this.#reaped++;
-        this.#endLater(session, 'session-expired');
-      }
+    const due = this.#table.due(now, this.#idleMs, SWEEP_BATCH);
+    for (const session of due) {
+      this.#reaped++;
+      this.#endLater(session, 'session-expired');
     }
+    // More may be due (a mass expiry): the next batch runs in a turn of its own, so ending a
+    // million sessions never holds the event loop for long.
+    if (due.length === SWEEP_BATCH) unrefTimer(setTimeout(sweep, 0, this));
   }
 
   /** Takes the session out of the table; false when it was not there (any more). */

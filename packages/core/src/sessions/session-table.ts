@@ -102,6 +102,22 @@ export class SessionTable {
     return [...this.#sessions.values()];
   }
 
+  /**
+   * Up to `limit` sessions with nothing in flight whose idle time reached `idleMs` by `now`,
+   * longest idle first. The table keeps sessions in the order they last went idle (a new one
+   * counts as going idle when it opens), so the walk stops at the first idle one not yet due:
+   * a sweep costs what it ends and the busy sessions before it, not the whole table.
+   */
+  due(now: number, idleMs: number, limit: number): Session[] {
+    const due: Session[] = [];
+    for (const session of this.#sessions.values()) {
+      if (session.active > 0) continue;
+      if (now - session.lastActive < idleMs || due.length === limit) break;
+      due.push(session);
+    }
+    return due;
+  }
+
   forEach(fn: (session: Session) => void): void {
     for (const session of this.#sessions.values()) fn(session);
   }
