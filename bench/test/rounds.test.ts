@@ -67,6 +67,9 @@ describe('the registry', () => {
       'bun/bare',
       'bun/edge-mcp/modern',
       'bun/edge-mcp/legacy-session',
+      'bun/readme/modern',
+      'bun/readme/legacy-session',
+      'bun/readme-log/modern',
     ]);
   });
 });
