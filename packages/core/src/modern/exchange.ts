@@ -57,6 +57,9 @@ export class ModernExchange extends ExchangeBase {
       this.#sse = new SseStream(this, settings.keepAliveMs, settings.maxQueuedBytes);
       settings.counters.openStreams++;
       this.resolve(new Response(this.#sse.readable, { status: 200, headers: SSE_HEADERS }));
+      // Asked for after the abort (the method went on past it, e.g. a listen whose client left
+      // while it awaited): it ends at once, its keep-alive timer with it.
+      if (this.aborted) this.#sse.close();
     }
     return this.#sse;
   }
