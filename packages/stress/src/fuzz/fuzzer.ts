@@ -114,7 +114,10 @@ const MAX_READ_MS = 3_000;
 
 interface RunState {
   requests: Request[];
-  /** The scenario ends a session, cancels a request or closes the handler: streams may end early. */
+  /**
+   * The scenario ends a session, cancels a request, resumes a stream (taking it over) or closes the
+   * handler: streams may end early.
+   */
   disruptive: boolean;
   pending: Array<Promise<void>>;
 }
@@ -156,7 +159,7 @@ export class Fuzzer {
       requests: [],
       disruptive:
         options.closeAfterMs !== undefined ||
-        scenario.requests.some((r) => r.httpMethod === 'DELETE' || cancels(r)),
+        scenario.requests.some((r) => r.httpMethod === 'DELETE' || cancels(r) || resumes(r)),
       pending: [],
     };
     const work = Promise.all([
@@ -528,6 +531,14 @@ function cancels(r: FuzzRequest): boolean {
       v !== null &&
       (v as { method?: unknown }).method === 'notifications/cancelled',
   );
+}
+
+/**
+ * A legacy GET with a Last-Event-ID may name a stream still live on another request's connection:
+ * the resume takes that stream over and the first connection ends without the answer, as it should.
+ */
+function resumes(r: FuzzRequest): boolean {
+  return r.era === 'legacy' && r.httpMethod === 'GET' && r.lastEventId !== undefined;
 }
 
 function sessionOf(r: FuzzRequest, session: PoolSession | undefined): FuzzRequest['session'] {
