@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import { BodyTooLargeError, HANDLE, type IncomingRequest } from '@edge-mcp/core/adapter';
 import { describe, expect, test } from 'vitest';
+import { LINGER_BYTES } from '../src/node/connection-close.ts';
 import { NODE_SERVE_DEFAULTS, serve } from '../src/node/serve.ts';
 import type { FetchHandler, PlainReply } from '../src/shared/types.ts';
 import { bytes, deferred, start, within } from './helpers.ts';
@@ -203,6 +204,38 @@ describe('a refused body closes the connection', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
     expect(client.received().toLowerCase()).toContain('connection: close');
     expect(written).toBeLessThan(total);
+  });
+
+  test('a client that reads late still gets the 413: past LINGER_BYTES the server stops reading, it does not reset', async () => {
+    const server = await start(refusing([]));
+    const accepted = new Promise<Socket>((resolve) => server.server.once('connection', resolve));
+    const client = rawClient(server.port);
+    // A busy client: it does not read until the server has taken its share of the upload.
+    client.socket.pause();
+    client.socket.write(
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 67108864\r\n\r\n',
+    );
+    const written = flood(client, 64 * 1024 * 1024, false);
+    const peer = await accepted;
+    const past = deferred();
+    const check = setInterval(() => {
+      if (peer.bytesRead > LINGER_BYTES || peer.destroyed) past.resolve();
+    }, 1);
+    await within(past.promise, 'the server to read past LINGER_BYTES');
+    clearInterval(check);
+    // Before, the server cut the connection here (a reset that lost the unread answer). Now it
+    // holds it open, unread, until LINGER_MS: 200 ms without a close is the negative checked.
+    const cut = await Promise.race([
+      new Promise((resolve) => peer.once('close', () => resolve(true))),
+      new Promise((resolve) => setTimeout(resolve, 200, false)),
+    ]);
+    expect(cut).toBe(false);
+    const readSoFar = peer.bytesRead;
+    client.socket.resume();
+    await within(written, 'the server to end the connection at LINGER_MS');
+    expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
+    // Nothing more was read after the stop.
+    expect(peer.bytesRead).toBe(readSoFar);
   });
 
   test('an accepted body keeps the connection alive', async () => {

@@ -34,12 +34,19 @@ interface LingeringSocket extends Socket {
  * writing its body (Node's `fetch`, for one) then fails with EPIPE or ECONNRESET, often before it
  * has read the 413 waiting in its buffer. So the socket ends its side and goes on reading the
  * upload into nothing (Node's parser discards the rest of a finished request's body) until the
- * client closes, for at most about LINGER_MS and LINGER_BYTES; then it is destroyed.
+ * client closes, for at most LINGER_BYTES; past them it stops reading, so the client's writes
+ * wait on a full window (no reset yet) while it reads the answer, and it is destroyed at
+ * LINGER_MS. A client that read the answer and closed frees it before.
  */
 export function closeAfterAnswer(res: ServerResponse, headers: Record<string, unknown>): void {
   headers.connection = 'close';
   const socket = res.socket as LingeringSocket | null;
   if (socket !== null && !socket.destroyed) socket.destroySoon = lingeringDestroySoon;
+}
+
+/** The libuv handle under a socket, which the HTTP parser reads from directly. */
+interface ReadableHandle {
+  readStop?(): number;
 }
 
 function lingeringDestroySoon(this: LingeringSocket): void {
@@ -59,5 +66,13 @@ function lingeringDestroySoon(this: LingeringSocket): void {
 }
 
 function checkLinger(socket: Socket, deadline: number, maxRead: number): void {
-  if (socket.bytesRead > maxRead || performance.now() >= deadline) socket.destroy();
+  if (performance.now() >= deadline) socket.destroy();
+  else if (socket.bytesRead > maxRead) {
+    // A cut now would reset a connection whose client may not have read the answer yet (a busy
+    // client reads it late): stop reading instead, and cut at the deadline. Without a handle to
+    // stop (not a TCP socket), cut now.
+    const handle = (socket as Socket & { _handle?: ReadableHandle | null })._handle;
+    if (typeof handle?.readStop === 'function') handle.readStop();
+    else socket.destroy();
+  }
 }
