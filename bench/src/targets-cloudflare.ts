@@ -7,7 +7,7 @@
  */
 import { wranglerScript } from './lib/paths.ts';
 import type { TargetSpec } from './lib/spawn.ts';
-import { atLeast, LEGACY, LEGACY_SESSION, MODERN } from './target-shapes.ts';
+import { LEGACY, LEGACY_SESSION, MODERN } from './target-shapes.ts';
 import type { Library, ThroughputTarget } from './target-types.ts';
 
 const EDGE_DO: TargetSpec & { config: string } = {
@@ -15,13 +15,20 @@ const EDGE_DO: TargetSpec & { config: string } = {
   entry: 'workerd-edge-do.ts',
   config: 'wrangler-edge-do.jsonc',
 } as const;
-const agents = (mode: 'agent' | 'stateless') =>
+const agents = (mode: 'agent' | 'stateless', env: Record<string, string> = {}) =>
   ({
     runtime: 'workerd',
     entry: 'workerd-agents.ts',
     config: 'wrangler-agents.jsonc',
-    env: { MODE: mode },
+    env: { ...env, MODE: mode },
   }) as const;
+
+/**
+ * The variable that makes the entries count Durable Object storage (a proxy on the object's
+ * storage): set by the storage measure's targets only, so every throughput run, McpAgent's
+ * included, runs un-instrumented (bench/test/cloudflare-report.test.ts checks it).
+ */
+export const COUNT_STORAGE = { COUNT_STORAGE: '1' } as const;
 
 export function unavailableWrangler(): string | undefined {
   try {
@@ -42,21 +49,6 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
     spec: { ...EDGE_DO, entry: 'workerd-bare-do.ts' },
     ...MODERN,
     baseline: 'workerd/bare',
-    unavailable: unavailableWrangler,
-  },
-  {
-    id: 'workerd/edge-mcp/legacy-session',
-    label: 'edge-mcp legacy, one session in a Durable Object (wrangler dev)',
-    runtime: 'workerd',
-    library: 'edge-mcp',
-    spec: EDGE_DO,
-    ...LEGACY_SESSION,
-    baseline: 'workerd/bare-do',
-    goals: atLeast(
-      2,
-      'workerd: legacy on a Durable Object session vs agents McpAgent',
-      'workerd/agents/legacy-session',
-    ),
     unavailable: unavailableWrangler,
   },
   {
@@ -104,7 +96,7 @@ export const STORAGE_TARGETS: StorageTarget[] = [
     label: 'edge-mcp session object',
     runtime: 'workerd',
     library: 'edge-mcp',
-    spec: EDGE_DO,
+    spec: { ...EDGE_DO, env: COUNT_STORAGE },
     version: LEGACY,
     maxWritesPer1k: 10,
     goalLabel: 'workerd: Durable Object storage writes per 1,000 legacy calls, steady state',
@@ -115,7 +107,7 @@ export const STORAGE_TARGETS: StorageTarget[] = [
     label: 'agents McpAgent object',
     runtime: 'workerd',
     library: 'agents',
-    spec: agents('agent'),
+    spec: agents('agent', COUNT_STORAGE),
     version: LEGACY,
     unavailable: unavailableWrangler,
   },

@@ -6,8 +6,10 @@
  * goals; as written, with the log, for what the log costs. Spread into THROUGHPUT_TARGETS by
  * src/targets.ts.
  */
-import { cpuAtMost, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
+
+import { atLeast, cpuAtMost, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
+import { unavailableWrangler } from './targets-cloudflare.ts';
 
 export function readmeTargets(runtime: 'node' | 'deno' | 'bun'): ThroughputTarget[] {
   const name = RUNTIME_NAME[runtime];
@@ -43,6 +45,48 @@ export function readmeTargets(runtime: 'node' | 'deno' | 'bun'): ThroughputTarge
       ...MODERN,
       baseline: `${runtime}/readme/modern`,
       goals: cpuAtMost(1.1, `${name}: the README's request log, CPU per call with it vs without`),
+    },
+  ];
+}
+
+/**
+ * The README's Worker as written (`createSessionWorker`, zod tools, its wrangler.jsonc) under
+ * `wrangler dev`: 2026-07-28 in the isolate against a bare Worker, and a legacy session in its
+ * Durable Object against `agents`' McpAgent (un-instrumented in these runs), on what Cloudflare
+ * bills (CPU per call) and on req/s. Appended after the `agents` targets.
+ */
+export function readmeWorkerTargets(): ThroughputTarget[] {
+  const spec = { runtime: 'workerd', entry: 'worker.ts (README)', readme: 'as-written' } as const;
+  const agents = 'workerd/agents/legacy-session';
+  return [
+    {
+      id: 'workerd/readme/modern',
+      label: "README's Worker, modern (createSessionWorker, wrangler dev)",
+      runtime: 'workerd',
+      library: 'edge-mcp',
+      spec,
+      ...MODERN,
+      baseline: 'workerd/bare',
+      goals: atLeast(0.9, "workerd: modern tools/call, the README's Worker vs a bare Worker"),
+      unavailable: unavailableWrangler,
+    },
+    {
+      id: 'workerd/readme/legacy-session',
+      label: "README's Worker, legacy on one Durable Object session (wrangler dev)",
+      runtime: 'workerd',
+      library: 'edge-mcp',
+      spec,
+      ...LEGACY_SESSION,
+      baseline: 'workerd/bare-do',
+      goals: [
+        ...atLeast(
+          1.5,
+          "workerd: legacy calls per second, the README's Worker vs McpAgent",
+          agents,
+        ),
+        ...cpuAtMost(0.5, "workerd: CPU per legacy call, the README's Worker vs McpAgent", agents),
+      ],
+      unavailable: unavailableWrangler,
     },
   ];
 }

@@ -10,7 +10,7 @@ import { CLOUDFLARE_THROUGHPUT_TARGETS } from './targets-cloudflare.ts';
 import { NODE_THROUGHPUT_TARGETS } from './targets-node.ts';
 import { PACKAGE_THROUGHPUT_TARGETS } from './targets-packages.ts';
 import { PEER_THROUGHPUT_TARGETS } from './targets-peers.ts';
-import { readmeTargets } from './targets-readme.ts';
+import { readmeTargets, readmeWorkerTargets } from './targets-readme.ts';
 import { runtimeTargets, WORKERD_THROUGHPUT_TARGETS } from './targets-runtimes.ts';
 
 export { LEGACY } from './target-shapes.ts';
@@ -39,4 +39,5 @@ export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
   ...readmeTargets('bun'),
   ...WORKERD_THROUGHPUT_TARGETS,
   ...CLOUDFLARE_THROUGHPUT_TARGETS,
+  ...readmeWorkerTargets(),
 ];

@@ -4,8 +4,9 @@
  * are on CPU per call.
  */
 import { describe, expect, test } from 'vitest';
-import { readmeServer } from '../src/lib/readme-app.ts';
+import { readmeServer, readmeWorker } from '../src/lib/readme-app.ts';
 import { THROUGHPUT_TARGETS } from '../src/targets.ts';
+import { COUNT_STORAGE, STORAGE_TARGETS } from '../src/targets-cloudflare.ts';
 
 describe('the README targets', () => {
   test("read the README's server and its three command lines, nothing added", () => {
@@ -19,7 +20,9 @@ describe('the README targets', () => {
   });
 
   test('are judged on CPU per call against the bare handler, the log against the quiet server', () => {
-    const readme = THROUGHPUT_TARGETS.filter((t) => t.spec.readme !== undefined);
+    const readme = THROUGHPUT_TARGETS.filter(
+      (t) => t.spec.readme !== undefined && t.runtime !== 'workerd',
+    );
     expect(readme.map((t) => t.id).sort()).toEqual(
       ['node', 'deno', 'bun']
         .flatMap((r) => [
@@ -37,5 +40,37 @@ describe('the README targets', () => {
           : `${target.runtime}/bare`,
       );
     }
+  });
+
+  test("take the README's Worker as written, judged against a bare Worker and McpAgent", () => {
+    const { worker, config } = readmeWorker();
+    expect(worker).toContain('export default createSessionWorker(');
+    expect(JSON.parse(config.replace(/^\/\/.*$/gm, '')).main).toBe('worker.ts');
+    const targets = THROUGHPUT_TARGETS.filter(
+      (t) => t.spec.readme !== undefined && t.runtime === 'workerd',
+    );
+    expect(targets.map((t) => t.id)).toEqual([
+      'workerd/readme/modern',
+      'workerd/readme/legacy-session',
+    ]);
+    const [modern, legacy] = targets;
+    expect(modern?.baseline).toBe('workerd/bare');
+    expect(modern?.goals).toMatchObject([{ comparison: '>=', threshold: 0.9 }]);
+    expect(legacy?.goals).toMatchObject([
+      { against: 'workerd/agents/legacy-session', comparison: '>=', threshold: 1.5 },
+      { against: 'workerd/agents/legacy-session', of: 'cpu', comparison: '<=', threshold: 0.5 },
+    ]);
+  });
+});
+
+describe('peers in throughput runs', () => {
+  test('run un-instrumented: only the storage measure counts Durable Object storage', () => {
+    const counting = (env: Record<string, string> | undefined) =>
+      env?.COUNT_STORAGE === COUNT_STORAGE.COUNT_STORAGE;
+    const instrumented = THROUGHPUT_TARGETS.filter((t) => counting(t.spec.env));
+    expect(instrumented.map((t) => t.id)).toEqual([]);
+    // The storage targets do count (else their figures would be zeros).
+    expect(STORAGE_TARGETS.map((t) => counting(t.spec.env))).toEqual([true, true]);
+    expect(THROUGHPUT_TARGETS.some((t) => t.id === 'workerd/agents/legacy-session')).toBe(true);
   });
 });

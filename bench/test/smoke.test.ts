@@ -53,6 +53,12 @@ test('the quick mode runs every measure and writes its outputs', () => {
       ?.perCall?.redisRoundTrips?.median;
     expect(typeof roundTrips).toBe(redis ? 'undefined' : 'number');
     const ran = throughput.filter((row) => !row.skipped);
+    // Every throughput target reports the server's CPU per call, in every round (a verdict on
+    // req/s alone says nothing where the load client saturates first).
+    for (const row of ran) {
+      for (const sample of row.samples) expect(sample.cpuUsPerRequest, row.id).toBeGreaterThan(0);
+      expect(row.cpuUsPerRequest?.median, row.id).toBeGreaterThan(0);
+    }
     // The fairness measure ran, and the server saw two principals: the attacker (127.0.0.2) was
     // refused, the victim (127.0.0.1, at half its limit) never.
     expect(fairness.map((row) => row.id)).toEqual(['node/edge-mcp']);

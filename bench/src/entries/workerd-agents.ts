@@ -3,8 +3,9 @@
  * same three tools as edge-mcp's, mounted as its documentation shows:
  *
  * - MODE=agent: `McpAgent.serve('/mcp')`, one Durable Object per legacy session, serving an SDK
- *   v1 McpServer (what McpAgent accepts). The object's storage is counted
- *   (./storage-counter.ts) by the subclass, before McpAgent's constructor sees it.
+ *   v1 McpServer (what McpAgent accepts). With COUNT_STORAGE=1 (the storage measure only, never
+ *   a throughput run) the object's storage is counted (./storage-counter.ts) by the subclass,
+ *   before McpAgent's constructor sees it.
  * - MODE=stateless: its `createMcpHandler` with an SDK v2 server factory, no objects.
  *
  * `/bench/storage` answers the counts, `/health` tells the bench it is ready.
@@ -21,7 +22,8 @@ export class BenchAgent extends McpAgent {
   server = new McpServer({ name: 'bench', version: '1.0.0' });
 
   constructor(ctx: AgentArgs[0], env: AgentArgs[1]) {
-    countStorage((ctx as { storage: object }).storage);
+    if ((env as { COUNT_STORAGE?: string }).COUNT_STORAGE === '1')
+      countStorage((ctx as { storage: object }).storage);
     super(ctx, env);
   }
 

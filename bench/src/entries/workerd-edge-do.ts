@@ -2,8 +2,9 @@
  * Target: edge-mcp's session Worker as apps/worker deploys it, under `wrangler dev`
  * (bench/wrangler-edge-do.jsonc): 2026-07-28 in the isolate, every legacy session in its own
  * Durable Object (`createSessionWorker` + `defineSessionObject`), so a legacy `tools/call` crosses
- * the Worker → object hop. The object's storage is counted (./storage-counter.ts) by a subclass,
- * outside the adapter; `/bench/storage` answers the counts, `/health` tells the bench it is ready.
+ * the Worker → object hop. With COUNT_STORAGE=1 (the storage measure only, never a throughput run)
+ * the object's storage is counted (./storage-counter.ts) by a subclass, outside the adapter;
+ * `/bench/storage` answers the counts, `/health` tells the bench it is ready.
  */
 import {
   createSessionWorker,
@@ -18,14 +19,15 @@ import { countStorage, storageCounts } from './storage-counter.ts';
 
 interface Env {
   MCP_SESSIONS: DurableObjectNamespace;
+  COUNT_STORAGE?: string;
 }
 
 const SessionObject = defineSessionObject(() => ({ server: createEdgeServer(() => {}) }));
 
-/** The adapter's class with its storage counted. */
+/** The adapter's class, its storage counted in the storage measure. */
 export class McpSession extends SessionObject {
   constructor(state: DurableObjectState, env: Env) {
-    countStorage(state.storage);
+    if (env.COUNT_STORAGE === '1') countStorage(state.storage);
     super(state, env);
   }
 }

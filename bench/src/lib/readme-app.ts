@@ -3,9 +3,10 @@
  * `@edge-mcp/adapters` packed from this workspace (`pnpm pack`, whose prepack builds dist/ as a
  * publish does), installed with npm in a project outside the workspace with zod, and the
  * README's `server.mjs` written there as it stands (`as-written`, its request log on) and without
- * its request log (`no-log`). Each runtime runs it with the README's own command line. Made once
- * per bench process; a README whose server or commands no longer match what is read here fails
- * the bench rather than measuring something else.
+ * its request log (`no-log`). Each runtime runs it with the README's own command line. The
+ * README's Cloudflare Worker (`worker.ts` and `wrangler.jsonc`, `createSessionWorker`) is written
+ * beside it for `wrangler dev`. Made once per bench process; a README whose server or commands no
+ * longer match what is read here fails the bench rather than measuring something else.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,9 @@ export type ReadmeRuntime = 'node' | 'deno' | 'bun';
 
 const WORKSPACE = join(BENCH_DIR, '..');
 const FILE = 'server.mjs';
+/** The README's Worker files, run by `wrangler dev --config wrangler.jsonc` in the project. */
+export const WORKER_FILE = 'worker.ts';
+export const WORKER_CONFIG = 'wrangler.jsonc';
 /** The request log's option in the README's server, dropped for `no-log`. */
 const LOG_OPTION = /\{ onRequest: requestLog\(\) \}/;
 
@@ -39,6 +43,24 @@ export function readmeServer(): { source: string; commands: Map<ReadmeRuntime, s
   }
   if (commands.size !== 3) throw new Error(`README.md's run commands not found in:\n${block}`);
   return { source: `// file: ${FILE}\n${source}`, commands };
+}
+
+/** The README's `// file: name` block in the language `lang`, as written. */
+function readmeFile(text: string, lang: string, name: string): string {
+  const marker = `\`\`\`${lang}\n// file: ${name}\n`;
+  const start = text.indexOf(marker);
+  if (start < 0) throw new Error(`README.md shows no \`// file: ${name}\` block`);
+  const body = text.slice(start + marker.length);
+  return `// file: ${name}\n${body.slice(0, body.indexOf('```'))}`;
+}
+
+/** The README's Worker: its module and its wrangler config, as written. */
+export function readmeWorker(): { worker: string; config: string } {
+  const text = readFileSync(join(WORKSPACE, 'README.md'), 'utf8');
+  return {
+    worker: readmeFile(text, 'ts', WORKER_FILE),
+    config: readmeFile(text, 'jsonc', WORKER_CONFIG),
+  };
 }
 
 /** The project directory, made on first use (packing and installing take a minute). */
@@ -78,6 +100,9 @@ export function readmeApp(): string {
   if (!LOG_OPTION.test(source)) throw new Error("the README's server has no request log to drop");
   writeFileSync(join(app, FILE), source);
   writeFileSync(join(app, fileOf('no-log')), source.replace(LOG_OPTION, '{}'));
+  const { worker, config } = readmeWorker();
+  writeFileSync(join(app, WORKER_FILE), worker);
+  writeFileSync(join(app, WORKER_CONFIG), config);
   made = app;
   return app;
 }

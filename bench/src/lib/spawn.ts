@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { freePort } from '@edge-mcp/test-kit/node';
 import { getJson, httpRequest, sleep } from './http.ts';
 import { BENCH_DIR, bunBinary, denoBinary, NODE_BINARY, wranglerScript } from './paths.ts';
-import { type ReadmeVariant, readmeApp, readmeCommand } from './readme-app.ts';
+import {
+  type ReadmeVariant,
+  readmeApp,
+  readmeCommand,
+  WORKER_CONFIG,
+  WORKER_FILE,
+} from './readme-app.ts';
 
 export type Runtime = 'node' | 'deno' | 'bun' | 'workerd';
 
@@ -41,7 +47,8 @@ export interface TargetSpec {
   /**
    * Instead of `entry`: the README's server as a user runs it (lib/readme-app.ts), installed
    * from the packed tarballs, started by the README's command; no side channel (ready once
-   * `/healthz` answers).
+   * `/healthz` answers). On workerd, the README's Worker under `wrangler dev` with its own
+   * config (ready once it answers at all: it has no health route).
    */
   readme?: ReadmeVariant;
 }
@@ -86,7 +93,8 @@ function command(
   inspectorPort: number,
   state: string | undefined,
 ): [string, string[]] {
-  const entry = `src/entries/${spec.entry}`;
+  const readmeWorker = spec.readme !== undefined && spec.runtime === 'workerd';
+  const entry = readmeWorker ? WORKER_FILE : `src/entries/${spec.entry}`;
   if (spec.readme && spec.runtime !== 'workerd') return readmeCommand(spec.runtime, spec.readme);
   switch (spec.runtime) {
     case 'node':
@@ -102,7 +110,7 @@ function command(
           'dev',
           entry,
           '--config',
-          spec.config ?? 'wrangler.jsonc',
+          readmeWorker ? WORKER_CONFIG : (spec.config ?? 'wrangler.jsonc'),
           '--ip',
           '127.0.0.1',
           '--port',
@@ -245,7 +253,9 @@ async function startProcess(
   };
   const ready = async () => {
     if (sideUrl) await getJson(`${sideUrl}/memory`);
-    else if ((await httpRequest(`${url}${spec.readme ? '/healthz' : '/health'}`)).status !== 200)
+    else if (spec.readme && workerd) {
+      if ((await httpRequest(`${url}/mcp`)).status >= 500) throw new Error('not ready');
+    } else if ((await httpRequest(`${url}${spec.readme ? '/healthz' : '/health'}`)).status !== 200)
       throw new Error('not ready');
   };
   // wrangler bundles the Worker first; under load that takes a while.

@@ -71,6 +71,29 @@ export function groupCpuSeconds(pgid: number): number | null {
   return ticks / TICKS_PER_SECOND;
 }
 
+/**
+ * CPU seconds used so far by the workerd process of group `pgid` that runs the Worker and its
+ * Durable Objects: what Cloudflare bills is the CPU of that code, not `wrangler dev`'s own
+ * tooling around it (its Node processes and the proxy workerd that holds the user-facing
+ * `port`, both absent in production). Null unless exactly one such process is found.
+ */
+export function workerdCpuSeconds(pgid: number, port: number): number | null {
+  const stats = groupStats(pgid);
+  if (stats === null) return null;
+  const runtime = stats.filter(({ pid }) => {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'workerd') return false;
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return !args.some((arg) => arg.endsWith(`=127.0.0.1:${port}`));
+    } catch {
+      return false;
+    }
+  });
+  const only = runtime.length === 1 ? runtime[0] : undefined;
+  if (!only) return null;
+  return (Number(only.fields[11]) + Number(only.fields[12])) / TICKS_PER_SECOND;
+}
+
 /** Resident memory of every process of group `pgid` together (bytes); null without /proc. */
 export function groupRssBytes(pgid: number): number | null {
   const stats = groupStats(pgid);

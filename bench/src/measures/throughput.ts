@@ -12,7 +12,7 @@ import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
 import { startTarget } from '../lib/spawn.ts';
 import { pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
-import { groupCpuSeconds, groupRssBytes } from '../lib/system.ts';
+import { groupCpuSeconds, groupRssBytes, workerdCpuSeconds } from '../lib/system.ts';
 import type { Library, ThroughputTarget } from '../targets.ts';
 import {
   type Measured,
@@ -32,8 +32,14 @@ export interface ThroughputSample extends Stamp {
   ok: number;
   failed: number;
   statuses: Record<string, number>;
-  /** CPU time of the target's processes per answered request (µs), over the measured run. */
+  /**
+   * CPU time of the server per answered request (µs), over the measured run: every process of
+   * the target's group, except on workerd, where it is the workerd process running the Worker
+   * and its objects (what Cloudflare bills; `wrangler dev`'s tooling is in `groupCpuUsPerRequest`).
+   */
   cpuUsPerRequest: number | null;
+  /** workerd: CPU of the whole `wrangler dev` group per answered request (µs). */
+  groupCpuUsPerRequest?: number | null;
   /** RSS of the target's processes right after the run (MiB). */
   rssMiB: number | null;
   /** How the server answered the call: a JSON body or an SSE stream. */
@@ -83,9 +89,17 @@ async function measureOnce(
     if (config.warmup > 0)
       await run.load({ duration: config.warmup, connections: config.connections });
     const countersBefore = figures.length > 0 ? await readCounters(server) : {};
+    const port = Number(new URL(server.url).port);
+    const workerd = target.runtime === 'workerd';
     const cpuBefore = groupCpuSeconds(server.pid);
+    const isolateBefore = workerd ? workerdCpuSeconds(server.pid, port) : null;
     const result = await run.load({ duration: config.duration, connections: config.connections });
     const cpuAfter = groupCpuSeconds(server.pid);
+    const isolateAfter = workerd ? workerdCpuSeconds(server.pid, port) : null;
+    const perRequest = (before: number | null, after: number | null) =>
+      before !== null && after !== null && result.ok > 0
+        ? ((after - before) * 1e6) / result.ok
+        : null;
     const perCall =
       figures.length > 0
         ? perCallOf(
@@ -107,10 +121,10 @@ async function measureOnce(
       ok: result.ok,
       failed: result.failed,
       statuses: result.statuses,
-      cpuUsPerRequest:
-        cpuBefore !== null && cpuAfter !== null && result.ok > 0
-          ? ((cpuAfter - cpuBefore) * 1e6) / result.ok
-          : null,
+      cpuUsPerRequest: workerd
+        ? perRequest(isolateBefore, isolateAfter)
+        : perRequest(cpuBefore, cpuAfter),
+      ...(workerd ? { groupCpuUsPerRequest: perRequest(cpuBefore, cpuAfter) } : {}),
       rssMiB: rss === null ? null : rss / 2 ** 20,
       answer,
       ...(perCall ? { perCall } : {}),
