@@ -39,3 +39,29 @@ test('a mass expiry is ended 1,000 sessions a turn, oldest first, none early', a
   expect(closed).toEqual([...early, ...late]);
   await handler.close();
 });
+
+test('a turn of the sweep stops after its time slice when ends are slow, and goes on in the next', async () => {
+  vi.useFakeTimers();
+  const sessions = new SessionManager({ idleTimeoutMs: 1_000, maxSessionsPerPrincipal: 1_000 });
+  const closed: string[] = [];
+  const handler = createMcpHandler(new McpServer({ name: 'sweep', version: '1' }), {
+    sessions,
+    // Each end takes a millisecond of the clock, so a 4 ms slice holds far fewer than a batch.
+    onSessionClose: (event) => {
+      closed.push(event.sessionId);
+      vi.setSystemTime(Date.now() + 1);
+    },
+  });
+  const opened: string[] = [];
+  for (let i = 0; i < 100; i++) opened.push(await openSession(handler));
+  while (sessions.reaped === 0) vi.advanceTimersToNextTimer();
+  const first = sessions.reaped;
+  expect(first).toBeGreaterThan(0);
+  expect(first).toBeLessThan(100);
+  expect(closed).toEqual(opened.slice(0, first));
+  vi.advanceTimersToNextTimer();
+  expect(sessions.reaped).toBeGreaterThan(first);
+  while (sessions.reaped < 100) vi.advanceTimersToNextTimer();
+  expect(closed).toEqual(opened);
+  await handler.close();
+});

@@ -34,6 +34,12 @@ import { type AbortReasonType, RequestAbortedError } from './abort-reason.ts';
  */
 export class Scope {
   #controller: AbortController | undefined;
+  #type: AbortReasonType | undefined;
+  /**
+   * Made on first need: an Error captures a stack (about 6 µs), and most scopes end with nobody
+   * reading their reason's error — an idle session reaped by the sweep, a request whose handler
+   * never looked at its signal.
+   */
   #error: RequestAbortedError | undefined;
   readonly #parent: Scope | undefined;
   /**
@@ -59,8 +65,10 @@ export class Scope {
   constructor(parent?: Scope, tracked = true) {
     this.#parent = parent;
     if (parent) {
-      if (parent.#error) this.#error = parent.#error;
-      else if (tracked) {
+      if (parent.#type !== undefined) {
+        this.#type = parent.#type;
+        this.#error = parent.#error;
+      } else if (tracked) {
         const last = parent.#last;
         this.#prev = last;
         if (last === undefined) parent.#first = this;
@@ -75,28 +83,35 @@ export class Scope {
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
-      if (this.#error) this.#controller.abort(this.#error);
+      if (this.#type !== undefined) this.#controller.abort(this.abortError);
     }
     return this.#controller.signal;
   }
 
   get aborted(): boolean {
-    return this.#error !== undefined;
+    return this.#type !== undefined;
   }
 
   /** The typed reason, once aborted. */
   get reason(): AbortReasonType | undefined {
-    return this.#error?.type;
+    return this.#type;
   }
 
   /** The abort error (`signal.reason`), once aborted. */
   get abortError(): RequestAbortedError | undefined {
+    if (this.#type === undefined) return undefined;
+    this.#error ??= new RequestAbortedError(this.#type);
     return this.#error;
   }
 
   /** Aborts this scope and every descendant with `type`. Idempotent: the first reason wins. */
-  abort(type: AbortReasonType, error: RequestAbortedError = new RequestAbortedError(type)): void {
-    if (this.#error) return;
+  abort(type: AbortReasonType, error?: RequestAbortedError): void {
+    if (this.#type !== undefined) return;
+    this.#type = type;
+    // One error for the whole subtree, made now only if a signal or a child will carry it.
+    if (error === undefined && (this.#controller !== undefined || this.#first !== undefined)) {
+      error = new RequestAbortedError(type);
+    }
     this.#error = error;
     this.#controller?.abort(error);
     this.#detachExternal();

@@ -19,8 +19,10 @@ export type { SessionManagerOptions } from './session-manager-options.ts';
 
 let sweep: (manager: SessionManager) => void;
 
-/** Sessions one sweep ends at most (about a millisecond of work each thousand). */
+/** One sweep turn ends at most this many sessions, in at most `SWEEP_SLICE_MS` (`onClose` hooks can be slow). */
 const SWEEP_BATCH = 1_000;
+const SWEEP_SLICE_MS = 4;
+const SWEEP_CHECK = 32;
 
 function ignore(): void {}
 
@@ -250,13 +252,15 @@ export class SessionManager implements SessionHolder, SessionObserver, SessionSt
 
   #sweep(now: number): void {
     const due = this.#table.due(now, this.#idleMs, SWEEP_BATCH);
-    for (const session of due) {
+    let ended = 0;
+    while (ended < due.length) {
       this.#reaped++;
-      this.#endLater(session, 'session-expired');
+      this.#endLater(due[ended++] as Session, 'session-expired');
+      if (ended % SWEEP_CHECK === 0 && Date.now() - now >= SWEEP_SLICE_MS) break;
     }
-    // More may be due (a mass expiry): the next batch runs in a turn of its own, so ending a
-    // million sessions never holds the event loop for long.
-    if (due.length === SWEEP_BATCH) unrefTimer(setTimeout(sweep, 0, this));
+    // More may be due (a mass expiry, or a slice cut short): the rest runs in turns of its own, so
+    // ending a million sessions never holds the event loop for long.
+    if (ended < due.length || due.length === SWEEP_BATCH) unrefTimer(setTimeout(sweep, 0, this));
   }
 
   /** Takes the session out of the table; false when it was not there (any more). */
