@@ -26,6 +26,7 @@ export const MEASURES = [
   'throughput',
   'startup',
   'sessions',
+  'idle-sessions',
   'disconnect',
   'shutdown',
   'cross-cancel',
@@ -51,6 +52,8 @@ const partial =
     (name) => name.startsWith('BENCH_') && name !== 'BENCH_OUT' && process.env[name] !== '',
   );
 
+const idleSessions = Math.round(num('BENCH_IDLE_SESSIONS', quick ? 100_000 : 1_000_000));
+
 export const config = {
   quick,
   /** Interleaved rounds: every target is measured once per round, in a fresh process. */
@@ -64,6 +67,14 @@ export const config = {
   connections: num('BENCH_CONNECTIONS', quick ? 10 : 50),
   /** Idle sessions created per batch for the memory and session-creation measure. */
   sessions: num('BENCH_SESSIONS', quick ? 200 : 10_000),
+  /** Idle legacy sessions of the idle-sessions measure (one round: it takes minutes). */
+  idleSessions,
+  /**
+   * Their idle timeout in seconds: it must outlast opening them all and the phases after, or the
+   * sweep starts early (the measure then fails, saying so). By default 30 s and a second per
+   * 4,000 sessions (opening them runs at 4,000–12,000 a second on 2 cores).
+   */
+  idleTimeoutS: num('BENCH_IDLE_TIMEOUT', 30 + Math.ceil(idleSessions / 4_000)),
   drops: num('BENCH_DROPS', quick ? 10 : 200),
   shutdownSessions: num('BENCH_SHUTDOWN_SESSIONS', quick ? 200 : 10_000),
   inFlight: num('BENCH_INFLIGHT', quick ? 10 : 100),

@@ -17,6 +17,7 @@ import { type CloudflareResults, runCloudflare } from './measures/cloudflare.ts'
 import { type CrossCancelRow, runCrossCancelRounds } from './measures/cross-cancel.ts';
 import { type DisconnectRow, runDisconnectRounds } from './measures/disconnect.ts';
 import { type FairnessRow, runFairness } from './measures/fairness.ts';
+import { type IdleSessionRow, runIdleSessions } from './measures/idle-sessions.ts';
 import { type ProxySseRow, runProxySseRounds } from './measures/proxy-sse.ts';
 import { runSessions, type SessionRow } from './measures/sessions.ts';
 import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
@@ -28,6 +29,7 @@ import { writeOutputs } from './report/write.ts';
 import {
   DISCONNECT_TARGETS,
   FAIRNESS_TARGETS,
+  IDLE_SESSION_TARGETS,
   SESSION_TARGETS,
   SHUTDOWN_TARGETS,
   STARTUP_TARGETS,
@@ -59,6 +61,7 @@ warnIfNoisy('at the start', loadStart);
 let throughput: ThroughputRow[] = [];
 let startup: StartupRow[] = [];
 let sessions: SessionRow[] = [];
+let idleSessions: IdleSessionRow[] = [];
 let disconnect: DisconnectRow[] = [];
 let shutdown: ShutdownRow[] = [];
 let crossCancel: CrossCancelRow[] = [];
@@ -82,6 +85,13 @@ if (config.measures.includes('sessions')) {
   const targets = selection(SESSION_TARGETS);
   log(`sessions: ${targets.length} targets, ${config.sessions} idle legacy sessions per batch`);
   sessions = await runSessions(targets, config, log);
+}
+if (config.measures.includes('idle-sessions')) {
+  const targets = selection(IDLE_SESSION_TARGETS);
+  log(
+    `idle sessions: ${config.idleSessions} idle legacy sessions, idle timeout ${config.idleTimeoutS} s, one round`,
+  );
+  idleSessions = await runIdleSessions(targets, config, log);
 }
 if (config.measures.includes('disconnect')) {
   disconnect = await runDisconnectRounds(selection(DISCONNECT_TARGETS), config, log);
@@ -131,6 +141,7 @@ const results = {
   throughput,
   startup,
   sessions,
+  idleSessions,
   disconnect,
   shutdown,
   crossCancel,
@@ -161,6 +172,7 @@ const failures = [
   ...throughput.flatMap((r) => r.errors.map((e) => `${r.id} ${e}`)),
   ...startup.flatMap((r) => r.errors.map((e) => `start-up ${r.id} ${e}`)),
   ...sessions.flatMap((r) => r.errors.map((e) => `sessions ${r.id} ${e}`)),
+  ...idleSessions.flatMap((r) => r.errors.map((e) => `idle-sessions ${r.id} ${e}`)),
   ...disconnect.flatMap((r) => r.errors.map((e) => `disconnect ${r.id} ${e}`)),
   ...shutdown.flatMap((r) => r.errors.map((e) => `shutdown ${r.id} ${e}`)),
   ...crossCancel.flatMap((r) => r.errors.map((e) => `cross-cancel ${r.id} ${e}`)),

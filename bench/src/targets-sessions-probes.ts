@@ -59,6 +59,25 @@ export const SESSION_TARGETS: SessionTarget[] = [
   },
 ];
 
+/**
+ * A million idle legacy sessions next to a few active ones (the idle-sessions measure): the
+ * measure sets MAX_SESSIONS and SESSION_IDLE_MS for the count it opens.
+ */
+export interface IdleSessionTarget extends Entry {
+  version: string;
+}
+
+export const IDLE_SESSION_TARGETS: IdleSessionTarget[] = [
+  {
+    id: 'node/edge-mcp',
+    label: 'edge-mcp',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: node('node-edge.ts'),
+    version: LEGACY,
+  },
+];
+
 /** Client disconnect → handler abort, per runtime (edge-mcp only). */
 export type ProbeTarget = Entry;
 

@@ -20,6 +20,8 @@ export {
   FAIRNESS_LIMIT,
   FAIRNESS_TARGETS,
   type FairnessTarget,
+  IDLE_SESSION_TARGETS,
+  type IdleSessionTarget,
   type ProbeTarget,
   SESSION_TARGETS,
   type SessionTarget,

@@ -1,6 +1,7 @@
 /** What every Node entry shares: its ports, its mode, and the side channel served on SIDE_PORT. */
 import { serve } from '@edge-mcp/adapters/node';
 import { SessionManager } from '@edge-mcp/core/sessions';
+import { expiryLagSampler } from './expiry-lag.ts';
 import { createProfiler } from './node-profiler.ts';
 import { createSideChannel, type SideChannel } from './side-channel.ts';
 
@@ -15,6 +16,7 @@ export function nodeSideChannel(stats?: () => unknown): SideChannel {
     gc: globalThis.gc,
     stats,
     profiler: createProfiler(),
+    lag: stats && expiryLagSampler(() => (stats() as { reaped?: number } | null)?.reaped ?? 0),
   });
 }
 
@@ -28,10 +30,13 @@ export async function serveSideChannel(side: SideChannel, signal?: AbortSignal):
  * The session manager of the Node targets. MAX_SESSIONS raises both caps: every session of the
  * 10,000-session measures comes from one address, which the per-principal quota (1,000 by
  * default) would otherwise hold to its newest 1,000, evicting the rest as it goes.
+ * SESSION_IDLE_MS sets the idle timeout (the idle-sessions measure waits for its sweep).
  */
 export function benchSessions(): SessionManager {
   const max = Number(process.env.MAX_SESSIONS ?? 10_000);
+  const idle = process.env.SESSION_IDLE_MS;
   return new SessionManager({
+    ...(idle ? { idleTimeoutMs: Number(idle) } : {}),
     maxSessions: max,
     maxSessionsPerPrincipal: process.env.MAX_SESSIONS === undefined ? undefined : max,
   });

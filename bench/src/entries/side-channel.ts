@@ -6,9 +6,12 @@
  * - `GET /stats` → the handler's own stats, when it has any
  * - `GET /events` → a stream of lines, one request id per `sleep` handler that saw its abort
  * - `GET /profile/start`, `GET /profile/stop?file=…&top=…` → CPU profile (Node targets only)
+ * - `GET /lag/start`, `GET /lag/stop` → the event-loop lag of the idle sweep's turns
+ *   (expiry-lag.ts; targets that count `reaped`)
  *
  * Web APIs only; each entry serves it with its runtime's server.
  */
+import type { ExpiryLagSampler } from './expiry-lag.ts';
 
 export interface Memory {
   rss: number;
@@ -25,6 +28,7 @@ export interface SideChannelOptions {
     start(): Promise<void>;
     stop(file?: string, top?: number): Promise<unknown>;
   };
+  lag?: ExpiryLagSampler | undefined;
 }
 
 export interface SideChannel {
@@ -71,6 +75,11 @@ export function createSideChannel(options: SideChannelOptions): SideChannel {
               Number(url.searchParams.get('top') ?? 30),
             )) ?? null,
           );
+        case '/lag/start':
+          options.lag?.start();
+          return json(Boolean(options.lag));
+        case '/lag/stop':
+          return json(options.lag?.stop() ?? null);
         case '/events': {
           let own: ReadableStreamDefaultController<Uint8Array> | undefined;
           const body = new ReadableStream<Uint8Array>({

@@ -26,7 +26,7 @@ export const n = (value: number | null | undefined, digits = 0) =>
 /** A value in the goal's unit: `0.81×`, `566 B`, `5.39 ms`. */
 export function unitOf(goal: GoalFigures, value: number | null): string {
   if (value === null) return 'n/a';
-  const digits = goal.unit === 'B' ? 0 : 2;
+  const digits = goal.unit === 'B' || goal.unit === 'MiB' ? 0 : 2;
   return goal.unit === '×' ? `${n(value, digits)}×` : `${n(value, digits)} ${goal.unit}`;
 }
 

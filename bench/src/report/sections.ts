@@ -7,6 +7,7 @@ import { cloudflareSection } from './cloudflare.ts';
 import { crossCancelSection, proxySseSection } from './example.ts';
 import { fairnessSection } from './fairness.ts';
 import { formatGoalValue, formatThreshold, n, table, unitOf, verdict } from './format.ts';
+import { idleSessionsSection } from './idle-sessions.ts';
 import { disconnectSection, shutdownSection } from './lifecycle.ts';
 import { sessionsSection, startupSection } from './startup-sessions.ts';
 import { throughputSection } from './throughput.ts';
@@ -16,6 +17,7 @@ export const SECTIONS: readonly Section[] = [
   throughputSection,
   startupSection,
   sessionsSection,
+  idleSessionsSection,
   disconnectSection,
   shutdownSection,
   crossCancelSection,

@@ -8,6 +8,7 @@ import type { CloudflareResults } from '../measures/cloudflare.ts';
 import type { CrossCancelRow } from '../measures/cross-cancel.ts';
 import type { DisconnectRow } from '../measures/disconnect.ts';
 import type { FairnessRow } from '../measures/fairness.ts';
+import type { IdleSessionRow } from '../measures/idle-sessions.ts';
 import type { ProxySseRow } from '../measures/proxy-sse.ts';
 import type { SessionRow } from '../measures/sessions.ts';
 import type { ShutdownRow } from '../measures/shutdown.ts';
@@ -18,7 +19,7 @@ import type { Environment } from './environment.ts';
 /** What the formatters read of a goal: a `Goal`, or one read back from a results file. */
 export interface GoalFigures {
   label: string;
-  unit: '×' | 'B' | 'ms' | 'per call' | 'per 1,000 calls';
+  unit: '×' | 'B' | 'MiB' | 'ms' | 'per call' | 'per 1,000 calls';
   comparison: '>=' | '<=';
   threshold: number;
   /** The goal's value per round: median, min–max. Null when it was not measured. */
@@ -41,6 +42,7 @@ export interface Results {
   throughput: ThroughputRow[];
   startup: StartupRow[];
   sessions: SessionRow[];
+  idleSessions?: IdleSessionRow[];
   disconnect: DisconnectRow[];
   shutdown: ShutdownRow[];
   fairness?: FairnessRow[];
