@@ -46,6 +46,33 @@ export class ResourceNotFoundError extends Error {
   }
 }
 
+/** Which rule of the skills extension a skill broke (`SkillError.reason`). */
+export type SkillRule =
+  /** Its `name` (or a prefix segment) does not follow the naming rules. */
+  | 'name'
+  /** `SKILL.md` is missing, or its front matter is not YAML this server reads, or lacks a field. */
+  | 'frontmatter'
+  /** A file path is not a relative path of plain segments. */
+  | 'path'
+  /** More than 512 files (`SKILL.md` included). */
+  | 'resources'
+  /** More than 16 MiB of files together. */
+  | 'size';
+
+/**
+ * A skill that breaks a rule of the skills extension (SEP-2640): `server.skill()` throws it, so a
+ * skill no host is bound to accept is never served. -32602 (Invalid params) when it reaches a
+ * client, as when a tool that registers skills throws it.
+ */
+export class SkillError extends McpError {
+  override readonly name: string = 'SkillError';
+  readonly rule: SkillRule;
+  constructor(rule: SkillRule, message: string) {
+    super(ErrorCode.InvalidParams, message, { data: { rule } });
+    this.rule = rule;
+  }
+}
+
 /**
  * Where sessions, events or tasks live cannot be reached now (a remote store is down or does not
  * answer). A request that needs it is answered `503` with `Retry-After` (JSON-RPC -32000,

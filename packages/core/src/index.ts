@@ -27,6 +27,8 @@ export {
   McpError,
   methodNotFound,
   ResourceNotFoundError,
+  SkillError,
+  type SkillRule,
   type TokenRejection,
 } from './errors.ts';
 export type { CorsOptions } from './http/cors.ts';
@@ -63,6 +65,7 @@ export type {
 export type { ListKind, ResourceHandler, TemplateHandler } from './server/registry.ts';
 export { type AuthOptions, InsufficientScopeError } from './server/resource-server.ts';
 export { McpServer } from './server/server.ts';
+export type { SkillFiles, SkillOptions } from './server/skill-entry.ts';
 export type {
   ClientCapabilities,
   CompleteFn,

@@ -45,6 +45,7 @@ import { type BunHttpServer, bunRuntime } from './types.ts';
 // Bun's `process` is Node's: the same batched writer.
 export { type RequestLogOptions, requestLog } from '../node/request-log.ts';
 export type { ListenInfo } from '../shared/serve.ts';
+export { readSkillFolder, type SkillFolderOptions } from '../shared/skill-folder.ts';
 export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export type { BunHttpServer } from './types.ts';
 

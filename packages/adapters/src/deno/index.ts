@@ -58,6 +58,7 @@ import { answerFast, type FastServing } from '../shared/web-incoming.ts';
 import { type DenoHttpServer, type DenoRuntime, type DenoSignal, denoRuntime } from './types.ts';
 
 export type { ListenInfo } from '../shared/serve.ts';
+export { readSkillFolder, type SkillFolderOptions } from '../shared/skill-folder.ts';
 export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export { type RequestLogOptions, requestLog } from './request-log.ts';
 export type { DenoHttpServer, DenoNetAddr, DenoSignal } from './types.ts';

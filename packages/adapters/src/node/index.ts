@@ -3,6 +3,7 @@
  *
  * @module
  */
+export { readSkillFolder, type SkillFolderOptions } from '../shared/skill-folder.ts';
 export type { ErrorReporter, FetchHandler, RuntimeHandlerOptions } from '../shared/types.ts';
 export { type NodeListener, type NodeListenerOptions, toNodeListener } from './listener.ts';
 export { type RequestLogOptions, requestLog } from './request-log.ts';

@@ -173,7 +173,10 @@ const METHODS: Readonly<Record<string, MethodSpec<ModernContext>>> = {
         supportedVersions: endpoint.supported,
         capabilities:
           endpoint.tasks && endpoint.registry.tasks
-            ? { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } }
+            ? {
+                ...capabilities,
+                extensions: { ...(capabilities.extensions as JsonObject), [TASKS_EXTENSION]: {} },
+              }
             : capabilities,
       };
       if (endpoint.instructions) result.instructions = endpoint.instructions;

@@ -34,6 +34,26 @@ export const META = {
 /** The tasks extension of 2026-07-28 (`capabilities.extensions` key, both sides). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/**
+ * The skills extension (SEP-2640): its `capabilities.extensions` key, the limits it sets on one
+ * skill, and the names it fixes. Both eras declare it; 2026-07-28 adds cache hints to its results.
+ */
+export const SKILLS = {
+  extension: 'io.modelcontextprotocol/skills',
+  /** The manifest every skill has at its root. */
+  manifest: 'SKILL.md',
+  /** Entries of one skill's `resources`, `SKILL.md` included. */
+  maxResources: 512,
+  /** Bytes of one skill's files together (16 MiB). */
+  maxTotalBytes: 16 * 1024 * 1024,
+  /** Agent Skills names: 1-64 of lowercase letters, digits and single inner hyphens. */
+  name: /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/,
+  /** Longest `description` the Agent Skills specification allows. */
+  maxDescriptionLength: 1024,
+  /** `mimeType` of a directory resource (`resources/directory/read`). */
+  directoryMimeType: 'inode/directory',
+} as const;
+
 /** `_meta` key that ties a 2025-11-25 message to its task. */
 export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
 

@@ -35,6 +35,12 @@ export async function readResource(
     requireScopes(ctx.auth, direct.scopes);
     return resourceResult(uri, direct.mimeType, await direct.handler(uri, ctx));
   }
+  const skillFile = registry.skillFiles.get(uri);
+  if (skillFile) {
+    requireScopes(ctx.auth, skillFile.scopes);
+    const { file } = skillFile;
+    return resourceResult(uri, file.mimeType, file.content);
+  }
   for (const template of registry.templates.values()) {
     const variables = template.template.match(uri);
     if (variables) {

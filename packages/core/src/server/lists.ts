@@ -16,11 +16,11 @@ export function listResult(
 }
 
 /** One page of a list; cursors are offsets, opaque to clients. */
-function listPage(
-  items: JsonObject[],
+export function listPage<T>(
+  items: T[],
   cursor: unknown,
   pageSize: number,
-): { items: JsonObject[]; nextCursor?: string } {
+): { items: T[]; nextCursor?: string } {
   let offset = 0;
   if (cursor !== undefined && cursor !== '') {
     offset = typeof cursor === 'string' && /^\d+$/.test(cursor) ? Number(cursor) : -1;
@@ -35,6 +35,8 @@ function listPage(
 
 /** Whether the server advertises the feature a method belongs to (else: method not found). */
 export function advertises(registry: Registry, method: string): boolean {
+  if (method.startsWith('skills/') || method === 'resources/directory/read')
+    return registry.skills.size > 0;
   const caps = registry.capabilities();
   const feature = method.slice(0, method.indexOf('/'));
   if (feature === 'tools' || feature === 'resources' || feature === 'prompts')

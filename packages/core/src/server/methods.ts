@@ -5,6 +5,7 @@ import { complete, getPrompt, readResource } from './features.ts';
 import { listResult } from './lists.ts';
 import type { ListName } from './registry.ts';
 import { grants } from './resource-server.ts';
+import { getSkill, listSkills, readDirectory } from './skill-methods.ts';
 
 /** What a method gets: the request's context, which also knows the endpoint serving it. */
 export interface MethodContext extends RequestContext {
@@ -64,4 +65,8 @@ export const FEATURE_METHODS: Readonly<Record<string, MethodSpec>> = {
   'resources/list': list('resources', 'resources'),
   'resources/templates/list': list('templates', 'resourceTemplates'),
   'prompts/list': list('prompts', 'prompts'),
+  // The skills extension (SEP-2640), served once a skill is registered.
+  'skills/list': { run: listSkills, cacheable: true },
+  'skills/get': { run: getSkill, cacheable: true },
+  'resources/directory/read': { run: readDirectory },
 };

@@ -1,7 +1,9 @@
+import { SKILLS } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { CompiledSchema } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import type { ParamHeader } from './param-headers.ts';
+import type { SkillEntry, SkillFile } from './skill-entry.ts';
 import type { CompleteFn, PromptResult, ResourceResult, ToolResult } from './types.ts';
 import type { UriTemplate } from './uri-template.ts';
 
@@ -63,6 +65,11 @@ export interface PromptEntry extends Scoped {
   readonly handler: (args: unknown, ctx: RequestContext) => PromptResult | Promise<PromptResult>;
 }
 
+/** A file of a skill other than its `SKILL.md` (which is an ordinary, listed resource). */
+export interface SkillFileEntry extends Scoped {
+  readonly file: SkillFile;
+}
+
 /** Which list a change concerns (`notifications/<kind>/list_changed`). */
 export type ListKind = 'tools' | 'resources' | 'prompts';
 /** The four lists the server answers. */
@@ -86,6 +93,10 @@ export class Registry {
   readonly resources: Map<string, ResourceEntry> = new Map();
   readonly templates: Map<string, TemplateEntry> = new Map();
   readonly prompts: Map<string, PromptEntry> = new Map();
+  /** Skills by the URI of their `SKILL.md`. */
+  readonly skills: Map<string, SkillEntry> = new Map();
+  /** The files of every skill but their `SKILL.md`s, by URI: readable, not listed. */
+  readonly skillFiles: Map<string, SkillFileEntry> = new Map();
   readonly #changeListeners = new Set<ChangeListener>();
   readonly #updateListeners = new Set<UpdateListener>();
   /** Capabilities, computed once per change of the registry. */
@@ -126,6 +137,7 @@ export class Registry {
       caps.resources = { listChanged: true, subscribe: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
+    if (this.skills.size > 0) caps.extensions = { [SKILLS.extension]: { directoryRead: true } };
     this.#capabilities = caps;
     return caps;
   }
@@ -165,6 +177,39 @@ export class Registry {
         map.delete(key);
         this.#changed(kind);
       }
+    };
+  }
+
+  /**
+   * Registers a skill: its `SKILL.md` as a resource, its other files as readable skill files, all
+   * at once or none (a URI already served throws). Returns what removes it again.
+   */
+  addSkill(skill: SkillEntry): () => void {
+    const [manifest, ...rest] = skill.files as [SkillFile, ...SkillFile[]];
+    for (const file of skill.files)
+      if (this.resources.has(file.uri) || this.skillFiles.has(file.uri))
+        throw new TypeError(`Duplicate registration: ${file.uri}`);
+    const scopes = skill.scopes;
+    // The skill first: listeners told of the change read capabilities that name the extension.
+    this.skills.set(skill.uri, skill);
+    for (const file of rest) this.skillFiles.set(file.uri, { file, scopes });
+    const removeManifest = this.add(
+      this.resources,
+      manifest.uri,
+      {
+        uri: manifest.uri,
+        mimeType: manifest.mimeType,
+        definition: manifest.definition,
+        handler: () => manifest.content,
+        scopes,
+      },
+      'resources',
+    );
+    return () => {
+      if (this.skills.get(skill.uri) !== skill) return;
+      this.skills.delete(skill.uri);
+      for (const file of rest) this.skillFiles.delete(file.uri);
+      removeManifest();
     };
   }
 

@@ -17,6 +17,7 @@ import {
 import { checkHandler, checkOptions, checkToolName } from './registration-checks.ts';
 import { type ListKind, Registry, type ResourceHandler, type TemplateHandler } from './registry.ts';
 import { promptForm, toolForm } from './sdk-v1-forms.ts';
+import { type SkillFiles, type SkillOptions, skillEntry } from './skill-entry.ts';
 import { strip } from './strip.ts';
 import { compileTemplate } from './uri-template.ts';
 
@@ -243,6 +244,27 @@ export class McpServer {
     handler: PromptHandler<A>,
   ): Registration {
     return this.#add(this.#registry.prompts, name, promptEntry(name, options, handler), 'prompts');
+  }
+
+  /**
+   * Serves a skill (the skills extension, SEP-2640): `files` are its folder by path, `SKILL.md`
+   * (YAML front matter with `name` and `description`) included. Each file becomes a resource
+   * under `skill://[prefix/]<name>/`, the skill is answered by `skills/list` and `skills/get`
+   * with its files' sizes and SHA-256 digests, and its folders by `resources/directory/read`.
+   * A skill against the extension's rules (its name, front matter, paths, more than 512 files
+   * or 16 MiB) throws a `SkillError`.
+   *
+   * @example
+   * ```ts
+   * server.skill({
+   *   'SKILL.md': '---\nname: greeting\ndescription: Greets people warmly\n---\nSay hello.',
+   *   'references/TONE.md': 'Friendly, brief.',
+   * });
+   * ```
+   * @see https://modelcontextprotocol.io/seps/2640-skills-extension
+   */
+  skill(files: SkillFiles, options: SkillOptions = {}): Registration {
+    return { remove: this.#registry.addSkill(skillEntry(files, options)) };
   }
 
   /**

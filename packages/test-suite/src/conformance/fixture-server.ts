@@ -10,6 +10,7 @@ import { elicitationTools } from './fixture-elicitation-tools.ts';
 import { inputTools, schemaTools } from './fixture-input-tools.ts';
 import { prompts } from './fixture-prompts.ts';
 import { resources } from './fixture-resources.ts';
+import { skills } from './fixture-skills.ts';
 import { taskTools } from './fixture-task-tools.ts';
 
 export function createFixtureServer(): McpServer {
@@ -24,5 +25,6 @@ export function createFixtureServer(): McpServer {
   taskTools(s);
   resources(s);
   prompts(s);
+  skills(s);
   return s;
 }
