@@ -29,10 +29,17 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       library: 'edge-mcp',
       spec: { runtime, entry: 'edge.ts' },
       baseline,
-      goals: atMost(1.5, `${name}: start-up to first answer vs bare ${bare}`),
+      goals: [
+        ...atMost(1.5, `${name}: start-up to first answer vs bare ${bare}`),
+        // Bun (issue 25): a zod server starts within 10% of what zod alone costs, so the code the
+        // first answer does not need is not evaluated at start-up.
+        ...(runtime === 'bun'
+          ? atMost(1.1, `${name}: start-up with zod tools vs the zod floor`, `${runtime}/bare-zod`)
+          : []),
+      ],
     },
     {
-      // For context (no goal): the bare handler plus zod (load, schemas, JSON Schema export,
+      // The bare handler plus zod (load, schemas, JSON Schema export,
       // validation), the floor of any server whose tools are described with zod.
       id: `${runtime}/bare-zod`,
       label: `bare ${bare} + zod (a zod server's floor)`,
@@ -42,13 +49,16 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       baseline,
     },
     {
-      // For context (no goal): the same server with JSON Schema tools, so without zod.
+      // The same server with JSON Schema tools, so without zod (a goal on Bun).
       id: `${runtime}/edge-mcp-plain`,
       label: 'edge-mcp, JSON Schema tools (no zod)',
       runtime,
       library: 'edge-mcp',
       spec: { runtime, entry: 'edge-plain.ts' },
       baseline,
+      ...(runtime === 'bun'
+        ? { goals: atMost(1.5, `${name}: start-up with JSON Schema tools vs bare ${bare}`) }
+        : {}),
     },
     {
       id: `${runtime}/sdk-v2`,
