@@ -6,7 +6,12 @@
 import { createHash } from 'node:crypto';
 import { legacyRequest, openSession } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
-import { createMcpHandler, type McpHandlerOptions, McpServer } from '../src/index.ts';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  type McpHandlerOptions,
+  McpServer,
+} from '../src/index.ts';
 import { call } from './helpers.ts';
 
 const PDF = `---
@@ -213,6 +218,75 @@ describe('skills on 2026-07-28', () => {
       'io.modelcontextprotocol/skills',
       'io.modelcontextprotocol/tasks',
     ]);
+  });
+});
+
+describe('skills with scopes', () => {
+  const TOKENS: Record<string, AuthInfo> = {
+    reader: { principal: 'r', scopes: ['mcp'] },
+    admin: { principal: 'a', scopes: ['mcp', 'admin'] },
+  };
+  const guarded = (hideUnauthorized: boolean) => {
+    const s = new McpServer({ name: 'scoped', version: '1' });
+    s.skill({ 'SKILL.md': PDF, 'references/FORMS.md': FORMS }, { scopes: ['admin'] });
+    s.skill({ 'SKILL.md': '---\nname: open\ndescription: For all\n---\n' });
+    return createMcpHandler(s, {
+      auth: {
+        resource: 'http://127.0.0.1:8787/mcp',
+        authorizationServers: [],
+        verify: (token) => TOKENS[token],
+        hideUnauthorized,
+      },
+    });
+  };
+  const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+  const uris = (message: Record<string, any>, field: string) =>
+    message.result[field].map((entry: { uri: string }) => entry.uri);
+
+  test('a skill needs its scopes to be got or read: 403 without them', async () => {
+    const h = guarded(false);
+    const get = await call(h, 'skills/get', { uri: PDF_URI }, as('reader'));
+    expect(get.status).toBe(403);
+    const read = await call(
+      h,
+      'resources/read',
+      { uri: 'skill://pdf-processing/references/FORMS.md' },
+      as('reader'),
+    );
+    expect(read.status).toBe(403);
+    expect((await call(h, 'skills/get', { uri: PDF_URI }, as('admin'))).status).toBe(200);
+    // Not hidden: listed (and its folder readable) for everyone.
+    const list = await call(h, 'skills/list', {}, as('reader'));
+    expect(uris(list.message, 'skills')).toEqual([PDF_URI, 'skill://open/SKILL.md']);
+    const dir = await call(
+      h,
+      'resources/directory/read',
+      { uri: 'skill://pdf-processing' },
+      as('reader'),
+    );
+    expect(uris(dir.message, 'resources')).toEqual([PDF_URI, 'skill://pdf-processing/references']);
+  });
+
+  test('with hideUnauthorized, a skill the caller cannot use is not listed, nor its folder', async () => {
+    const h = guarded(true);
+    const list = await call(h, 'skills/list', {}, as('reader'));
+    expect(uris(list.message, 'skills')).toEqual(['skill://open/SKILL.md']);
+    const dir = await call(
+      h,
+      'resources/directory/read',
+      { uri: 'skill://pdf-processing' },
+      as('reader'),
+    );
+    expect(dir.message.error.code).toBe(-32602);
+    const all = await call(h, 'skills/list', {}, as('admin'));
+    expect(uris(all.message, 'skills')).toEqual([PDF_URI, 'skill://open/SKILL.md']);
+    const seen = await call(
+      h,
+      'resources/directory/read',
+      { uri: 'skill://pdf-processing' },
+      as('admin'),
+    );
+    expect(uris(seen.message, 'resources')).toEqual([PDF_URI, 'skill://pdf-processing/references']);
   });
 });
 

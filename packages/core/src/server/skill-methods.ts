@@ -47,15 +47,15 @@ export async function getSkill(ctx: SkillContext, params: JsonObject): Promise<J
 /**
  * `resources/directory/read`: the direct children of a folder of the skills served (a skill's
  * root, one of its subfolders, or a prefix folder above skills), files with their resource
- * metadata and subfolders as `inode/directory` resources. Skills the caller may not use are not
- * there. A URI that is no such folder is -32602.
+ * metadata and subfolders as `inode/directory` resources; with `auth.hideUnauthorized`, without
+ * the skills the caller may not use. A URI that is no such folder is -32602.
  */
 export function readDirectory(ctx: SkillContext, params: JsonObject): JsonObject {
   const uri = params.uri;
   if (typeof uri !== 'string') throw invalidParams('resources/directory/read needs a uri');
-  const children = childrenOf(ctx.endpoint.registry, uri, (skill) =>
-    grants(ctx.auth, skill.scopes),
-  );
+  // Hidden as the lists hide: only with auth.hideUnauthorized (reading a file still needs scopes).
+  const auth = ctx.endpoint.resourceServer?.hideUnauthorized ? ctx.auth : undefined;
+  const children = childrenOf(ctx.endpoint.registry, uri, (skill) => grants(auth, skill.scopes));
   if (children.length === 0) throw invalidParams(`${uri} is not a directory resource`, { uri });
   const { items, nextCursor } = listPage(children, params.cursor, ctx.endpoint.pageSize);
   return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
