@@ -78,4 +78,5 @@ export type {
   ResourceResult,
   ToolResult,
 } from './server/types.ts';
+export type { VisibleTo } from './server/visibility.ts';
 export type { TaskOptions } from './tasks/engine.ts';

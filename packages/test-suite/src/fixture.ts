@@ -33,7 +33,8 @@ export type FixtureKind = 'suite' | 'conformance' | 'auth';
 
 /** The bearer tokens the `auth` fixture accepts, and who each stands for. */
 export const SUITE_TOKENS: ReadonlyMap<string, AuthInfo> = new Map([
-  ['alice-token', { principal: 'alice', scopes: ['mcp:tools'] }],
+  // Alice may also administer: she sees the example's `admin_scopes`, Bob does not.
+  ['alice-token', { principal: 'alice', scopes: ['mcp:tools', 'mcp:admin'] }],
   ['bob-token', { principal: 'bob', scopes: ['mcp:tools'] }],
 ]);
 

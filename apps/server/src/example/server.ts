@@ -152,6 +152,19 @@ export function createExampleServer(): McpServer {
       }),
   );
 
+  // Seen only by callers whose token grants `mcp:admin`: to anyone else it does not exist (not in
+  // tools/list; a call is one of an unknown tool, not a 403 that tells it is there).
+  server.tool(
+    'admin_scopes',
+    {
+      description:
+        'The principal and scopes the server was given for this caller (mcp:admin only).',
+      visibleTo: ['mcp:admin'],
+    },
+    (_args, ctx) =>
+      JSON.stringify({ principal: ctx.auth?.principal, scopes: ctx.auth?.scopes ?? [] }),
+  );
+
   // --- valibot tools ---------------------------------------------------------------------------
   server.tool(
     'word_count',

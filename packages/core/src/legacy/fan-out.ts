@@ -1,5 +1,6 @@
 import { notificationMessage } from '../protocol/jsonrpc.ts';
 import type { Registry } from '../server/registry.ts';
+import { sees } from '../server/visibility.ts';
 import type { Session } from '../sessions/session.ts';
 import type { SessionHolder } from '../sessions/session-seams.ts';
 import type { TaskEngine } from '../tasks/engine.ts';
@@ -9,15 +10,17 @@ const EMPTY = {};
 
 /**
  * Server notifications to legacy sessions, on their standalone (GET) streams: list changes to
- * every session that has opened one, resource updates to the sessions subscribed to the URI.
+ * every session that has opened one (of a registration with `visibleTo`, those whose caller sees
+ * it), resource updates to the sessions subscribed to the URI.
  * One listener per handler, not one per session. Returns the function that removes them. Every
  * origin is sent (a change delivered from another instance reaches the streams held here).
  */
 export function fanOut(registry: Registry, sessions: SessionHolder): () => void {
-  const offLists = registry.onListChanged((kind) => {
+  const offLists = registry.onListChanged((kind, _origin, visible) => {
     const message = notificationMessage(`notifications/${kind}/list_changed`, EMPTY);
     sessions.forEach((session) => {
-      session.standalone?.send(message);
+      // A change of what the session's caller cannot see is no change to its lists.
+      if (visible === undefined || sees(visible, session.viewer)) session.standalone?.send(message);
     });
   });
   const offUpdates = registry.onResourceUpdated((uri) => {

@@ -67,6 +67,7 @@ export async function handleGet(
     orphaned = elsewhere === 'orphaned';
   }
   if (streamId === STANDALONE) {
+    session.viewer = auth;
     session.standalone ??= new LegacyStream(session, STANDALONE, endpoint.legacy);
     const stream = session.standalone;
     const answer =

@@ -50,7 +50,11 @@ export function handleModern(
     spec = METHODS[rpc.method];
     if (!spec || !advertises(endpoint.registry, rpc.method)) throw methodNotFound(rpc.method);
     if (rpc.method === 'tools/call')
-      validateParamHeaders(request.headers, findTool(endpoint.registry, params), params.arguments);
+      validateParamHeaders(
+        request.headers,
+        findTool(endpoint.registry, params, auth),
+        params.arguments,
+      );
   } catch (error) {
     if (error instanceof McpError)
       return refuse(refusalOf(error), error.status, error.code, error.message, rpc.id, error.data);
@@ -89,7 +93,10 @@ const MODERN: EraRules<ModernContext> = {
     result.resultType ??= 'complete';
     if (spec.cacheable) {
       result.ttlMs = endpoint.cache.ttlMs;
-      result.cacheScope = endpoint.cache.cacheScope;
+      // Lists and reads that differ per caller are never for a shared cache.
+      const personal =
+        endpoint.registry.restricted || endpoint.resourceServer?.hideUnauthorized === true;
+      result.cacheScope = personal ? 'private' : endpoint.cache.cacheScope;
     }
     if (isObject(result._meta)) {
       result._meta = { ...result._meta, [META.serverInfo]: endpoint.serverInfo };

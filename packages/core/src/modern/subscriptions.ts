@@ -7,6 +7,7 @@ import {
   resultMessage,
 } from '../protocol/jsonrpc.ts';
 import type { ListKind } from '../server/registry.ts';
+import { sees } from '../server/visibility.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import type { ModernContext } from './context.ts';
 import { declaresTasks, detailedTask, missingTasksExtension } from './tasks.ts';
@@ -53,8 +54,9 @@ export async function listen(ctx: ModernContext, params: JsonObject): Promise<un
     }),
   );
 
-  const offLists = registry.onListChanged((kind) => {
-    if (lists.has(kind))
+  const auth = ctx.auth;
+  const offLists = registry.onListChanged((kind, _origin, visible) => {
+    if (lists.has(kind) && sees(visible, auth))
       stream.send(notificationMessage(`notifications/${kind}/list_changed`, { _meta: tag }));
   });
   const offUpdates = registry.onResourceUpdated((uri) => {

@@ -28,6 +28,7 @@ import {
 } from './registration-checks.ts';
 import type { PromptEntry, ToolEntry } from './registry.ts';
 import { strip } from './strip.ts';
+import { visibilityOf } from './visibility.ts';
 
 export function toolEntry(
   name: string,
@@ -55,6 +56,7 @@ export function toolEntry(
   });
   return {
     scopes: options.scopes,
+    visible: visibilityOf(options.visibleTo, what),
     taskSupport: options.taskSupport === 'forbidden' ? undefined : options.taskSupport,
     taskStart: options.taskStart ?? 'immediate',
     name,
@@ -85,6 +87,7 @@ export function promptEntry(
   });
   return {
     scopes: options.scopes,
+    visible: visibilityOf(options.visibleTo, what),
     name,
     definition,
     args,

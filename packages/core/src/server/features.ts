@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { invalidParams, ResourceNotFoundError } from '../errors.ts';
 import { describeValue, isObject, type JsonObject } from '../protocol/jsonrpc.ts';
 import { parseWith } from '../schema/standard.ts';
@@ -6,17 +7,23 @@ import type { Registry, ToolEntry } from './registry.ts';
 import { requireScopes } from './resource-server.ts';
 import { strip } from './strip.ts';
 import type { CompleteFn, PromptResult, ResourceResult } from './types.ts';
+import { sees } from './visibility.ts';
 
 /**
  * The era-neutral server features: what resources/read, prompts/get and completion do (tools/call
  * in call-tool.ts), without the wire shape of either era (resultType, cache hints) around them.
  */
 
-export function findTool(registry: Registry, params: JsonObject): ToolEntry {
+/** The tool `params.name` names, if the caller sees it; else as unknown (`visibleTo`). */
+export function findTool(
+  registry: Registry,
+  params: JsonObject,
+  auth: AuthInfo | undefined,
+): ToolEntry {
   const name = params.name;
   if (typeof name !== 'string') throw invalidParams('tools/call needs a tool name');
   const tool = registry.tools.get(name);
-  if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+  if (!tool || !sees(tool.visible, auth)) throw invalidParams(`Unknown tool: ${name}`);
   return tool;
 }
 
@@ -31,7 +38,8 @@ export async function readResource(
 ): Promise<JsonObject> {
   if (typeof uri !== 'string') throw invalidParams('resources/read needs a uri');
   const direct = registry.resources.get(uri);
-  if (direct) {
+  // What the caller does not see is not there: a hidden resource or template is passed over.
+  if (direct && sees(direct.visible, ctx.auth)) {
     requireScopes(ctx.auth, direct.scopes);
     return resourceResult(uri, direct.mimeType, await direct.handler(uri, ctx));
   }
@@ -42,7 +50,7 @@ export async function readResource(
     return resourceResult(uri, file.mimeType, file.content);
   }
   for (const template of registry.templates.values()) {
-    const variables = template.template.match(uri);
+    const variables = sees(template.visible, ctx.auth) && template.template.match(uri);
     if (variables) {
       requireScopes(ctx.auth, template.scopes);
       return resourceResult(uri, template.mimeType, await template.handler(uri, variables, ctx));
@@ -70,7 +78,8 @@ export async function getPrompt(
 ): Promise<JsonObject> {
   const name = params.name;
   const prompt = typeof name === 'string' ? registry.prompts.get(name) : undefined;
-  if (!prompt) throw invalidParams(`Unknown prompt: ${describeValue(name)}`);
+  if (!prompt || !sees(prompt.visible, ctx.auth))
+    throw invalidParams(`Unknown prompt: ${describeValue(name)}`);
   requireScopes(ctx.auth, prompt.scopes);
   const args = await parseWith(prompt.args, params.arguments ?? {}, 'prompt', prompt.name);
   const value: PromptResult = await prompt.handler(args, ctx);
@@ -79,7 +88,11 @@ export async function getPrompt(
   return { ...(value as unknown as JsonObject) };
 }
 
-export async function complete(registry: Registry, params: JsonObject): Promise<JsonObject> {
+export async function complete(
+  registry: Registry,
+  params: JsonObject,
+  auth: AuthInfo | undefined,
+): Promise<JsonObject> {
   const ref = params.ref;
   const argument = params.argument;
   if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string') {
@@ -88,12 +101,15 @@ export async function complete(registry: Registry, params: JsonObject): Promise<
   let source: Record<string, CompleteFn> | undefined;
   if (ref.type === 'ref/prompt') {
     const prompt = typeof ref.name === 'string' ? registry.prompts.get(ref.name) : undefined;
-    if (!prompt) throw invalidParams(`Unknown prompt: ${describeValue(ref.name)}`);
+    if (!prompt || !sees(prompt.visible, auth))
+      throw invalidParams(`Unknown prompt: ${describeValue(ref.name)}`);
     source = prompt.complete;
   } else if (ref.type === 'ref/resource') {
     const uri = typeof ref.uri === 'string' ? ref.uri : undefined;
-    const template = uri === undefined ? undefined : registry.templates.get(uri);
-    if (!template && (uri === undefined || !registry.resources.has(uri)))
+    const found = uri === undefined ? undefined : registry.templates.get(uri);
+    const template = found && sees(found.visible, auth) ? found : undefined;
+    const resource = uri === undefined ? undefined : registry.resources.get(uri);
+    if (!template && (resource === undefined || !sees(resource.visible, auth)))
       throw invalidParams(`Unknown resource: ${describeValue(ref.uri)}`);
     source = template?.complete;
   } else {

@@ -1,6 +1,6 @@
 import { invalidParams } from '../errors.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
-import type { ListName, Registry } from './registry.ts';
+import type { ListName, Registry, Scoped } from './registry.ts';
 
 /** One page of a list method's result, `{ [field]: items, nextCursor? }`. */
 export function listResult(
@@ -9,9 +9,9 @@ export function listResult(
   field: string,
   cursor: unknown,
   pageSize: number,
-  visible?: (entry: { scopes: readonly string[] | undefined }) => boolean,
+  admits?: (entry: Scoped) => boolean,
 ): JsonObject {
-  const { items, nextCursor } = listPage(registry.list(kind, visible), cursor, pageSize);
+  const { items, nextCursor } = listPage(registry.list(kind, admits), cursor, pageSize);
   return nextCursor === undefined ? { [field]: items } : { [field]: items, nextCursor };
 }
 

@@ -1,11 +1,13 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { RequestContext } from './context.ts';
 import type { Endpoint } from './endpoint.ts';
 import { complete, getPrompt, readResource } from './features.ts';
 import { listResult } from './lists.ts';
-import type { ListName } from './registry.ts';
+import type { ListName, Scoped } from './registry.ts';
 import { grants } from './resource-server.ts';
 import { getSkill, listSkills, readDirectory } from './skill-methods.ts';
+import { sees } from './visibility.ts';
 
 /** What a method gets: the request's context, which also knows the endpoint serving it. */
 export interface MethodContext extends RequestContext {
@@ -38,14 +40,22 @@ function list(kind: ListName, field: string): MethodSpec {
   return {
     run: (ctx, params) => {
       const endpoint = ctx.endpoint;
+      const registry = endpoint.registry;
       // Hidden: what the caller may not use is not listed (only with a principal to ask about).
-      const auth = endpoint.resourceServer?.hideUnauthorized ? ctx.auth : undefined;
-      const visible =
-        auth && ((entry: { scopes: readonly string[] | undefined }) => grants(auth, entry.scopes));
-      return listResult(endpoint.registry, kind, field, params.cursor, endpoint.pageSize, visible);
+      const hide = endpoint.resourceServer?.hideUnauthorized === true && ctx.auth !== undefined;
+      const admits =
+        hide || registry.restricted
+          ? (entry: Scoped) => admitted(entry, ctx.auth, hide)
+          : undefined;
+      return listResult(registry, kind, field, params.cursor, endpoint.pageSize, admits);
     },
     cacheable: true,
   };
+}
+
+/** Whether a list shows `entry` to `auth`: it sees it and, with `hide`, may use it. */
+function admitted(entry: Scoped, auth: AuthInfo | undefined, hide: boolean): boolean {
+  return sees(entry.visible, auth) && (!hide || grants(auth, entry.scopes));
 }
 
 /**
@@ -56,7 +66,9 @@ function list(kind: ListName, field: string): MethodSpec {
  */
 export const FEATURE_METHODS: Readonly<Record<string, MethodSpec>> = {
   'prompts/get': { run: (ctx, params) => getPrompt(ctx.endpoint.registry, params, ctx) },
-  'completion/complete': { run: (ctx, params) => complete(ctx.endpoint.registry, params) },
+  'completion/complete': {
+    run: (ctx, params) => complete(ctx.endpoint.registry, params, ctx.auth),
+  },
   'resources/read': {
     run: (ctx, params) => readResource(ctx.endpoint.registry, params.uri, ctx),
     cacheable: true,

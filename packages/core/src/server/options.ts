@@ -3,6 +3,7 @@ import { optionKeys } from '../schema/option-keys.ts';
 import type { Infer, JsonSchema, Schema, SchemaShape } from '../schema/standard.ts';
 import type { RequestContext } from './context.ts';
 import type { CompleteFn, Implementation, PromptResult, ToolResult } from './types.ts';
+import type { VisibleTo } from './visibility.ts';
 
 export interface ServerInfo extends Implementation {
   /** Sent in `server/discover` and the legacy InitializeResult. */
@@ -59,6 +60,12 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
    * is answered 403 with an `insufficient_scope` challenge. @default none
    */
   scopes?: readonly string[];
+  /**
+   * Who sees it: the scopes a caller's token must grant, or a predicate of the caller's
+   * `AuthInfo`. Others do not find it in lists, and to them it does not exist (a call is one of
+   * an unknown name, not a 403). @default everyone
+   */
+  visibleTo?: VisibleTo;
   _meta?: JsonObject;
 }
 
@@ -73,6 +80,7 @@ export const TOOL_OPTION_KEYS = optionKeys<ToolOptions<SchemaOption, SchemaOptio
   'annotations',
   'icons',
   'scopes',
+  'visibleTo',
   '_meta',
 ]);
 
@@ -95,6 +103,12 @@ export interface ResourceOptions {
    * is answered 403 with an `insufficient_scope` challenge. @default none
    */
   scopes?: readonly string[];
+  /**
+   * Who sees it: the scopes a caller's token must grant, or a predicate of the caller's
+   * `AuthInfo`. Others do not find it in lists, and to them it does not exist (a call is one of
+   * an unknown name, not a 403). @default everyone
+   */
+  visibleTo?: VisibleTo;
 
   _meta?: JsonObject;
 }
@@ -108,6 +122,7 @@ export const RESOURCE_OPTION_KEYS = optionKeys<ResourceOptions>()([
   'annotations',
   'icons',
   'scopes',
+  'visibleTo',
   '_meta',
 ]);
 
@@ -136,6 +151,12 @@ export interface PromptOptions<A extends Schema | SchemaShape | undefined> {
    * is answered 403 with an `insufficient_scope` challenge. @default none
    */
   scopes?: readonly string[];
+  /**
+   * Who sees it: the scopes a caller's token must grant, or a predicate of the caller's
+   * `AuthInfo`. Others do not find it in lists, and to them it does not exist (a call is one of
+   * an unknown name, not a 403). @default everyone
+   */
+  visibleTo?: VisibleTo;
   _meta?: JsonObject;
 }
 
@@ -147,6 +168,7 @@ export const PROMPT_OPTION_KEYS = optionKeys<PromptOptions<undefined>>()([
   'complete',
   'icons',
   'scopes',
+  'visibleTo',
   '_meta',
 ]);
 

@@ -6,6 +6,7 @@ import type { ParamHeader } from './param-headers.ts';
 import type { SkillEntry, SkillFile } from './skill-entry.ts';
 import type { CompleteFn, PromptResult, ResourceResult, ToolResult } from './types.ts';
 import type { UriTemplate } from './uri-template.ts';
+import type { Visibility, Visible } from './visibility.ts';
 
 /** A resource reader: the URI asked for, and the request's context. */
 export type ResourceHandler = (
@@ -20,8 +21,8 @@ export type TemplateHandler = (
   ctx: RequestContext,
 ) => ResourceResult | Promise<ResourceResult>;
 
-/** What every entry carries: the scopes a caller needs (`undefined`: none). */
-interface Scoped {
+/** What every entry carries: the scopes a caller needs to use it and who sees it (`undefined`: none, all). */
+export interface Scoped extends Visible {
   readonly scopes: readonly string[] | undefined;
 }
 
@@ -80,7 +81,11 @@ export type ListName = 'tools' | 'resources' | 'templates' | 'prompts';
  * `remote`, delivered from another instance by the handler's cluster bus.
  */
 export type ChangeOrigin = 'local' | 'cluster' | 'remote';
-type ChangeListener = (kind: ListKind, origin: ChangeOrigin) => void;
+/**
+ * `visible`: the changed registration's, when not everyone sees it; only callers it admits are
+ * told (a change of what a caller cannot see is no change to its list).
+ */
+type ChangeListener = (kind: ListKind, origin: ChangeOrigin, visible?: Visibility) => void;
 type UpdateListener = (uri: string, origin: ChangeOrigin) => void;
 
 /**
@@ -105,15 +110,18 @@ export class Registry {
   #tasks = false;
   /** Definitions in registration order, rebuilt lazily after a change. */
   #lists: Partial<Record<ListName, JsonObject[]>> = {};
+  /** Whether some entry has a `visibleTo` (computed with the capabilities). */
+  #restricted = false;
 
   /**
    * The definitions one list method sends (all four kinds), in registration order; with
-   * `visible`, only the entries it admits (not cached: it depends on the caller).
+   * `admits`, only the entries it admits (not cached: it depends on the caller). A list where
+   * everyone sees everything (no `visibleTo`, no `hideUnauthorized`) is the cached one.
    */
-  list(kind: ListName, visible?: (entry: Scoped) => boolean): JsonObject[] {
-    if (visible) {
+  list(kind: ListName, admits?: (entry: Scoped) => boolean): JsonObject[] {
+    if (admits) {
       const source: Map<string, Scoped & { definition: JsonObject }> = this[kind];
-      return [...source.values()].filter(visible).map((entry) => entry.definition);
+      return [...source.values()].filter(admits).map((entry) => entry.definition);
     }
     let cached = this.#lists[kind];
     if (!cached) {
@@ -131,6 +139,8 @@ export class Registry {
   capabilities(): JsonObject {
     if (this.#capabilities) return this.#capabilities;
     this.#tasks = [...this.tools.values()].some((tool) => tool.taskSupport !== undefined);
+    const maps: Map<string, Scoped>[] = [this.tools, this.resources, this.templates, this.prompts];
+    this.#restricted = maps.some((map) => [...map.values()].some((entry) => entry.visible));
     const caps: JsonObject = { logging: {} };
     if (this.tools.size > 0) caps.tools = { listChanged: true };
     if (this.resources.size > 0 || this.templates.size > 0)
@@ -148,6 +158,12 @@ export class Registry {
     return this.#tasks;
   }
 
+  /** Whether some registration is not seen by everyone (lists then differ per caller). */
+  get restricted(): boolean {
+    this.capabilities();
+    return this.#restricted;
+  }
+
   /** Transports subscribe here; returns the unsubscribe function. */
   onListChanged(listener: ChangeListener): () => void {
     this.#changeListeners.add(listener);
@@ -159,8 +175,8 @@ export class Registry {
     return () => this.#updateListeners.delete(listener);
   }
 
-  listChanged(kind: ListKind, origin: ChangeOrigin): void {
-    for (const listener of this.#changeListeners) listener(kind, origin);
+  listChanged(kind: ListKind, origin: ChangeOrigin, visible?: Visibility): void {
+    for (const listener of this.#changeListeners) listener(kind, origin, visible);
   }
 
   resourceUpdated(uri: string, origin: ChangeOrigin): void {
@@ -168,14 +184,14 @@ export class Registry {
   }
 
   /** Registers `entry` under `key`; returns what removes it again. */
-  add<E>(map: Map<string, E>, key: string, entry: E, kind: ListKind): () => void {
+  add<E extends Visible>(map: Map<string, E>, key: string, entry: E, kind: ListKind): () => void {
     if (map.has(key)) throw new TypeError(`Duplicate registration: ${key}`);
     map.set(key, entry);
-    this.#changed(kind);
+    this.#changed(kind, entry.visible);
     return () => {
       if (map.get(key) === entry) {
         map.delete(key);
-        this.#changed(kind);
+        this.#changed(kind, entry.visible);
       }
     };
   }
@@ -192,7 +208,7 @@ export class Registry {
     const scopes = skill.scopes;
     // The skill first: listeners told of the change read capabilities that name the extension.
     this.skills.set(skill.uri, skill);
-    for (const file of rest) this.skillFiles.set(file.uri, { file, scopes });
+    for (const file of rest) this.skillFiles.set(file.uri, { file, scopes, visible: undefined });
     const removeManifest = this.add(
       this.resources,
       manifest.uri,
@@ -202,6 +218,7 @@ export class Registry {
         definition: manifest.definition,
         handler: () => manifest.content,
         scopes,
+        visible: undefined,
       },
       'resources',
     );
@@ -213,12 +230,12 @@ export class Registry {
     };
   }
 
-  #changed(kind: ListKind): void {
+  #changed(kind: ListKind, visible: Visibility | undefined): void {
     this.#capabilities = undefined;
     if (kind === 'resources') {
       this.#lists.resources = undefined;
       this.#lists.templates = undefined;
     } else this.#lists[kind] = undefined;
-    this.listChanged(kind, 'local');
+    this.listChanged(kind, 'local', visible);
   }
 }

@@ -20,6 +20,7 @@ import { promptForm, toolForm } from './sdk-v1-forms.ts';
 import { type SkillFiles, type SkillOptions, skillEntry } from './skill-entry.ts';
 import { strip } from './strip.ts';
 import { compileTemplate } from './uri-template.ts';
+import { type Visible, visibilityOf } from './visibility.ts';
 
 let registry: (server: McpServer) => Registry;
 
@@ -147,12 +148,13 @@ export class McpServer {
   ): Registration {
     checkOptions(options, `resource ${name}`, RESOURCE_OPTION_KEYS);
     checkHandler(handler, `resource ${name}`);
-    const { scopes, ...rest } = options;
+    const { scopes, visibleTo, ...rest } = options;
     const definition = strip({ uri, name, ...rest });
+    const visible = visibilityOf(visibleTo, `resource ${name}`);
     return this.#add(
       this.#registry.resources,
       uri,
-      { uri, mimeType: options.mimeType, definition, handler, scopes },
+      { uri, mimeType: options.mimeType, definition, handler, scopes, visible },
       'resources',
     );
   }
@@ -175,8 +177,9 @@ export class McpServer {
   ): Registration {
     checkOptions(options, `resource template ${name}`, TEMPLATE_OPTION_KEYS);
     checkHandler(handler, `resource template ${name}`);
-    const { complete, scopes, ...rest } = options;
+    const { complete, scopes, visibleTo, ...rest } = options;
     const definition = strip({ uriTemplate, name, ...rest });
+    const visible = visibilityOf(visibleTo, `resource template ${name}`);
     return this.#add(
       this.#registry.templates,
       uriTemplate,
@@ -188,6 +191,7 @@ export class McpServer {
         complete: complete ?? {},
         handler,
         scopes,
+        visible,
       },
       'resources',
     );
@@ -285,7 +289,12 @@ export class McpServer {
     this.#registry.resourceUpdated(uri, 'cluster');
   }
 
-  #add<E>(map: Map<string, E>, key: string, entry: E, kind: ListKind): Registration {
+  #add<E extends Visible>(
+    map: Map<string, E>,
+    key: string,
+    entry: E,
+    kind: ListKind,
+  ): Registration {
     return { remove: this.#registry.add(map, key, entry, kind) };
   }
 }

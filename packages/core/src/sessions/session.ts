@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError } from '../errors.ts';
 import type { AbortReasonType } from '../lifecycle/abort-reason.ts';
 import { Scope } from '../lifecycle/scope.ts';
@@ -82,6 +83,11 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   /** Durable writes in flight (a promise an observer returned), settled or not. */
   #writes: Promise<void> | undefined;
   standalone: SessionStream | undefined;
+  /**
+   * The caller of the request that last opened or resumed the standalone stream here: list
+   * changes of registrations not everyone sees go to the sessions whose caller sees them.
+   */
+  viewer: AuthInfo | undefined;
   /** Set by a durable manager to store and schedule; unset in memory. */
   observer: SessionObserver | undefined;
   /**

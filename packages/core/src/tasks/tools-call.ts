@@ -42,7 +42,7 @@ export interface TaskEra {
 export function taskToolsCall(era: TaskEra): MethodSpec<TaskMethodContext> {
   return {
     run: (ctx, params) => {
-      const tool = findTool(ctx.endpoint.registry, params);
+      const tool = findTool(ctx.endpoint.registry, params, ctx.auth);
       requireScopes(ctx.auth, tool.scopes);
       const engine = ctx.endpoint.tasks;
       const support = tool.taskSupport;

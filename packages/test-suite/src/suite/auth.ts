@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { Current } from '../targets/types.ts';
 import { bypassTests } from './auth-bypass.ts';
 import { challengeTests } from './auth-challenges.ts';
+import { scopedListTests } from './auth-scoped-lists.ts';
 import { sessionHijackTests } from './auth-session-hijack.ts';
 
 /**
@@ -17,5 +18,8 @@ export function auth(current: Current): void {
     challengeTests(current);
     sessionHijackTests(current);
     bypassTests(current);
+  });
+  describe('lists are scoped to the caller', () => {
+    scopedListTests(current);
   });
 }
