@@ -224,7 +224,13 @@ describe('list changes reach the callers who see the change', () => {
     return reader;
   };
 
-  test('on listen streams: a hidden registration is news only to who sees it', async () => {
+  /**
+   * Alice's and Bob's streams, made by `open`; then an admin-only tool and a prompt for all are
+   * registered. Bob's next news is the prompt: the admin-only tool was no change to his list.
+   */
+  async function newsOnlyForWhoSees(
+    open: (h: Handler, token: string) => Promise<SseReader>,
+  ): Promise<void> {
     const s = server();
     const h = createMcpHandler(s, {
       auth: {
@@ -233,29 +239,22 @@ describe('list changes reach the callers who see the change', () => {
         authorizationServers: [],
       },
     });
-    const alice = await listenAs(h, 'alice');
-    const bob = await listenAs(h, 'bob');
+    const alice = await open(h, 'alice');
+    const bob = await open(h, 'bob');
     s.tool('secret', { visibleTo: ['admin'] }, () => 'x');
     s.prompt('open', {}, () => 'for all');
-    // Bob's next news is the prompt: the admin-only tool was no change to his list.
     expect((await bob.message())?.method).toBe('notifications/prompts/list_changed');
     expect((await alice.message())?.method).toBe('notifications/tools/list_changed');
     expect((await alice.message())?.method).toBe('notifications/prompts/list_changed');
-    alice.cancel();
-    bob.cancel();
+    await Promise.all([alice.cancel(), bob.cancel()]);
     await h.close();
-  });
+  }
 
-  test('on legacy GET streams, by the caller that opened the stream', async () => {
-    const s = server();
-    const h = createMcpHandler(s, {
-      auth: {
-        verify: (t) => TOKENS[t],
-        resource: 'http://127.0.0.1:8787/mcp',
-        authorizationServers: [],
-      },
-    });
-    const streamOf = async (token: string) => {
+  test('on listen streams: a hidden registration is news only to who sees it', () =>
+    newsOnlyForWhoSees(listenAs));
+
+  test('on legacy GET streams, by the caller that opened the stream', () =>
+    newsOnlyForWhoSees(async (h, token) => {
       const session = await openSession({
         fetch: (request) => {
           request.headers.set('authorization', `Bearer ${token}`);
@@ -267,16 +266,5 @@ describe('list changes reach the callers who see the change', () => {
       );
       await reader.next();
       return reader;
-    };
-    const alice = await streamOf('alice');
-    const bob = await streamOf('bob');
-    s.tool('secret', { visibleTo: ['admin'] }, () => 'x');
-    s.prompt('open', {}, () => 'for all');
-    expect((await bob.message())?.method).toBe('notifications/prompts/list_changed');
-    expect((await alice.message())?.method).toBe('notifications/tools/list_changed');
-    expect((await alice.message())?.method).toBe('notifications/prompts/list_changed');
-    alice.cancel();
-    bob.cancel();
-    await h.close();
-  });
+    }));
 });
