@@ -512,4 +512,21 @@ describe('taskRoute', () => {
     expect(taskRoute(server, headers('tasks/get'))).toBeUndefined();
     expect(taskRoute(server, headers('tasks/result', 'abc'))).toBeUndefined();
   });
+
+  test('a listen that follows tasks: where its first task lives (from the body)', () => {
+    const listen = (notifications: unknown) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'subscriptions/listen',
+      params: { notifications },
+    });
+    const asked = headers('subscriptions/listen');
+    expect(taskRoute(server, asked)).toEqual({ kind: 'read-body' });
+    expect(taskRoute(server, asked, listen({ taskIds: [7, 'abc', 'def'] }))).toEqual({
+      kind: 'task',
+      taskId: 'abc',
+    });
+    expect(taskRoute(server, asked, listen({ toolsListChanged: true }))).toBeUndefined();
+    expect(taskRoute(server, asked, listen({ taskIds: [] }))).toBeUndefined();
+  });
 });

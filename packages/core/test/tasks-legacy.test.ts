@@ -252,6 +252,56 @@ describe('tasks (2025-11-25 sessions)', () => {
     await stream.cancel();
   });
 
+  test("a task's progress goes to the GET stream with the call's token and the task's id, and none without a token", async () => {
+    const s = new McpServer({ name: 'legacy-task-progress', version: '1' });
+    const steps = gate();
+    s.tool('steps', { taskSupport: 'required' }, async (_args, ctx) => {
+      await steps.promise;
+      ctx.progress(1, 3, 'one');
+      ctx.progress(1, 3, 'one again'); // not forward: dropped
+      ctx.progress(2, 3);
+      return 'stepped';
+    });
+    const handler = createMcpHandler(s);
+    const session = await openSession(handler, '2025-11-25');
+    const stream = new SseReader(await handler.fetch(legacyGetRequest(session)));
+    const call = (meta?: Record<string, unknown>) =>
+      rpc(
+        handler,
+        'tools/call',
+        { name: 'steps', arguments: {}, task: {}, ...(meta ? { _meta: meta } : {}) },
+        session,
+      );
+    const withToken = (await call({ progressToken: 'p-1' })).result.task;
+    const without = (await call()).result.task;
+    steps.open();
+    const progress: Record<string, unknown>[] = [];
+    const completed = new Set<string>();
+    while (completed.size < 2) {
+      const message = await stream.message();
+      if (message?.method === 'notifications/progress') progress.push(message.params);
+      else if (message?.params?.status === 'completed') completed.add(message.params.taskId);
+    }
+    expect(progress).toEqual([
+      {
+        progressToken: 'p-1',
+        progress: 1,
+        total: 3,
+        message: 'one',
+        _meta: { [RELATED]: { taskId: withToken.taskId } },
+      },
+      {
+        progressToken: 'p-1',
+        progress: 2,
+        total: 3,
+        _meta: { [RELATED]: { taskId: withToken.taskId } },
+      },
+    ]);
+    expect([...completed].sort()).toEqual([withToken.taskId, without.taskId].sort());
+    await stream.cancel();
+    await handler.close();
+  });
+
   test("tasks are the session's: another session cannot see them; DELETE cancels them", async () => {
     const { handler, signals } = setup();
     const mine = await openSession(handler, '2025-11-25');

@@ -356,6 +356,28 @@ describe('unauthenticated clients', () => {
     return readAnswer(toResponse(await handler[HANDLE](request)));
   }
 
+  test("a client address's listen stream follows that address's tasks, and no other's", async () => {
+    const { probe, handler } = setup();
+    const created = await from('192.0.2.1', handler, 'tools/call', {
+      name: 'compute',
+      arguments: { n: 1 },
+    });
+    const { taskId } = created.message.result;
+    const listenFrom = async (address: string) => {
+      const request = Object.assign(
+        modernRequest('subscriptions/listen', { notifications: { taskIds: [taskId] } }, WITH_TASKS),
+        { remoteAddress: address },
+      );
+      const reader = new SseReader(toResponse(await handler[HANDLE](request)));
+      const [ack] = await reader.messages(1);
+      await reader.cancel();
+      return ack?.params.notifications.taskIds;
+    };
+    expect(await listenFrom('192.0.2.1')).toEqual([taskId]);
+    expect(await listenFrom('192.0.2.2')).toEqual([]);
+    probe.release.open();
+  });
+
   test("each client address has its own task quota and binding: one client's tasks neither fill another's quota nor show to it", async () => {
     const { probe, handler } = setup({ tasks: { maxActivePerPrincipal: 1 } });
     const mine = await from('192.0.2.1', handler, 'tools/call', {

@@ -19,7 +19,7 @@ function report(line: Record<string, unknown>): void {
 }
 
 /**
- * `task_sleep {ms}` (taskSupport `optional`): reports `start`, sleeps `ms` unless its signal
+ * `task_sleep {ms}` (taskSupport `optional`): reports `start` (and progress 0 of `ms`), sleeps `ms` unless its signal
  * aborts first (then reports `aborted` with the reason), reports `done` and answers
  * `slept <ms> ms`. Each line names the task (`ctx.task.id`) and the principal.
  */
@@ -35,6 +35,8 @@ export function addTaskTools(server: McpServer): void {
       const { signal } = ctx;
       const who = { taskId: ctx.task?.id, principal: ctx.auth?.principal, ms };
       report({ event: 'start', ...who });
+      // For a task, this goes where the era carries a task's progress (2025-11-25: the GET stream).
+      ctx.progress(0, ms, 'sleeping');
       return new Promise<string>((resolve, reject) => {
         const onAbort = () => {
           clearTimeout(timer);

@@ -51,6 +51,9 @@ export class Probe {
   blockStarted = gate<string | undefined>();
   /** `block`'s signal aborted, with the reason's type. */
   blockAborted = gate<string | undefined>();
+  /** Lets `steps` report its progress, and then return. */
+  stepsRelease = gate();
+  stepsFinish = gate();
 }
 
 const CONFIRM_SCHEMA = {
@@ -118,6 +121,13 @@ export function createTasksServer(probe: Probe): McpServer {
     );
     const confirmed = (ok.content as { confirm?: boolean } | undefined)?.confirm === true;
     return `${confirmed ? 'welcome' : 'bye'}, ${name} (task ${taskId ?? 'none'})`;
+  });
+  // Progress from inside the task, after its request was answered with the task.
+  server.tool('steps', { taskSupport: 'required' }, async (_args, ctx) => {
+    await probe.stepsRelease.promise;
+    ctx.progress(1, 2, 'halfway');
+    await probe.stepsFinish.promise;
+    return 'stepped';
   });
   // A protocol error: the task fails with it.
   server.tool('refuse', { taskSupport: 'required' }, () => {

@@ -166,6 +166,35 @@ describe('SDK 1.32.2 on 2025-11-25: client.experimental.tasks', () => {
     expect(plain.content).toEqual([{ type: 'text', text: '2' }]);
   });
 
+  test("progress from inside a task reaches the call's onprogress (the session's GET stream)", async () => {
+    const { client } = await connectV1(() => ({ action: 'decline' }));
+    await client.listTools();
+    const progress: Record<string, unknown>[] = [];
+    const seen: StreamMessage[] = [];
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'steps', arguments: {} },
+      CallToolResultSchema,
+      {
+        onprogress: (update) => {
+          progress.push(update);
+          server.probe.stepsFinish.open();
+        },
+      },
+    )) {
+      seen.push(message as StreamMessage);
+      if (message.type === 'taskCreated') server.probe.stepsRelease.open();
+    }
+    // The task finished only once the client had its progress (the handler waits for that).
+    expect(seen[0]?.type).toBe('taskCreated');
+    const taskId = seen[0]?.task?.taskId;
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: 'halfway', _meta: { [RELATED]: { taskId } } },
+    ]);
+    expect((seen.at(-1)?.result as CallToolResult | undefined)?.content).toEqual([
+      { type: 'text', text: 'stepped' },
+    ]);
+  });
+
   test("input inside a task: the client's elicitation handler answers it through tasks/result", async () => {
     const { client, elicitations } = await connectV1(() => ({
       action: 'accept',

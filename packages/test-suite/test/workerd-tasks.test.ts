@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { legacy, modern, openSession, readAnswer } from '@edge-mcp/test-kit';
+import { legacy, legacyGet, modern, openSession, readAnswer, SseReader } from '@edge-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitForLog } from '../src/suite/wait.ts';
 import { workerdTarget } from '../src/targets/runtimes.ts';
@@ -175,6 +175,55 @@ describe('tasks in Durable Objects (workerd through wrangler dev)', () => {
       ),
     );
     expect(get.message.result).toMatchObject({ taskId, status: 'completed' });
+  });
+
+  test("a 2025-11-25 task's progress reaches the session's GET stream, in its object", async () => {
+    const session = await openSession(target.mcpUrl, '2025-11-25');
+    const version = { version: '2025-11-25' };
+    const stream = new SseReader(
+      await fetch(target.mcpUrl, legacyGet(session, undefined, version)),
+    );
+    await stream.next();
+    const call = await readAnswer(
+      await fetch(
+        target.mcpUrl,
+        legacy(
+          'tools/call',
+          { name: 'task_sleep', arguments: { ms: 10 }, task: {}, _meta: { progressToken: 'w-1' } },
+          session,
+          version,
+        ),
+      ),
+    );
+    const { taskId } = call.message.result.task;
+    const progress = await stream.until((message) => message.method === 'notifications/progress');
+    expect(progress.params).toEqual({
+      progressToken: 'w-1',
+      progress: 0,
+      total: 10,
+      message: 'sleeping',
+      _meta: { 'io.modelcontextprotocol/related-task': { taskId } },
+    });
+    await stream.cancel();
+  });
+
+  test("a listen stream that follows a task is served by the task's object and gets its status", async () => {
+    const { taskId } = await startTask(target, 60_000);
+    await taskEvent(target, taskId, 'start');
+    const stream = new SseReader(
+      await fetch(
+        target.mcpUrl,
+        modern('subscriptions/listen', { notifications: { taskIds: [taskId] } }, DECLARED),
+      ),
+    );
+    const ack = await stream.message();
+    expect(ack?.method).toBe('notifications/subscriptions/acknowledged');
+    expect(ack?.params.notifications.taskIds).toEqual([taskId]);
+    const cancelled = await rpc(target, 'tasks/cancel', { taskId });
+    expect(cancelled.message.result).toMatchObject({ resultType: 'complete' });
+    const status = await stream.until((message) => message.method === 'notifications/tasks');
+    expect(status.params).toMatchObject({ taskId, status: 'cancelled' });
+    await stream.cancel();
   });
 
   test('tasks/cancel: the handler is aborted (task-cancelled), the task ends cancelled', async () => {

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import { McpError } from '../errors.ts';
-import { ErrorCode, type LogLevel } from '../protocol/constants.ts';
-import type { JsonObject } from '../protocol/jsonrpc.ts';
+import { ErrorCode, type LogLevel, RELATED_TASK_META } from '../protocol/constants.ts';
+import { type JsonObject, notificationMessage } from '../protocol/jsonrpc.ts';
 import { type RequestContext, requiredCapability, type SessionHandle } from '../server/context.ts';
 import { ContextBase } from '../server/context-base.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
@@ -56,6 +56,20 @@ export class LegacyContext
 
   protected get logLevel(): LogLevel | undefined {
     return this.exchange.session?.logLevel;
+  }
+
+  /**
+   * A 2025-11-25 task keeps its call's progress token until it ends: its progress goes to the
+   * session's GET stream (its request's stream is closed by then), tagged with the task. Where
+   * the stream is held by another instance, or none is open, it is dropped, as progress may be.
+   */
+  override taskProgress(taskId: string, progress: number, total?: number, message?: string): void {
+    const stream = this.exchange.session?.standalone;
+    if (!stream) return;
+    const params = this.progressParams(progress, total, message);
+    if (!params) return;
+    params._meta = { [RELATED_TASK_META]: { taskId } };
+    stream.send(notificationMessage('notifications/progress', params));
   }
   /** Until the client sets a level with logging/setLevel, every message goes out. */
   protected get logsWithoutLevel(): boolean {

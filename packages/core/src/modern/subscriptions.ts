@@ -113,7 +113,7 @@ async function watchedTasks(ctx: ModernContext, asked: unknown): Promise<Set<str
   const { maxSubscriptions } = ctx.endpoint.limits;
   if (asked.length > maxSubscriptions)
     throw invalidParams(`A listen stream may follow ${maxSubscriptions} tasks at most`);
-  const binding = TaskEngine.binding(ctx.auth, undefined);
+  const binding = TaskEngine.binding(ctx.auth, undefined, ctx.client);
   const ids = new Set<string>();
   for (const id of asked)
     if (typeof id === 'string' && (await engine.get(binding, id)) !== undefined) ids.add(id);

@@ -70,14 +70,34 @@ export abstract class ContextBase<E extends ContextExchange, P extends Endpoint 
   }
 
   progress(progress: number, total?: number, message?: string): void {
+    const params = this.progressParams(progress, total, message);
+    if (params)
+      this.exchange.notify(notificationMessage('notifications/progress', params), 'progress');
+  }
+
+  /**
+   * A `notifications/progress` body with the request's token, or `undefined` when the request
+   * asked for none or `progress` does not move forward (it must only increase).
+   */
+  protected progressParams(
+    progress: number,
+    total?: number,
+    message?: string,
+  ): JsonObject | undefined {
     const token = this.meta.progressToken;
-    if (token === undefined || progress <= this.#lastProgress) return;
+    if (token === undefined || progress <= this.#lastProgress) return undefined;
     this.#lastProgress = progress;
     const params: JsonObject = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.exchange.notify(notificationMessage('notifications/progress', params), 'progress');
+    return params;
   }
+
+  /**
+   * Progress of the task this call became, once its request is answered: the era's to carry
+   * (2025-11-25: the session's GET stream); dropped where the era has no place for it.
+   */
+  taskProgress(_taskId: string, _progress: number, _total?: number, _message?: string): void {}
 
   log(level: LogLevel, data: unknown, logger?: string): void {
     const wanted = this.logLevel;

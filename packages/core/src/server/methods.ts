@@ -19,6 +19,8 @@ export interface MethodContext extends RequestContext {
   readonly client: string | undefined;
   /** A failure the client is told of in general terms: its detail goes to the request log. */
   noteFailure(error: unknown): void;
+  /** Progress of the task the call became (`ContextBase.taskProgress`). */
+  taskProgress?(taskId: string, progress: number, total?: number, message?: string): void;
 }
 
 /**

@@ -26,8 +26,8 @@ export interface TaskPlan {
  * The context of a task-capable tool call. Until `detach()` it is the request's own context
  * (MRTR rounds, progress, the request's client); its signal is the task's scope, which follows
  * the request until then and the server afterwards. After `detach()`, input requests wait in the
- * task (`input_required`, answered with `tasks/update`), and progress and logs, which tasks do
- * not carry, are dropped.
+ * task (`input_required`, answered with `tasks/update`), progress goes where the era carries a
+ * task's (`taskProgress`: 2025-11-25's GET stream) and logs, which tasks do not carry, are dropped.
  */
 export class TaskContext implements MethodContext {
   readonly #inner: MethodContext;
@@ -149,7 +149,10 @@ export class TaskContext implements MethodContext {
   }
 
   progress(progress: number, total?: number, message?: string): void {
-    if (!this.#record) this.#inner.progress(progress, total, message);
+    const record = this.#record;
+    if (!record) this.#inner.progress(progress, total, message);
+    // A cancelled task's handler may still report as it winds down: that is after its end.
+    else if (!this.#scope.aborted) this.#inner.taskProgress?.(record.id, progress, total, message);
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {

@@ -9,6 +9,9 @@ import { type McpServer, registryOf } from '../server/server.ts';
  *
  * - `call`: a `tools/call` that may become a task: serve it where a task outlives its request;
  * - `task`: `tasks/get|update|cancel` of the task `Mcp-Name` names: serve it where that task lives;
+ *   also a `subscriptions/listen` that follows tasks, where the first task it names lives (its
+ *   status notifications are raised there; the tasks that live elsewhere are left out of its
+ *   acknowledgement, which the client reads to know what it follows);
  * - `read-body`: the headers alone cannot tell (a `tools/call` of a task tool: does the request
  *   declare the extension?); read the body and ask again with the parsed message.
  */
@@ -20,6 +23,7 @@ export type TaskRoute =
 const CALL: TaskRoute = { kind: 'call' };
 const READ_BODY: TaskRoute = { kind: 'read-body' };
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+const LISTEN = 'subscriptions/listen';
 /** A header value in the Base64 sentinel form (`=?base64?…?=`): read the body instead of decoding it. */
 const ENCODED = /^=\?base64\?/;
 
@@ -42,7 +46,8 @@ export function taskRoute(
 ): TaskRoute | undefined {
   const method = headers.get(HEADER.method)?.trim();
   if (method === undefined) return undefined;
-  if (ENCODED.test(method)) return message === undefined ? READ_BODY : byBody(server, message);
+  if (ENCODED.test(method) || method === LISTEN)
+    return message === undefined ? READ_BODY : byBody(server, message);
   const isTask = TASK_METHODS.has(method);
   if (!isTask && method !== 'tools/call') return undefined;
   const name = headers.get(HEADER.name)?.trim();
@@ -61,6 +66,13 @@ function byBody(server: McpServer, message: unknown): TaskRoute | undefined {
   if (typeof method !== 'string') return undefined;
   if (TASK_METHODS.has(method))
     return typeof params.taskId === 'string' ? { kind: 'task', taskId: params.taskId } : undefined;
+  if (method === LISTEN) {
+    const followed = isObject(params.notifications) ? params.notifications.taskIds : undefined;
+    const first = Array.isArray(followed)
+      ? followed.find((id) => typeof id === 'string')
+      : undefined;
+    return first === undefined ? undefined : { kind: 'task', taskId: first };
+  }
   if (method !== 'tools/call' || typeof params.name !== 'string') return undefined;
   return taskCapable(server, params.name) && declaresTasks(params) ? CALL : undefined;
 }
