@@ -245,5 +245,25 @@ export function createExampleServer(): McpServer {
     },
   );
 
+  // --- skills ----------------------------------------------------------------------------------
+  // One Agent Skill through the skills extension: skills/list, skills/get, and its files under
+  // skill://notes-writer/ (bundled strings, so the same skill serves on workerd).
+  server.skill(NOTES_SKILL);
+
   return server;
 }
+
+/** The example's skill: how to write a note this server's `notes://` resources would hold. */
+const NOTES_SKILL = {
+  'SKILL.md': `---
+name: notes-writer
+description: Write a short note in the style of the example server's notes
+---
+
+# Writing a note
+
+Start with a one-line title, then at most three short paragraphs. Use the template in
+[templates/note.md](templates/note.md), and read \`notes://welcome\` for an example.
+`,
+  'templates/note.md': '# <title>\n\n<what happened>\n\n<what to do next>\n',
+};

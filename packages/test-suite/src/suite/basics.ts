@@ -37,6 +37,24 @@ export function basics(current: Current): void {
       expect(messages.at(-1)?.result.content[0].text).toBe('slept 1100 ms');
     });
 
+    test("the example's skill: declared, listed by skills/list, its files read under skill://", async () => {
+      const { mcpUrl } = current.target;
+      const discover = await (await fetch(mcpUrl, modern('server/discover'))).json();
+      expect(discover.result.capabilities.extensions).toHaveProperty([
+        'io.modelcontextprotocol/skills',
+      ]);
+      const listed = await (await fetch(mcpUrl, modern('skills/list'))).json();
+      const uris = listed.result.skills.map((skill: { uri: string }) => skill.uri);
+      expect(uris).toContain('skill://notes-writer/SKILL.md');
+      const read = await (
+        await fetch(
+          mcpUrl,
+          modern('resources/read', { uri: 'skill://notes-writer/templates/note.md' }),
+        )
+      ).json();
+      expect(read.result.contents[0].text).toContain('<what to do next>');
+    });
+
     test('2026-07-28: input-required round trip (elicitation through MRTR)', async () => {
       const { mcpUrl } = current.target;
       const meta = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
