@@ -86,6 +86,15 @@ export function fixtureServer(kind: FixtureKind): McpServer {
     { description: 'Who the handler was told the caller is (test hook)' },
     (_args, ctx) => ctx.auth?.principal ?? 'anonymous',
   );
+  // Seen by Bob alone, by a predicate of the caller (the scoped-list tests' other direction).
+  server.tool(
+    'bob_only',
+    {
+      description: 'Seen and called by bob alone (test hook)',
+      visibleTo: (auth) => auth?.principal === 'bob',
+    },
+    () => 'for bob',
+  );
   server.tool('touch', { description: 'Announces a tools/list change (test hook)' }, () => {
     server.notifyListChanged('tools');
     return 'touched';

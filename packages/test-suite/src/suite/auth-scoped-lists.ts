@@ -1,7 +1,8 @@
 /**
  * Lists scoped to the caller (issue 28, item 3), on every target's `auth` fixture: the example's
- * `admin_scopes` is `visibleTo: ['mcp:admin']`, which Alice's token grants and Bob's does not. Bob
- * finds it in no list and cannot call it (an unknown tool, as one nobody registered); Alice can,
+ * `admin_scopes` is `visibleTo: ['mcp:admin']`, which Alice's token grants and Bob's does not, and
+ * the fixture's `bob_only` is visible to Bob alone (a predicate). Neither finds the other's in a
+ * list or can call it (an unknown tool, as one nobody registered); its owner can,
  * statelessly and on a legacy session (on workerd: through the session's Durable Object, which
  * gets the principal and scopes from the Worker).
  */
@@ -11,6 +12,7 @@ import type { Current } from '../targets/types.ts';
 import { ALICE, BOB, openSession, VERSION } from './auth-clients.ts';
 
 const TOOL = 'admin_scopes';
+const BOBS = 'bob_only';
 
 async function tools(answer: Response): Promise<string[]> {
   const { message } = await readAnswer(answer);
@@ -24,9 +26,12 @@ export function scopedListTests(current: Current): void {
     const alice = await tools(await fetch(mcpUrl, modern('tools/list', {}, { headers: ALICE })));
     const bob = await tools(await fetch(mcpUrl, modern('tools/list', {}, { headers: BOB })));
     expect(alice).toContain(TOOL);
+    expect(alice).not.toContain(BOBS);
+    expect(bob).toContain(BOBS);
     expect(bob).not.toContain(TOOL);
     // Everything else is the same list.
-    expect(alice.filter((name) => name !== TOOL)).toEqual(bob);
+    const shared = (names: string[]) => names.filter((name) => name !== TOOL && name !== BOBS);
+    expect(shared(alice)).toEqual(shared(bob));
     for (const [auth, sees] of [
       [ALICE, true],
       [BOB, false],
@@ -67,7 +72,10 @@ export function scopedListTests(current: Current): void {
       principal: 'alice',
       scopes: ['mcp:tools', 'mcp:admin'],
     });
+    expect((await call(BOBS, ALICE)).message.error?.message).toBe(`Unknown tool: ${BOBS}`);
+    expect((await call(BOBS, BOB)).message.result?.content?.[0]?.text).toBe('for bob');
     const alices = await openSession(mcpUrl, ALICE);
+    expect((await call(BOBS, ALICE, alices)).message.error?.message).toBe(`Unknown tool: ${BOBS}`);
     expect((await call(TOOL, ALICE, alices)).message.result?.content?.[0]?.text).toContain('alice');
   });
 }
