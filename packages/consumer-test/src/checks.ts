@@ -32,6 +32,10 @@ export const CHECKS: Record<string, Check> = {
   'tasks.ts': { kind: 'script', prints: /task working\ncompleted report over 3 days\ncancelled\n/ },
   'otel.ts': { kind: 'script' },
   'jwt.ts': { kind: 'script', prints: /^401 Bearer resource_metadata="[^"]+"$/m },
+  'visible-to.ts': {
+    kind: 'script',
+    prints: /\[ 'whoami', 'report' \]\n\[ 'whoami', 'beta' \]\nUnknown tool: report\n/,
+  },
   // packages/adapters/README.md
   'node-listener.ts': { kind: 'server', runtimes: ['node'], graceful: false },
   'deno-server.ts': { kind: 'server', runtimes: ['deno'] },
