@@ -88,7 +88,8 @@ describe('tasks in Durable Objects (workerd through wrangler dev)', () => {
 
   test('the isolate offers the extension; a task created through the Worker completes, and tasks/get returns its result', async () => {
     const discover = await rpc(target, 'server/discover', {});
-    expect(discover.message.result.capabilities.extensions).toEqual({ [EXTENSION]: {} });
+    // The tasks extension, next to the skills extension of the example's skill.
+    expect(discover.message.result.capabilities.extensions).toMatchObject({ [EXTENSION]: {} });
     const created = await startTask(target, 50);
     expect(created.taskId).toMatch(TASK_ID);
     await taskEvent(target, created.taskId, 'done');
@@ -346,7 +347,7 @@ describe('a session Worker without tasks (workerd, TASKS=off)', () => {
     const target = await workerdTarget('suite', { vars: { TASKS: 'off' } });
     try {
       const discover = await rpc(target, 'server/discover', {});
-      expect(discover.message.result.capabilities.extensions).toBeUndefined();
+      expect(discover.message.result.capabilities.extensions).not.toHaveProperty([EXTENSION]);
       const call = await rpc(target, 'tools/call', { name: 'task_sleep', arguments: { ms: 5 } });
       expect(call.message.result).toMatchObject({
         resultType: 'complete',
