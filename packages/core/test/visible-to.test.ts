@@ -43,7 +43,12 @@ function server(): McpServer {
   );
   s.prompt('audit', { visibleTo: ['admin'], complete: { year: () => ['2026'] } }, () => 'audit');
   s.resource('ledger', 'docs://ledger', { visibleTo: ['admin'] }, () => 'the ledger');
-  s.resourceTemplate('account', 'accounts://{id}', { visibleTo: ['admin'] }, (_uri, { id }) => id);
+  s.resourceTemplate(
+    'account',
+    'accounts://{id}',
+    { visibleTo: ['admin'] },
+    (_uri, { id }) => id ?? '',
+  );
   return s;
 }
 
