@@ -115,19 +115,22 @@ export class Scope {
     this.#error = error;
     this.#controller?.abort(error);
     this.#detachExternal();
-    // Unlinked first, so nothing a child's abort runs (a dispose) walks a list being changed.
-    const children: Scope[] = [];
-    for (let child = this.#first; child !== undefined; ) {
-      const next = child.#next;
-      child.#prev = undefined;
-      child.#next = undefined;
-      child.#linked = false;
-      children.push(child);
-      child = next;
+    // Unlinked first, so nothing a child's abort runs (a dispose) walks a list being changed. A
+    // scope without children (most: an idle session, a request) makes no array.
+    if (this.#first !== undefined) {
+      const children: Scope[] = [];
+      for (let child: Scope | undefined = this.#first; child !== undefined; ) {
+        const next: Scope | undefined = child.#next;
+        child.#prev = undefined;
+        child.#next = undefined;
+        child.#linked = false;
+        children.push(child);
+        child = next;
+      }
+      this.#first = undefined;
+      this.#last = undefined;
+      for (const child of children) child.abort(type, error);
     }
-    this.#first = undefined;
-    this.#last = undefined;
-    for (const child of children) child.abort(type, error);
     this.onAbort(type);
   }
 

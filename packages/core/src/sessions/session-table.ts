@@ -4,6 +4,11 @@
  * revalidates against, and bounded for a shared store (idle copies past the bound are dropped,
  * never ended: the next request rebuilds one).
  *
+ * The order is a list through the sessions themselves (`idlePrev`, `idleNext`), and the ids are a
+ * `ShardedMap`: a `Map` in insertion order would serve both, but each use moves a session (a
+ * delete and a set), a mass expiry leaves the walk from its start crossing deleted slots, and a
+ * table of a million rehashes whole as it shrinks (tens of milliseconds for one delete).
+ *
  * @module
  */
 import { DEFAULTS } from '../defaults.ts';
@@ -11,6 +16,7 @@ import { SessionLimitError } from '../errors.ts';
 import type { Session } from './session.ts';
 import type { SessionManagerOptions } from './session-manager-options.ts';
 import type { SessionCluster } from './session-seams.ts';
+import { ShardedMap } from './sharded-map.ts';
 
 /** Whether dropping the copy would lose something live here. */
 function pinned(session: Session): boolean {
@@ -23,7 +29,10 @@ function pinned(session: Session): boolean {
 }
 
 export class SessionTable {
-  readonly #sessions = new Map<string, Session>();
+  readonly #sessions = new ShardedMap<Session>();
+  /** The idle order: the longest idle first. */
+  #first: Session | undefined;
+  #last: Session | undefined;
   /** Live sessions per quota key (only keys with sessions). */
   readonly #perPrincipal = new Map<string, number>();
   /** Record versions, for a shared store; undefined otherwise. */
@@ -98,8 +107,12 @@ export class SessionTable {
     this.#versions?.delete(id);
   }
 
+  /** Every session, longest idle first (a copy: the caller may end them as it goes). */
   all(): Session[] {
-    return [...this.#sessions.values()];
+    const all: Session[] = [];
+    for (let session = this.#first; session !== undefined; session = session.idleNext)
+      all.push(session);
+    return all;
   }
 
   /**
@@ -110,7 +123,7 @@ export class SessionTable {
    */
   due(now: number, idleMs: number, limit: number): Session[] {
     const due: Session[] = [];
-    for (const session of this.#sessions.values()) {
+    for (let session = this.#first; session !== undefined; session = session.idleNext) {
       if (session.active > 0) continue;
       if (now - session.lastActive < idleMs || due.length === limit) break;
       due.push(session);
@@ -119,7 +132,7 @@ export class SessionTable {
   }
 
   forEach(fn: (session: Session) => void): void {
-    for (const session of this.#sessions.values()) fn(session);
+    for (const session of this.all()) fn(session);
   }
 
   add(session: Session, version: number | undefined): void {
@@ -140,14 +153,14 @@ export class SessionTable {
 
   /** Moves the session to the end of the order (the most recently idle or used). */
   wentIdle(session: Session): void {
-    if (this.#sessions.size < 2) return;
-    this.#sessions.delete(session.id);
-    this.#sessions.set(session.id, session);
+    if (this.#last === session) return;
+    this.#unlink(session);
+    this.#append(session);
   }
 
   /** The longest-idle session with nothing in flight (of quota key `key` only, when given). */
   oldestIdle(key: string | undefined): Session | undefined {
-    for (const session of this.#sessions.values())
+    for (let session = this.#first; session !== undefined; session = session.idleNext)
       if (session.active === 0 && (key === undefined || session.quotaKey === key)) return session;
     return undefined;
   }
@@ -162,20 +175,46 @@ export class SessionTable {
   }
 
   #keep(session: Session): void {
+    const before = this.#sessions.get(session.id);
+    if (before !== undefined) this.#unlink(before);
     this.#sessions.set(session.id, session);
+    this.#append(session);
     this.#perPrincipal.set(session.quotaKey, (this.#perPrincipal.get(session.quotaKey) ?? 0) + 1);
     const max = this.#maxReplicas;
     if (max === undefined || this.#sessions.size <= max) return;
     // Least recently used first; a copy that holds something live here stays.
-    for (const held of this.#sessions.values()) {
+    for (let held = this.#first; held !== undefined; ) {
       if (this.#sessions.size <= max) return;
+      const next = held.idleNext;
       if (held !== session && !pinned(held)) this.#silentDrop(held);
+      held = next;
     }
+  }
+
+  #append(session: Session): void {
+    session.idlePrev = this.#last;
+    session.idleNext = undefined;
+    if (this.#last === undefined) this.#first = session;
+    else this.#last.idleNext = session;
+    this.#last = session;
+  }
+
+  #unlink(session: Session): void {
+    const { idlePrev: prev, idleNext: next } = session;
+    if (prev === undefined) {
+      if (this.#first === session) this.#first = next;
+    } else prev.idleNext = next;
+    if (next === undefined) {
+      if (this.#last === session) this.#last = prev;
+    } else next.idlePrev = prev;
+    session.idlePrev = undefined;
+    session.idleNext = undefined;
   }
 
   /** A copy goes from the cache only: its session goes on (and its observer, for a late change). */
   #silentDrop(session: Session): void {
     this.#sessions.delete(session.id);
+    this.#unlink(session);
     this.#versions?.delete(session.id);
     const left = (this.#perPrincipal.get(session.quotaKey) ?? 1) - 1;
     if (left <= 0) this.#perPrincipal.delete(session.quotaKey);

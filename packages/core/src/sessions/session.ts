@@ -90,6 +90,9 @@ export class Session extends Scope implements SessionHandle, SessionInit {
   viewer: AuthInfo | undefined;
   /** Set by a durable manager to store and schedule; unset in memory. */
   observer: SessionObserver | undefined;
+  /** Its neighbours in its table's idle order (`SessionTable`: a list, not a Map's order). */
+  idlePrev: Session | undefined;
+  idleNext: Session | undefined;
   /**
    * Set by a manager whose sessions span instances (when it makes the replica), so stream and
    * server→client request ids name this instance; unset: the session's own counters.
