@@ -1,5 +1,5 @@
 /** The start of an instance's connections to Redis. */
-import { createClient, RESP_TYPES } from '@redis/client';
+import { createClient, createCluster, RESP_TYPES } from '@redis/client';
 import {
   checkDenoPermissions,
   clientConfig,
@@ -8,47 +8,47 @@ import {
   redisVersion,
   versionAtLeast,
 } from './client-config.ts';
+import { ClusterLink, type RedisLink, StandaloneLink } from './links.ts';
 import { REDIS_DEFAULTS } from './options.ts';
 import type { ConnectionOptions, RedisArg, RedisReply } from './redis-types.ts';
 import { RedisUnavailableError } from './redis-types.ts';
 
-export type Client = ReturnType<typeof createClient>;
+type Client = ReturnType<typeof createClient>;
+type Cluster = ReturnType<typeof createCluster>;
 const ARRAYS = { [RESP_TYPES.MAP]: Array } as Record<number, unknown>;
 
-/**
- * Opens both connections within `connectTimeoutMs` (no retry before the first success), checks
- * the server's version and eviction policy, loads the scripts; `make` wraps the two clients.
- */
 /** What `openConnection` asks of the connection it makes (RedisConnection has these). */
 interface Opened {
   command(args: readonly RedisArg[]): Promise<RedisReply>;
   loadScripts(): Promise<void>;
 }
 
+/**
+ * Opens the link (both connections of one primary, or a cluster's) within `connectTimeoutMs` (no
+ * retry before the first success), checks the server's version and eviction policy, loads the
+ * scripts; `make` wraps the link.
+ */
 export async function openConnection<C extends Opened>(
   options: ConnectionOptions,
-  make: (url: string, commands: Client, subscriber: Client) => C,
+  make: (url: string, link: RedisLink) => C,
 ): Promise<C> {
   checkDenoPermissions();
-  const url = maskUrl(options.url);
+  const seeds = options.nodes ?? [options.url ?? ''];
+  const url = seeds.map(maskUrl).join(',');
   const timeouts = {
     connectTimeoutMs: options.connectTimeoutMs ?? REDIS_DEFAULTS.connectTimeoutMs,
     socketTimeoutMs: options.socketTimeoutMs ?? REDIS_DEFAULTS.socketTimeoutMs,
   };
   let established = false;
-  const config = clientConfig(options.url, timeouts, () => established, ARRAYS, options.name);
-  const commands = createClient(config as Parameters<typeof createClient>[0]) as Client;
-  const subscriber = commands.duplicate(
-    options.name === undefined ? {} : { name: `${options.name}:sub` },
-  ) as Client;
   const failures: Error[] = [];
-  for (const client of [commands, subscriber])
-    client.on('error', (error: Error) => {
-      if (!established) failures.push(error);
-    });
-  const destroy = () => {
-    for (const client of [commands, subscriber]) if (client.isOpen) client.destroy();
+  const noteFailure = (error: Error) => {
+    if (!established) failures.push(error);
   };
+  const { link, connect } =
+    options.nodes === undefined
+      ? standalone(seeds[0] as string, timeouts, () => established, options.name, noteFailure)
+      : cluster(seeds, timeouts, () => established, options.name, noteFailure);
+  const destroy = () => link.destroy();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const timedOut = new Promise<never>((_, reject) => {
@@ -57,7 +57,7 @@ export async function openConnection<C extends Opened>(
         timeouts.connectTimeoutMs,
       );
     });
-    const connecting = Promise.all([commands.connect(), subscriber.connect()]);
+    const connecting = connect();
     connecting.catch(() => {});
     await Promise.race([connecting, timedOut]);
   } catch (error) {
@@ -71,7 +71,7 @@ export async function openConnection<C extends Opened>(
   } finally {
     clearTimeout(timer);
   }
-  const connection = make(url, commands, subscriber);
+  const connection = make(url, link);
   try {
     const version = redisVersion(String(await connection.command(['INFO', 'server']))) ?? '?';
     if (!versionAtLeast(version))
@@ -92,4 +92,57 @@ export async function openConnection<C extends Opened>(
   }
   established = true;
   return connection;
+}
+
+interface Opening {
+  link: RedisLink;
+  connect(): Promise<unknown>;
+}
+
+/** One primary: a commands client and its duplicate for pub/sub. */
+function standalone(
+  url: string,
+  timeouts: { connectTimeoutMs: number; socketTimeoutMs: number },
+  established: () => boolean,
+  name: string | undefined,
+  noteFailure: (error: Error) => void,
+): Opening {
+  const config = clientConfig(url, timeouts, established, ARRAYS, name);
+  const commands = createClient(config as Parameters<typeof createClient>[0]) as Client;
+  const subscriber = commands.duplicate(
+    name === undefined ? {} : { name: `${name}:sub` },
+  ) as Client;
+  for (const client of [commands, subscriber]) client.on('error', noteFailure);
+  return {
+    link: new StandaloneLink(commands, subscriber),
+    connect: () => Promise.all([commands.connect(), subscriber.connect()]),
+  };
+}
+
+/**
+ * A sharded cluster from its seed nodes: node-redis discovers the rest (`CLUSTER SLOTS`) and gives
+ * every node it connects to the same settings as one primary's connections. Commands go to
+ * primaries only: a replica may lag behind a write the request just made.
+ */
+function cluster(
+  seeds: readonly string[],
+  timeouts: { connectTimeoutMs: number; socketTimeoutMs: number },
+  established: () => boolean,
+  name: string | undefined,
+  noteFailure: (error: Error) => void,
+): Opening {
+  const { url: _url, ...defaults } = clientConfig(
+    seeds[0] as string,
+    timeouts,
+    established,
+    ARRAYS,
+    name,
+  );
+  const client = createCluster({
+    rootNodes: seeds.map((url) => ({ url })),
+    defaults: defaults as never,
+    useReplicas: false,
+  } as Parameters<typeof createCluster>[0]) as Cluster;
+  client.on('error', noteFailure);
+  return { link: new ClusterLink(client), connect: () => client.connect() };
 }

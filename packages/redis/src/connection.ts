@@ -4,7 +4,8 @@
  * only). No node-redis type crosses this module's surface: replies are plain RESP2 values.
  */
 import { ErrorReply } from '@redis/client';
-import { type Client, openConnection } from './connect.ts';
+import { openConnection } from './connect.ts';
+import type { Listener, RedisLink } from './links.ts';
 import type { ConnectionOptions } from './redis-types.ts';
 
 export type { ConnectionOptions } from './redis-types.ts';
@@ -35,19 +36,23 @@ export interface ConnectionStats {
   reconnects: number;
 }
 
-type Listener = (message: string, channel: string) => void;
-
 /** Connects both connections; rejects with `RedisUnavailableError` within `connectTimeoutMs`. */
 export function connectRedis(options: ConnectionOptions): Promise<RedisConnection> {
   return RedisConnection.connect(options);
 }
 
+/**
+ * Replies that mean "not now" rather than "wrong": a Redis loading its data, a cluster without a
+ * majority or a slot without a primary, a multi-key command during a slot's migration. The
+ * request gets 503 with `Retry-After`.
+ */
+const UNAVAILABLE = /^(LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN)/;
+
 /** An instance's two connections to Redis. Made by `connectRedis`. */
 export class RedisConnection {
   /** The URL, its password masked. */
   readonly url: string;
-  readonly #commands: Client;
-  readonly #subscriber: Client;
+  readonly #link: RedisLink;
   readonly #onError: ((error: Error, where: string) => void) | undefined;
   readonly #socketTimeoutMs: number;
   readonly #retryAfterSeconds: number;
@@ -59,33 +64,28 @@ export class RedisConnection {
 
   /** Connects both connections (`connectRedis`). */
   static connect(options: ConnectionOptions): Promise<RedisConnection> {
-    return openConnection(
-      options,
-      (url, commands, subscriber) => new RedisConnection(url, commands, subscriber, options),
-    );
+    return openConnection(options, (url, link) => new RedisConnection(url, link, options));
   }
 
   private constructor(
     url: string,
-    commands: Client,
-    subscriber: Client,
+    link: RedisLink,
     options: Pick<ConnectionOptions, 'socketTimeoutMs' | 'onError' | 'retryAfterSeconds'>,
   ) {
     this.url = url;
     this.#socketTimeoutMs = options.socketTimeoutMs ?? REDIS_DEFAULTS.socketTimeoutMs;
     this.#retryAfterSeconds = options.retryAfterSeconds ?? REDIS_DEFAULTS.retryAfterSeconds;
-    this.#commands = commands;
-    this.#subscriber = subscriber;
+    this.#link = link;
     this.#onError = options.onError;
-    for (const [client, where] of [
-      [commands, 'commands'],
-      [subscriber, 'subscriber'],
-    ] as const) {
-      client.on('ready', () => this.#update(undefined, where));
-      client.on('error', (error: Error) => this.#update(error, where));
-      client.on('reconnecting', () => this.#update(undefined, where));
-      client.on('end', () => this.#update(undefined, where));
-    }
+    link.on((error, where) => this.#update(error, where));
+  }
+
+  /**
+   * A sharded Redis Cluster: every script touches one slot and pub/sub is sharded
+   * (`SPUBLISH`/`SSUBSCRIBE`); the key layout follows (`RedisKeys.sharded`).
+   */
+  get sharded(): boolean {
+    return this.#link.sharded;
   }
 
   /** Both connections are ready. */
@@ -142,7 +142,7 @@ export class RedisConnection {
   /** Listens to a pub/sub channel on the subscriber connection (kept across reconnections). */
   async subscribe(channel: string, listener: Listener): Promise<void> {
     try {
-      await this.#subscriber.subscribe(channel, listener);
+      await this.#link.subscribe(channel, listener);
     } catch (error) {
       throw this.#translate(error);
     }
@@ -153,11 +153,11 @@ export class RedisConnection {
    * is awaited at most `socketTimeoutMs`: node-redis keeps it for a connection that is away.
    */
   async unsubscribe(channel: string, listener?: Listener): Promise<void> {
-    if (!this.#subscriber.isOpen) return;
+    if (!this.#link.open()) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
-        this.#subscriber.unsubscribe(channel, listener),
+        this.#link.unsubscribe(channel, listener),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, this.#socketTimeoutMs);
         }),
@@ -169,10 +169,14 @@ export class RedisConnection {
     }
   }
 
-  /** `SCRIPT LOAD`s every registered script (at start and after each reconnection). */
+  /**
+   * `SCRIPT LOAD`s every registered script (at start and after each reconnection). A cluster
+   * loads each script on a node the first time it runs there (`NOSCRIPT`, then `EVAL`): a node
+   * promoted or added later has none, so loading up front would not be enough anyway.
+   */
   async loadScripts(): Promise<void> {
     const scripts = registeredScripts();
-    if (scripts.length === 0) return;
+    if (scripts.length === 0 || this.#link.sharded) return;
     const replies = await this.pipeline(scripts.map((script) => ['SCRIPT', 'LOAD', script.lua]));
     const failed = replies.find((reply) => reply instanceof RedisReplyError);
     if (failed) throw failed;
@@ -183,17 +187,7 @@ export class RedisConnection {
     if (this.#closed) return;
     this.#closed = true;
     this.#available = false;
-    await Promise.all(
-      [this.#commands, this.#subscriber].map(async (client) => {
-        if (!client.isOpen) return;
-        try {
-          if (client.isReady) await client.close();
-          else client.destroy();
-        } catch {
-          client.destroy();
-        }
-      }),
-    );
+    await this.#link.close();
   }
 
   #run(op: RedisOp): Promise<RedisReply> {
@@ -214,14 +208,14 @@ export class RedisConnection {
   async #send(args: readonly RedisArg[]): Promise<RedisReply> {
     this.#stats.commands++;
     try {
-      return (await this.#commands.sendCommand(args.map(String))) as RedisReply;
+      return (await this.#link.send(args.map(String))) as RedisReply;
     } catch (error) {
       throw this.#translate(error);
     }
   }
 
   #translate(error: unknown): Error {
-    if (error instanceof ErrorReply && !error.message.startsWith('LOADING'))
+    if (error instanceof ErrorReply && !UNAVAILABLE.test(error.message))
       return new RedisReplyError(error.message);
     const cause = error as Error;
     return new RedisUnavailableError(`Redis at ${this.url} is unavailable: ${cause.message}`, {
@@ -232,7 +226,7 @@ export class RedisConnection {
 
   #update(error: Error | undefined, where: string): void {
     if (this.#closed) return;
-    const now = this.#commands.isReady && this.#subscriber.isReady;
+    const now = this.#link.ready();
     if (now === this.#available) return;
     this.#available = now;
     if (!now) {

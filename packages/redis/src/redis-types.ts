@@ -30,8 +30,13 @@ export class RedisReplyError extends Error {
 
 /** How `connectRedis()` connects. */
 export interface ConnectionOptions {
-  /** `redis://[user:password@]host:port[/db]`, `rediss://` for TLS. */
-  url: string;
+  /** `redis://[user:password@]host:port[/db]`, `rediss://` for TLS (one primary). */
+  url?: string;
+  /**
+   * Seed nodes of a sharded Redis Cluster (`redis://host:port` each; the others are discovered),
+   * instead of `url`.
+   */
+  nodes?: readonly string[];
   /** The first connection @default 5000 */
   connectTimeoutMs?: number;
   /** A Redis that stops answering is noticed within it @default 5000 */

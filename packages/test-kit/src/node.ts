@@ -11,6 +11,12 @@ export {
 } from './deploy-configs.ts';
 export { freePort } from './ports.ts';
 export {
+  type ClusterNode,
+  type RedisCluster,
+  type RedisClusterOptions,
+  startRedisCluster,
+} from './redis-cluster.ts';
+export {
   pingRedis,
   type RedisServer,
   type RedisServerOptions,
