@@ -98,7 +98,9 @@ export const SHUTDOWN_TARGETS: ProbeTarget[] = [
     label: 'edge-mcp',
     runtime: 'node',
     library: 'edge-mcp',
-    spec: node('node-edge.ts'),
+    // Its 10,000 sessions come from one address: over the per-principal default (1,000) the
+    // idlest would be evicted, the sessions of the calls in flight first.
+    spec: node('node-edge.ts', undefined, { MAX_SESSIONS: '1000000' }),
   },
 ];
 

@@ -85,7 +85,10 @@ async function runShutdown(
     const stats = async () =>
       getJson<{ inFlight: number; sessions: number }>(`${server.sideUrl!}/stats`);
     for (let tries = 0; (await stats()).inFlight < ids.length; tries++) {
-      if (tries > 200) throw new Error('the calls never were all in flight');
+      if (tries > 200)
+        throw new Error(
+          `the calls never were all in flight (${(await stats()).inFlight} of ${ids.length}; ended: ${JSON.stringify(outcomes)})`,
+        );
       await sleep(25);
     }
     const { sessions, inFlight } = await stats();
