@@ -9,7 +9,8 @@
  * MCP_DRAIN_MS gives calls in flight that long to finish on SIGTERM (rolling deploys: /readyz
  * turns 503 at once, new requests get 503 with Retry-After); without it the shutdown is prompt.
  * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
- * instance on that Redis (see apps/server/src/example/redis.ts); without it everything stays here.
+ * instance on that Redis, and REDIS_CLUSTER_NODES does the same on a sharded Redis Cluster (see
+ * apps/server/src/example/redis.ts); without either everything stays here.
  */
 import { createMcpHandler } from '@edge-mcp/core';
 import {
@@ -65,13 +66,16 @@ export async function startExample(runtime: ExampleRuntime): Promise<void> {
     log(
       'edge-mcp example: behind a proxy (MCP_TRUST_PROXY) set ALLOWED_HOSTS to the public names, or MCP_RESOURCE_URL to the public URL of /mcp; the default is this internal address',
     );
-  // Only with REDIS_URL: node-redis is not even loaded otherwise.
-  const redis = env('REDIS_URL')
-    ? await (await import('./example/redis.ts')).exampleCluster(env, log).catch((error: Error) => {
-        log(`edge-mcp example: ${error.message}`);
-        return runtime.exit(1);
-      })
-    : undefined;
+  // Only with REDIS_URL or REDIS_CLUSTER_NODES: node-redis is not even loaded otherwise.
+  const redis =
+    env('REDIS_URL') || env('REDIS_CLUSTER_NODES')
+      ? await (await import('./example/redis.ts'))
+          .exampleCluster(env, log)
+          .catch((error: Error) => {
+            log(`edge-mcp example: ${error.message}`);
+            return runtime.exit(1);
+          })
+      : undefined;
   const handler = createMcpHandler(createExampleServer(), {
     ...exampleOptions(env, { host: hostname, port }),
     ...redis?.options,

@@ -7,6 +7,7 @@
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export {
   isTerminal,
+  newTaskId,
   type TaskHost,
   TaskLimitError,
   type TaskRecord,

@@ -10,7 +10,7 @@ import { connectRedis } from './connection.ts';
 import type { RedisContext } from './context.ts';
 import { RedisEventStore } from './event-store.ts';
 import { Instance, newInstanceTag } from './instance.ts';
-import { RedisKeys } from './keys.ts';
+import { RedisKeys, ShardedKeys } from './keys.ts';
 import { type RedisBackendOptions, resolveOptions } from './options.ts';
 
 export type { RedisContext } from './context.ts';
@@ -102,15 +102,19 @@ export function backendOf(context: RedisContext): RedisBackend {
 /** Connects and starts the instance and the bus. */
 export async function createContext(options: RedisBackendOptions): Promise<RedisContext> {
   const resolved = resolveOptions(options);
-  const keys = new RedisKeys(resolved.namespace);
+  const keys = resolved.nodes
+    ? new ShardedKeys(resolved.namespace, resolved.partitions)
+    : new RedisKeys(resolved.namespace);
   const tag = newInstanceTag();
   const connection = await connectRedis({
-    url: resolved.url,
+    ...(resolved.nodes ? { nodes: resolved.nodes } : { url: resolved.url }),
     connectTimeoutMs: resolved.connectTimeoutMs,
     socketTimeoutMs: resolved.socketTimeoutMs,
     name: `${resolved.namespace}:${tag}`,
     onError: resolved.onError,
     retryAfterSeconds: resolved.retryAfterSeconds,
+    waitForReplicas: resolved.waitForReplicas,
+    replicaTimeoutMs: resolved.replicaTimeoutMs,
   });
   const instance = new Instance(
     connection,
@@ -119,6 +123,11 @@ export async function createContext(options: RedisBackendOptions): Promise<Redis
     tag,
   );
   const bus = new RedisBus(connection, keys, instance, resolved.onError);
+  // Sharded, instances are counted in a registry (a cluster cannot be scanned from one node).
+  if (keys instanceof ShardedKeys)
+    instance.onBeat(() => ({
+      ops: [['ZADD', keys.registry, Date.now() + instance.livenessTtlMs, instance.tag]],
+    }));
   try {
     await bus.start();
     await instance.start();
@@ -198,7 +207,15 @@ function makeBackend(context: RedisContext): RedisBackend {
       };
     },
     async clusterStats() {
-      const count = (await connection.command(['ZCARD', keys.sessions])) as number;
+      const counts = await connection.pipeline(keys.indexes().map((index) => ['ZCARD', index]));
+      const count = counts.reduce<number>((sum, n) => sum + (typeof n === 'number' ? n : 0), 0);
+      if (keys instanceof ShardedKeys) {
+        await connection.command(['ZREMRANGEBYSCORE', keys.registry, '-inf', Date.now()]);
+        return {
+          sessions: count,
+          instances: Number(await connection.command(['ZCARD', keys.registry])),
+        };
+      }
       let instances = 0;
       let cursor = '0';
       do {

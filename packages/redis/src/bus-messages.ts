@@ -48,6 +48,11 @@ export interface BusMessages {
   task: { t: string; st: string; s?: string };
   /** A task expired (the sweep). */
   taskExp: { t: string };
+  /**
+   * Nothing to do: sent to an instance whose liveness key is missing, to ask its subscriber
+   * whether it lives (sharded: the key's shard may have failed over and lost it).
+   */
+  ping: Record<never, never>;
 }
 
 export type BusKind = keyof BusMessages;
@@ -77,6 +82,7 @@ export const BUS_KINDS: ReadonlySet<string> = new Set<BusKind>([
   'res',
   'task',
   'taskExp',
+  'ping',
 ]);
 
 /** The JSON text of `message` from the instance tagged `origin`. */

@@ -20,7 +20,7 @@ import {
 import type { RedisConnection, RedisReply } from './connection.ts';
 import type { Instance } from './instance.ts';
 import { INBOX_TTL_MS, type RedisKeys } from './keys.ts';
-import { PUBLISH_OR_INBOX } from './scripts/bus.ts';
+import { PUBLISH_OR_INBOX, SHARDED_PUBLISH_OR_INBOX } from './scripts/bus.ts';
 
 /** How a message arrived: on the broadcast channel or on this instance's own. */
 export type BusChannel = 'broadcast' | 'targeted';
@@ -82,7 +82,8 @@ export class RedisBus implements ClusterBus {
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
-    await this.#connection.subscribe(this.#keys.broadcast, this.#broadcastListener);
+    for (const channel of this.#keys.broadcasts())
+      await this.#connection.subscribe(channel, this.#broadcastListener);
     await this.#connection.subscribe(this.#keys.channel(this.tag), this.#targetedListener);
     this.#detach.push(
       this.#instance.onBeat(() => ({
@@ -110,7 +111,12 @@ export class RedisBus implements ClusterBus {
 
   /** Publishes to every instance (this one ignores its own); resolves with the receivers. */
   async broadcast(message: BusMessage): Promise<number> {
-    return this.#publish(this.#keys.broadcast, message);
+    const session = (message as { s?: unknown }).s;
+    const channel =
+      typeof session === 'string'
+        ? this.#keys.broadcastOf(session)
+        : this.#keys.anyBroadcast(broadcastKey(message));
+    return this.#publish(channel, message);
   }
 
   /** Publishes to the instance tagged `tag`; 0 receivers: nobody listens there now. */
@@ -124,7 +130,7 @@ export class RedisBus implements ClusterBus {
    */
   async deliver(tag: string, message: BusMessage): Promise<Delivery> {
     const reply = await this.#connection.script(
-      PUBLISH_OR_INBOX,
+      this.#keys.sharded ? SHARDED_PUBLISH_OR_INBOX : PUBLISH_OR_INBOX,
       [this.#keys.instance(tag), this.#keys.inbox(tag)],
       [this.#keys.channel(tag), encodeMessage(this.tag, message), INBOX_TTL_MS],
     );
@@ -175,14 +181,16 @@ export class RedisBus implements ClusterBus {
     this.#started = false;
     for (const detach of this.#detach.splice(0)) detach();
     await Promise.allSettled([
-      this.#connection.unsubscribe(this.#keys.broadcast, this.#broadcastListener),
+      ...this.#keys
+        .broadcasts()
+        .map((channel) => this.#connection.unsubscribe(channel, this.#broadcastListener)),
       this.#connection.unsubscribe(this.#keys.channel(this.tag), this.#targetedListener),
     ]);
   }
 
   async #publish(channel: string, message: BusMessage): Promise<number> {
     const receivers = await this.#connection.command([
-      'PUBLISH',
+      this.#keys.sharded ? 'SPUBLISH' : 'PUBLISH',
       channel,
       encodeMessage(this.tag, message),
     ]);
@@ -230,4 +238,14 @@ export class RedisBus implements ClusterBus {
       this.#onError?.(error as Error, 'bus');
     }
   }
+}
+
+/**
+ * What orders a broadcast about no session (sharded, one channel per partition): messages about
+ * one list or one resource go to the same channel, so they arrive in the order sent. Those about
+ * a session go to its partition's channel, after or before its `closed`, in order.
+ */
+function broadcastKey(message: BusMessage): string {
+  const fields = message as { l?: string; u?: string };
+  return `${message.k}:${fields.l ?? fields.u ?? ''}`;
 }

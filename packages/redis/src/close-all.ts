@@ -6,7 +6,7 @@
 import type { AbortReasonType } from '@edge-mcp/core';
 import type { RedisContext } from './context.ts';
 import type { RedisReply } from './redis-types.ts';
-import { CLOSE } from './scripts/sessions.ts';
+import { sessionScripts } from './scripts/sessions.ts';
 
 /** Sessions closed per round trip. */
 const CLOSE_BATCH = 100;
@@ -18,32 +18,33 @@ const CLOSE_BATCH = 100;
 export async function closeEverySession(
   context: RedisContext,
   reason: AbortReasonType,
-  ended: (replies: RedisReply[][]) => void,
+  ended: (replies: RedisReply[][]) => Promise<void> | undefined,
 ): Promise<number> {
   const { connection, keys, instance, bus } = context;
+  const close = sessionScripts(keys).close;
   let count = 0;
-  for (;;) {
-    const ids = (await connection.command([
-      'ZRANGE',
-      keys.sessions,
-      0,
-      CLOSE_BATCH - 1,
-    ])) as string[];
-    if (ids.length === 0) break;
-    const replies = await connection.pipeline(
-      ids.map((id) => ({
-        script: CLOSE,
-        keys: [keys.sessions],
-        args: [keys.namespace, id, reason, instance.tag, '1'],
-      })),
-    );
-    const closed = replies.filter((r): r is RedisReply[] => Array.isArray(r) && r.length > 0);
-    // Every close of the batch failed: the same ids would come back for ever.
-    const failed = replies.find((r) => r instanceof Error);
-    if (failed && closed.length === 0) throw failed;
-    count += closed.length;
-    ended(closed);
-  }
+  for (const index of keys.indexes()) count += await closeIndex(index);
   await bus.broadcast({ k: 'closeAll', reason });
   return count;
+
+  async function closeIndex(index: string): Promise<number> {
+    let closedHere = 0;
+    for (;;) {
+      const ids = (await connection.command(['ZRANGE', index, 0, CLOSE_BATCH - 1])) as string[];
+      if (ids.length === 0) return closedHere;
+      const replies = await connection.pipeline(
+        ids.map((id) => ({
+          script: close,
+          keys: [index],
+          args: [keys.namespace, id, reason, instance.tag, '1'],
+        })),
+      );
+      const closed = replies.filter((r): r is RedisReply[] => Array.isArray(r) && r.length > 0);
+      // Every close of the batch failed: the same ids would come back for ever.
+      const failed = replies.find((r) => r instanceof Error);
+      if (failed && closed.length === 0) throw failed;
+      closedHere += closed.length;
+      await ended(closed);
+    }
+  }
 }

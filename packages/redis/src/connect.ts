@@ -5,6 +5,7 @@ import {
   clientConfig,
   evictionWarning,
   maskUrl,
+  reconnectDelay,
   redisVersion,
   versionAtLeast,
 } from './client-config.ts';
@@ -78,6 +79,11 @@ export async function openConnection<C extends Opened>(
       throw new RedisUnavailableError(
         `Redis at ${url} is version ${version}; @edge-mcp/redis needs Redis 6.2 or later`,
       );
+    // Sharded pub/sub (`SPUBLISH`, `SSUBSCRIBE`) came with Redis 7.
+    if (options.nodes !== undefined && !versionAtLeast(version, [7, 0]))
+      throw new RedisUnavailableError(
+        `Redis Cluster at ${url} is version ${version}; @edge-mcp/redis needs Redis 7 or later for a cluster`,
+      );
     await connection.loadScripts();
   } catch (error) {
     destroy();
@@ -93,6 +99,9 @@ export async function openConnection<C extends Opened>(
   established = true;
   return connection;
 }
+
+/** See `cluster()`. */
+const TOPOLOGY_REFRESH_MS = 250;
 
 interface Opening {
   link: RedisLink;
@@ -138,10 +147,18 @@ function cluster(
     ARRAYS,
     name,
   );
+  // A node's client retries at least every 500 ms (not 2 s): each attempt may refresh the
+  // topology (below), which is how a promoted replica is found.
+  defaults.socket.reconnectStrategy = (retries) =>
+    established() ? Math.min(reconnectDelay(retries), 500) : false;
   const client = createCluster({
     rootNodes: seeds.map((url) => ({ url })),
     defaults: defaults as never,
     useReplicas: false,
+    // A node that stops answering may have been failed over: the topology is asked again after
+    // 250 ms of reconnecting (and every 250 ms while it lasts) rather than node-redis's 5 s, so
+    // the promoted replica's sessions are served again soon after the promotion.
+    topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_MS,
   } as Parameters<typeof createCluster>[0]) as Cluster;
   client.on('error', noteFailure);
   return { link: new ClusterLink(client), connect: () => client.connect() };

@@ -56,6 +56,7 @@ export class RedisConnection {
   readonly #onError: ((error: Error, where: string) => void) | undefined;
   readonly #socketTimeoutMs: number;
   readonly #retryAfterSeconds: number;
+  readonly #replicas: { count: number; timeoutMs: number };
   readonly #stats: ConnectionStats = { roundTrips: 0, commands: 0, reconnects: 0 };
   readonly #up = new Set<() => void>();
   readonly #down = new Set<(error: Error) => void>();
@@ -70,14 +71,24 @@ export class RedisConnection {
   private constructor(
     url: string,
     link: RedisLink,
-    options: Pick<ConnectionOptions, 'socketTimeoutMs' | 'onError' | 'retryAfterSeconds'>,
+    options: Pick<
+      ConnectionOptions,
+      'socketTimeoutMs' | 'onError' | 'retryAfterSeconds' | 'waitForReplicas' | 'replicaTimeoutMs'
+    >,
   ) {
     this.url = url;
+    this.#replicas = {
+      count: options.waitForReplicas ?? 0,
+      timeoutMs: options.replicaTimeoutMs ?? REDIS_DEFAULTS.replicaTimeoutMs,
+    };
     this.#socketTimeoutMs = options.socketTimeoutMs ?? REDIS_DEFAULTS.socketTimeoutMs;
     this.#retryAfterSeconds = options.retryAfterSeconds ?? REDIS_DEFAULTS.retryAfterSeconds;
     this.#link = link;
     this.#onError = options.onError;
-    link.on((error, where) => this.#update(error, where));
+    link.on((error, where, node) => {
+      if (node === undefined) this.#update(error, where);
+      else this.#node(error, node);
+    });
   }
 
   /**
@@ -123,6 +134,61 @@ export class RedisConnection {
   ): Promise<RedisReply> {
     this.#stats.roundTrips++;
     return this.#run({ script, keys, args });
+  }
+
+  /**
+   * A script whose write must survive a failover: with `waitForReplicas` > 0, a `WAIT` for that
+   * many replicas goes right behind it to the same primary (written together: one round trip,
+   * plus the replicas' acknowledgement), and the reply comes once both are answered. When the
+   * `WAIT` fails (the primary went away before it could tell), the write's fate is unknown; it
+   * is answered as written and reported: sent again, it could undo what another instance wrote
+   * since on the promoted replica, or store an event twice. So a write in flight at the instant
+   * its primary dies may still be lost (Redis replicates asynchronously; the README says so). A
+   * write the replicas did not acknowledge within `replicaTimeoutMs` (its primary lives, a
+   * replica lags or is down) is answered too, and reported.
+   */
+  durable(
+    script: RedisScript,
+    keys: readonly string[],
+    args: readonly RedisArg[] = [],
+  ): Promise<RedisReply> {
+    if (this.#replicas.count === 0) return this.script(script, keys, args);
+    this.#stats.roundTrips++;
+    const key = keys[0] as string;
+    let fellBack = false;
+    const reply = this.#run({ script, keys, args }, () => {
+      fellBack = true;
+    });
+    const waited = this.#wait(key);
+    // Settled together: a rejection of one never goes unhandled while the other is awaited.
+    return Promise.allSettled([reply, waited]).then(async ([answer, acked]) => {
+      if (answer.status === 'rejected') throw answer.reason;
+      if (acked.status === 'rejected') {
+        this.#onError?.(acked.reason as Error, 'replication');
+        return answer.value;
+      }
+      // NOSCRIPT: the write was the EVAL sent after the WAIT; that one is waited for now.
+      const count = fellBack ? await this.#wait(key) : acked.value;
+      if (count < this.#replicas.count)
+        this.#onError?.(
+          new Error(
+            `a write reached ${count} of ${this.#replicas.count} replicas in ${this.#replicas.timeoutMs} ms: a failover now could lose it`,
+          ),
+          'replication',
+        );
+      return answer.value;
+    });
+  }
+
+  /** `WAIT` on the primary of `key`'s slot: how many replicas acknowledged. */
+  async #wait(key: string): Promise<number> {
+    const args = ['WAIT', String(this.#replicas.count), String(this.#replicas.timeoutMs)];
+    this.#stats.commands++;
+    try {
+      return Number(await this.#link.send(args, key));
+    } catch (error) {
+      throw this.#translate(error);
+    }
   }
 
   /**
@@ -190,7 +256,7 @@ export class RedisConnection {
     await this.#link.close();
   }
 
-  #run(op: RedisOp): Promise<RedisReply> {
+  #run(op: RedisOp, fellBack?: () => void): Promise<RedisReply> {
     if (!('script' in op)) return this.#send(op);
     const { script, keys, args = [] } = op;
     if (script.keys >= 0 && keys.length !== script.keys)
@@ -201,6 +267,7 @@ export class RedisConnection {
     return this.#send(['EVALSHA', script.sha, ...rest]).catch((error: unknown) => {
       if (!(error instanceof RedisReplyError) || !error.message.startsWith('NOSCRIPT')) throw error;
       this.#stats.roundTrips++;
+      fellBack?.();
       return this.#send(['EVAL', script.lua, ...rest]);
     });
   }
@@ -238,6 +305,19 @@ export class RedisConnection {
     this.#stats.reconnects++;
     this.loadScripts().catch((reason: Error) => this.#onError?.(reason, 'scripts'));
     for (const listener of this.#up) this.#safely(listener);
+  }
+
+  /**
+   * A cluster node lost or back: what depends on messages arriving (relays, watched tasks,
+   * replicas) repairs itself as after a loss of the one primary, while the other shards serve.
+   */
+  #node(error: Error | undefined, node: 'lost' | 'back'): void {
+    if (this.#closed) return;
+    if (node === 'lost') {
+      const lost = error ?? new Error('a node of the Redis Cluster closed');
+      this.#onError?.(lost, 'cluster node');
+      for (const listener of this.#down) this.#safely(() => listener(lost));
+    } else for (const listener of this.#up) this.#safely(listener);
   }
 
   /** A listener's error is reported, never thrown into node-redis's event emitter. */

@@ -48,7 +48,7 @@ export class RedisEventStore implements EventStore {
     message: string,
     info?: AppendInfo,
   ): Promise<string> {
-    const seq = await this.#connection.script(
+    const seq = await this.#connection.durable(
       APPEND,
       [this.#keys.session(sessionId), this.#keys.events(sessionId)],
       [

@@ -9,8 +9,9 @@
 import type { AbortReasonType } from '@edge-mcp/core';
 import type { RedisContext } from './context.ts';
 import type { BeatPart } from './instance.ts';
+import type { RedisKeys } from './keys.ts';
 import type { RedisOp, RedisReply } from './redis-types.ts';
-import { REFRESH, SWEEP } from './scripts/sessions.ts';
+import { sessionScripts } from './scripts/sessions.ts';
 import { reasonOf } from './session-record.ts';
 import type { SessionWriter } from './session-writes.ts';
 
@@ -31,7 +32,7 @@ export interface BeatingStore {
   writer(): SessionWriter;
   /** The session ended elsewhere. */
   gone(id: string, reason: AbortReasonType): void;
-  ended(replies: readonly RedisReply[]): void;
+  ended(replies: readonly RedisReply[]): Promise<void> | undefined;
 }
 
 export function sessionBeat(store: BeatingStore, context: RedisContext): BeatPart {
@@ -45,24 +46,28 @@ export function sessionBeat(store: BeatingStore, context: RedisContext): BeatPar
   store.forEachHeld((id, active) => {
     if (all || active) busy.push(id);
   });
+  const scripts = sessionScripts(keys);
   const ops: RedisOp[] = [];
-  for (let i = 0; i < busy.length; i += REFRESH_BATCH)
-    ops.push({
-      script: REFRESH,
-      keys: [keys.sessions],
-      args: [
-        keys.namespace,
-        store.deadlineMs,
-        store.backstopMs,
-        ...busy.slice(i, i + REFRESH_BATCH),
-      ],
-    });
+  // One refresh per index (sharded: per partition, so each script touches one slot).
+  for (const [index, ids] of byIndex(busy, keys))
+    for (let i = 0; i < ids.length; i += REFRESH_BATCH)
+      ops.push({
+        script: scripts.refresh,
+        keys: [index],
+        args: [
+          keys.namespace,
+          store.deadlineMs,
+          store.backstopMs,
+          ...ids.slice(i, i + REFRESH_BATCH),
+        ],
+      });
   const refreshes = ops.length;
-  ops.push({
-    script: SWEEP,
-    keys: [keys.sessions],
-    args: [keys.namespace, instance.tag, SWEEP_LIMIT],
-  });
+  for (const index of keys.indexes())
+    ops.push({
+      script: scripts.sweep,
+      keys: [index],
+      args: [keys.namespace, instance.tag, SWEEP_LIMIT],
+    });
   return {
     ops,
     done(replies) {
@@ -76,11 +81,23 @@ export function sessionBeat(store: BeatingStore, context: RedisContext): BeatPar
           const gone = reply as RedisReply[];
           for (let j = 0; j + 1 < gone.length; j += 2)
             store.gone(String(gone[j]), reasonOf(gone[j + 1]));
-        } else store.ended(reply as RedisReply[]);
+        } else void store.ended(reply as RedisReply[]);
       });
     },
     failed() {
       if (all) store.reconcile = true;
     },
   };
+}
+
+/** Session ids grouped by the index that holds them. */
+function byIndex(ids: readonly string[], keys: RedisKeys): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const id of ids) {
+    const index = keys.index(id);
+    const group = groups.get(index);
+    if (group) group.push(id);
+    else groups.set(index, [id]);
+  }
+  return groups;
 }

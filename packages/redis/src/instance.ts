@@ -3,6 +3,8 @@
  * their holder), its liveness key and the heartbeat that renews it. Other parts add their own
  * periodic work to the same heartbeat (`onBeat`), so one beat is one pipelined round trip.
  */
+
+import { encodeMessage } from './bus-messages.ts';
 import type { RedisConnection, RedisOp, RedisReply, RedisReplyError } from './connection.ts';
 import { LIVENESS_HEARTBEATS, type RedisKeys } from './keys.ts';
 
@@ -157,9 +159,18 @@ export class Instance {
     }
   }
 
-  /** Whether the instance tagged `tag` is alive (its liveness key exists). */
+  /**
+   * Whether the instance tagged `tag` is alive: its liveness key exists or, sharded, its
+   * subscriber still hears its channel. A shard that failed over may have lost the key (or let it
+   * lapse while it was away) for an instance that lives; until its next beat, the key alone would
+   * call it dead, and its tasks would be answered `failed`.
+   */
   async alive(tag: string): Promise<boolean> {
-    return (await this.#connection.command(['EXISTS', this.#keys.instance(tag)])) === 1;
+    if ((await this.#connection.command(['EXISTS', this.#keys.instance(tag)])) === 1) return true;
+    if (!this.#keys.sharded) return false;
+    const ping = encodeMessage(this.tag, { k: 'ping' });
+    const heard = await this.#connection.command(['SPUBLISH', this.#keys.channel(tag), ping]);
+    return Number(heard) > 0;
   }
 
   /** Stops the heartbeat and deletes the liveness key (others see this instance gone at once). */

@@ -11,14 +11,20 @@ import type { createClient, createCluster } from '@redis/client';
 type Client = ReturnType<typeof createClient>;
 type Cluster = ReturnType<typeof createCluster>;
 export type Listener = (message: string, channel: string) => void;
-/** A change of a link's state: an error, or `undefined` for "ready / reconnecting / ended". */
-export type LinkEvent = (error: Error | undefined, where: string) => void;
+/**
+ * A change of a link's state: an error, or `undefined` for "ready / reconnecting / ended". On a
+ * cluster, `node` says that one node was lost or is back (the link as a whole is unchanged).
+ */
+export type LinkEvent = (error: Error | undefined, where: string, node?: 'lost' | 'back') => void;
 
 export interface RedisLink {
   /** A sharded cluster: scripts touch one slot, pub/sub is `SSUBSCRIBE`/`SPUBLISH`. */
   readonly sharded: boolean;
-  /** Sends one command (to the primary of its first key's slot on a cluster). */
-  send(args: string[]): Promise<unknown>;
+  /**
+   * Sends one command (on a cluster to the primary of `key`'s slot, by default of its first
+   * key's: a `WAIT` names the key whose primary it waits on).
+   */
+  send(args: string[], key?: string): Promise<unknown>;
   /** Listens to a channel (a sharded channel on a cluster). */
   subscribe(channel: string, listener: Listener): Promise<void>;
   unsubscribe(channel: string, listener?: Listener): Promise<void>;
@@ -93,15 +99,13 @@ export class StandaloneLink implements RedisLink {
 export class ClusterLink implements RedisLink {
   readonly sharded = true;
   readonly #cluster: Cluster;
-  #up = false;
 
   constructor(cluster: Cluster) {
     this.#cluster = cluster;
-    this.#up = cluster.isReady;
   }
 
-  send(args: string[]): Promise<unknown> {
-    return this.#cluster.sendCommand(firstKey(args), false, args);
+  send(args: string[], key?: string): Promise<unknown> {
+    return this.#cluster.sendCommand(key ?? firstKey(args), false, args);
   }
 
   subscribe(channel: string, listener: Listener): Promise<void> {
@@ -112,8 +116,9 @@ export class ClusterLink implements RedisLink {
     return this.#cluster.sUnsubscribe(channel, listener);
   }
 
+  /** The cluster client is connected (its nodes' troubles are per command, see above). */
   ready(): boolean {
-    return this.#up && this.#cluster.isOpen;
+    return this.#cluster.isReady;
   }
 
   open(): boolean {
@@ -121,16 +126,12 @@ export class ClusterLink implements RedisLink {
   }
 
   on(event: LinkEvent): void {
-    this.#cluster.on('connect', () => {
-      this.#up = true;
-      event(undefined, 'cluster');
-    });
-    this.#cluster.on('disconnect', () => {
-      this.#up = false;
-      event(undefined, 'cluster');
-    });
-    // One node's trouble is reported, not taken for the cluster's (see the class comment).
-    this.#cluster.on('node-error', (error: Error) => event(error, 'cluster node'));
+    this.#cluster.on('connect', () => event(undefined, 'cluster'));
+    this.#cluster.on('disconnect', () => event(undefined, 'cluster'));
+    // One node's trouble is reported, not taken for the cluster's (see the class comment); what
+    // was sent to it may be lost, as when one primary is away.
+    this.#cluster.on('node-error', (error: Error) => event(error, 'cluster node', 'lost'));
+    this.#cluster.on('node-ready', () => event(undefined, 'cluster node', 'back'));
     this.#cluster.on('error', (error: Error) => event(error, 'cluster'));
   }
 
@@ -149,7 +150,7 @@ export class ClusterLink implements RedisLink {
 }
 
 /** Commands without a key: sent to any node. */
-const KEYLESS = new Set(['INFO', 'CONFIG', 'SCRIPT', 'PING', 'TIME', 'CLUSTER', 'CLIENT']);
+const KEYLESS = new Set(['INFO', 'CONFIG', 'SCRIPT', 'PING', 'TIME', 'CLUSTER', 'CLIENT', 'WAIT']);
 
 /** The key a cluster routes `args` by: a script's first key, a channel, or the first argument. */
 export function firstKey(args: readonly string[]): string | undefined {

@@ -1,10 +1,21 @@
 /** `redisBackend()`'s options and their defaults (§4.11). */
 import { DEFAULTS } from '@edge-mcp/core';
-import { DEFAULT_NAMESPACE } from './keys.ts';
+import { DEFAULT_NAMESPACE, DEFAULT_PARTITIONS } from './keys.ts';
 
 export interface RedisBackendOptions {
-  /** `redis://[user:password@]host:port[/db]`; `rediss://` for TLS. */
-  url: string;
+  /** One primary: `redis://[user:password@]host:port[/db]`; `rediss://` for TLS. */
+  url?: string;
+  /**
+   * A sharded Redis Cluster instead: some of its nodes (`redis://host:port` each), from which the
+   * rest is discovered. Sessions, their events and tasks are spread over the cluster's slots in
+   * `partitions` partitions; see the README's "Redis Cluster".
+   */
+  nodes?: readonly string[];
+  /**
+   * Partitions of a cluster's data (`nodes` only), each one slot: every instance of a deployment
+   * must use the same number. More spread the data over more shards. @default 64
+   */
+  partitions?: number;
   /** Key and channel prefix: several deployments may share one Redis @default 'edge-mcp' */
   namespace?: string;
   /** A session with nothing in flight anywhere for this long ends @default DEFAULTS.idleTimeoutMs */
@@ -38,13 +49,26 @@ export interface RedisBackendOptions {
   linkTimeoutMs?: number;
   /** `Retry-After` of the 503s answered while Redis is unreachable @default 1 */
   retryAfterSeconds?: number;
+  /**
+   * Replicas that must have a write before it is answered (Redis `WAIT`, pipelined behind it): a
+   * session's creation and changes, stored events and task writes then survive the failover of
+   * their primary (Redis replicates asynchronously: without it, what the primary had not sent on
+   * yet is lost with it). `0` for none. @default 1 with `nodes` (a cluster), 0 with `url`
+   */
+  waitForReplicas?: number;
+  /** How long a write waits for `waitForReplicas`; then it is answered anyway @default 500 */
+  replicaTimeoutMs?: number;
   /** Reconnections, failed writes, ignored bus messages, warnings; must not throw. */
   onError?: (error: Error, where: string) => void;
 }
 
 /** The options with every default applied. */
 export interface ResolvedRedisOptions {
+  /** The one primary's URL, or '' for a cluster. */
   readonly url: string;
+  /** A cluster's seed nodes. */
+  readonly nodes: readonly string[] | undefined;
+  readonly partitions: number;
   readonly namespace: string;
   readonly idleTimeoutMs: number;
   readonly maxSessions: number;
@@ -59,6 +83,8 @@ export interface ResolvedRedisOptions {
   readonly socketTimeoutMs: number;
   readonly linkTimeoutMs: number;
   readonly retryAfterSeconds: number;
+  readonly waitForReplicas: number;
+  readonly replicaTimeoutMs: number;
   readonly onError: (error: Error, where: string) => void;
 }
 
@@ -69,6 +95,7 @@ export const REDIS_DEFAULTS = {
   socketTimeoutMs: 5000,
   linkTimeoutMs: 1000,
   retryAfterSeconds: 1,
+  replicaTimeoutMs: 500,
 } as const;
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -78,12 +105,27 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`redisBackend: ${name} must be an integer >= 0, got ${value}`);
+  return value;
+}
+
 export function resolveOptions(options: RedisBackendOptions): ResolvedRedisOptions {
-  if (typeof options?.url !== 'string' || options.url === '')
-    throw new TypeError('redisBackend: url is required (redis://host:port)');
+  const nodes = options?.nodes;
+  if (nodes !== undefined) {
+    if (!Array.isArray(nodes) || nodes.length === 0 || nodes.some((n) => typeof n !== 'string'))
+      throw new TypeError('redisBackend: nodes must be a non-empty list of redis://host:port');
+    if (options.url !== undefined)
+      throw new TypeError('redisBackend: give url (one primary) or nodes (a cluster), not both');
+  } else if (typeof options?.url !== 'string' || options.url === '')
+    throw new TypeError('redisBackend: url (redis://host:port) or nodes (a cluster) is required');
   const events = options.events;
   return {
-    url: options.url,
+    url: options.url ?? '',
+    nodes,
+    partitions: positive('partitions', options.partitions, DEFAULT_PARTITIONS),
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULTS.idleTimeoutMs),
     maxSessions: positive('maxSessions', options.maxSessions, DEFAULTS.maxSessions),
@@ -129,6 +171,16 @@ export function resolveOptions(options: RedisBackendOptions): ResolvedRedisOptio
       'retryAfterSeconds',
       options.retryAfterSeconds,
       REDIS_DEFAULTS.retryAfterSeconds,
+    ),
+    waitForReplicas: nonNegative(
+      'waitForReplicas',
+      options.waitForReplicas,
+      nodes === undefined ? 0 : 1,
+    ),
+    replicaTimeoutMs: positive(
+      'replicaTimeoutMs',
+      options.replicaTimeoutMs,
+      REDIS_DEFAULTS.replicaTimeoutMs,
     ),
     onError: options.onError ?? (() => {}),
   };

@@ -47,4 +47,8 @@ export interface ConnectionOptions {
   onError?: (error: Error, where: string) => void;
   /** `retryAfterSeconds` of the `RedisUnavailableError`s of a lost connection @default 1 */
   retryAfterSeconds?: number;
+  /** Replicas a durable write waits for (`RedisConnection.durable`) @default 0 */
+  waitForReplicas?: number;
+  /** How long a durable write waits for them @default 500 */
+  replicaTimeoutMs?: number;
 }

@@ -16,11 +16,12 @@ import {
   type SessionStore,
   type SessionStoreHost,
 } from '@edge-mcp/core/sessions';
+import { Admission } from './admission.ts';
 import { closeEverySession } from './close-all.ts';
 import type { RedisContext } from './context.ts';
 import { sessionBeat } from './heartbeat.ts';
 import type { RedisReply } from './redis-types.ts';
-import { CLOSE, CREATE, TOUCH } from './scripts/sessions.ts';
+import { type SessionScripts, sessionScripts } from './scripts/sessions.ts';
 import { decodeRecord, endedRecord, initFields, reasonOf } from './session-record.ts';
 import { SessionWriter } from './session-writes.ts';
 
@@ -28,6 +29,9 @@ export class RedisSessionStore implements SessionStore {
   readonly shared = true;
   readonly #context: RedisContext;
   readonly #writer: SessionWriter;
+  readonly #scripts: SessionScripts;
+  /** Sharded: the caps, counted apart from the partitions. */
+  readonly #admission: Admission | undefined;
   /** Milliseconds from a touch to the idle deadline (idle timeout + one heartbeat). */
   readonly deadlineMs: number;
   /** The backstop TTL of a session's keys: Redis removes an abandoned session by itself. */
@@ -48,6 +52,8 @@ export class RedisSessionStore implements SessionStore {
     this.#context = context;
     this.#prune = prune;
     this.#writer = new SessionWriter(connection, keys, instance.tag, options.onError);
+    this.#scripts = sessionScripts(keys);
+    this.#admission = keys.sharded ? new Admission(context, this) : undefined;
     this.deadlineMs = options.idleTimeoutMs + options.heartbeatMs;
     this.backstopMs = this.deadlineMs + 60_000;
   }
@@ -71,26 +77,35 @@ export class RedisSessionStore implements SessionStore {
 
   async create(init: SessionInit): Promise<string> {
     const { connection, keys, options, instance } = this.#context;
-    const id = crypto.randomUUID();
+    const id = keys.newSessionId();
     // The quota key the memory manager and `Session.quotaKey` use.
     const principal = init.owner ?? init.client ?? '';
-    const reply = (await connection.script(
-      CREATE,
-      [keys.sessions, keys.session(id), keys.principalSessions(principal)],
-      [
-        keys.namespace,
-        id,
-        options.maxSessions,
-        this.deadlineMs,
-        this.backstopMs,
-        Math.round(1.5 * options.heartbeatMs),
-        instance.tag,
-        principal,
-        options.maxSessionsPerPrincipal,
-        ...initFields(init),
-      ],
-    )) as RedisReply[];
-    this.ended(reply.slice(1));
+    await this.#admission?.admit(id, principal);
+    const reply = (await connection
+      .durable(
+        this.#scripts.create,
+        this.#admission
+          ? [keys.index(id), keys.session(id)]
+          : [keys.index(id), keys.session(id), keys.principalSessions(principal)],
+        [
+          keys.namespace,
+          id,
+          options.maxSessions,
+          this.deadlineMs,
+          this.backstopMs,
+          Math.round(1.5 * options.heartbeatMs),
+          instance.tag,
+          principal,
+          options.maxSessionsPerPrincipal,
+          ...initFields(init),
+        ],
+      )
+      .catch(async (error: unknown) => {
+        // Its places in the admission sets are freed now rather than at the next prune.
+        await this.#admission?.release([[id, principal]]);
+        throw error;
+      })) as RedisReply[];
+    void this.ended(reply.slice(1));
     if (reply[0] === 'quota')
       throw new SessionLimitError(options.maxSessionsPerPrincipal, 1, 'principal');
     if (reply[0] !== 'ok') throw new SessionLimitError(options.maxSessions, 1);
@@ -102,17 +117,21 @@ export class RedisSessionStore implements SessionStore {
     const { connection, keys } = this.#context;
     const known = knownVersion !== undefined && knownVersion > 0 ? String(knownVersion) : '';
     const reply = await connection.script(
-      TOUCH,
-      [keys.session(id), keys.events(id), keys.sessions, keys.gone(id)],
+      this.#scripts.touch,
+      [keys.session(id), keys.events(id), keys.index(id), keys.gone(id)],
       [id, this.deadlineMs, this.backstopMs, known],
     );
     if (Array.isArray(reply) && reply[0] === 0) {
       this.#host?.gone(id, reasonOf(reply[1]));
       return 'gone';
     }
-    // A copy whose own changes are not in Redis yet is newer than the record.
-    if (!Array.isArray(reply) || (knownVersion !== undefined && this.#writer.unwritten(id)))
+    // A copy whose own changes are not in Redis yet is newer than the record: they are written
+    // now that Redis answers (a blip's queued writes), before anyone reads the record again.
+    if (knownVersion !== undefined && this.#writer.unwritten(id)) {
+      await this.#writer.flushQueuedOf(id);
       return 'unchanged';
+    }
+    if (!Array.isArray(reply)) return 'unchanged';
     return decodeRecord(id, reply) ?? 'gone';
   }
 
@@ -126,12 +145,14 @@ export class RedisSessionStore implements SessionStore {
     const { connection, keys, instance } = this.#context;
     this.#fresh.delete(id);
     const reply = await connection.script(
-      CLOSE,
-      [keys.sessions],
+      this.#scripts.close,
+      [keys.index(id)],
       [keys.namespace, id, reason, instance.tag, ''],
     );
     this.#writer.drop(id);
-    return Array.isArray(reply) && reply.length > 0;
+    const ended = Array.isArray(reply) && reply.length > 0;
+    if (ended && this.#admission) await this.#admission.release([[id, String(reply[6] ?? '')]]);
+    return ended;
   }
 
   /** Deadlines are pushed by every request (`TOUCH`) and swept in Redis: nothing to schedule. */
@@ -175,18 +196,22 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * Sessions this instance ended in a script (`end_session`'s `{reason, id, pv, ci, cc, ow}`):
-   * their end is reported here, once in the cluster (hooks, `onSessionClose`, events dropped).
+   * Sessions this instance ended in a script (`end_session`'s `{reason, id, pv, ci, cc, ow,
+   * principal}`): their end is reported here, once in the cluster (hooks, `onSessionClose`, events
+   * dropped). Sharded, they leave the admission sets too (what the promise waits for).
    */
-  ended(replies: readonly RedisReply[]): void {
+  ended(replies: readonly RedisReply[]): Promise<void> | undefined {
+    const released: Array<[string, string]> = [];
     for (const reply of replies) {
       if (!Array.isArray(reply)) continue;
-      const [reason, id, pv, ci, cc, ow] = reply.map(String) as string[];
+      const [reason, id, pv, ci, cc, ow, principal = ''] = reply.map(String) as string[];
       this.#writer.drop(id as string);
+      released.push([id as string, principal]);
       this.#host?.ended(
         endedRecord(id as string, pv as string, ci as string, cc as string, ow as string),
         reasonOf(reason),
       );
     }
+    return this.#admission?.release(released);
   }
 }

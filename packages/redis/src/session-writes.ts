@@ -7,10 +7,11 @@
  */
 
 import type { SessionChange, SessionRecord } from '@edge-mcp/core/sessions';
+import { encodeMessage } from './bus-messages.ts';
 import type { RedisConnection } from './connection.ts';
 import type { RedisKeys } from './keys.ts';
 import { RedisUnavailableError } from './redis-types.ts';
-import { WRITE } from './scripts/sessions.ts';
+import { sessionScripts } from './scripts/sessions.ts';
 import { addChange, FieldOps } from './session-record.ts';
 
 /** What is unwritten of one session. */
@@ -44,6 +45,14 @@ export class SessionWriter {
     this.#keys = keys;
     this.#tag = tag;
     this.#onError = onError;
+  }
+
+  /** Sharded: the home of session `id`'s standalone stream hears that a subscription changed. */
+  #tellStale(id: string, home: string): void {
+    const message = encodeMessage(this.#tag, { k: 'stale', s: id });
+    this.#connection
+      .command(['SPUBLISH', this.#keys.channel(home), message])
+      .catch((error: Error) => this.#onError(error, 'session-write'));
   }
 
   /** Whether something of session `id` is not in Redis yet (its copy here is newer). */
@@ -91,6 +100,13 @@ export class SessionWriter {
     return Promise.all(flushed).then(() => undefined);
   }
 
+  /** Sends session `id`'s queued write, if it has one (Redis answered it again); never rejects. */
+  flushQueuedOf(id: string): Promise<void> {
+    const pending = this.#pending.get(id);
+    if (!pending?.queued || pending.writing > 0) return Promise.resolve();
+    return this.flush(id, true);
+  }
+
   /**
    * Writes what session `id` has not written yet (one round trip), then what changed meanwhile;
    * never rejects. While a write is queued for Redis's return, only `retry` sends it.
@@ -110,8 +126,11 @@ export class SessionWriter {
     }
     pending.writing++;
     const args = [this.#keys.namespace, id, this.#tag, ...ops.args()];
-    return this.#connection.script(WRITE, [this.#keys.session(id)], args).then(
-      () => {
+    const write = sessionScripts(this.#keys).write;
+    return this.#connection.durable(write, [this.#keys.session(id)], args).then(
+      (reply) => {
+        // Sharded: the home of the standalone stream is told here (another slot than the write).
+        if (Array.isArray(reply)) this.#tellStale(id, String(reply[1]));
         // 0 (the session is gone) needs nothing here: the next touch or heartbeat finds it.
         pending.writing--;
         pending.queued = false;

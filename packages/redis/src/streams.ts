@@ -13,7 +13,7 @@ import type { BusEnvelope, BusMessage } from './bus-messages.ts';
 import type { RedisContext } from './context.ts';
 import { holderOf } from './instance.ts';
 import { RedisUnavailableError } from './redis-types.ts';
-import { HOME } from './scripts/sessions.ts';
+import { sessionScripts } from './scripts/sessions.ts';
 import { HolderSink, type LinkOwner, RelayLink } from './stream-ends.ts';
 
 /** How an attach ended when it did not link: nobody listens there or its liveness lapsed
@@ -108,7 +108,11 @@ export class StreamLinks implements LinkOwner {
     let expected = '';
     let moved = false;
     for (let tries = 0; tries < 3; tries++) {
-      const home = await connection.script(HOME, [keys.session(session.id)], [tag, expected]);
+      const home = await connection.script(
+        sessionScripts(keys).home,
+        [keys.session(session.id)],
+        [tag, expected],
+      );
       // A resume that finds no live home: the last one let the stream go (it shut down) or lost
       // it, and what was raised since reached no stream either.
       if (home === '' || home === tag) return moved || resumed ? 'orphaned' : 'local';

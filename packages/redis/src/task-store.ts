@@ -8,6 +8,7 @@
 import { invalidParams } from '@edge-mcp/core';
 import {
   isTerminal,
+  newTaskId,
   type TaskHost,
   TaskLimitError,
   type TaskRecord,
@@ -15,7 +16,7 @@ import {
 } from '@edge-mcp/core/tasks';
 import type { RedisReply } from './connection.ts';
 import type { RedisContext } from './context.ts';
-import { TASK_COUNT, TASK_CREATE, TASK_GET, TASK_LIST, TASK_SWEEP } from './scripts/tasks.ts';
+import { type TaskScripts, taskScripts } from './scripts/tasks.ts';
 import { TaskBooks } from './task-books.ts';
 import { decodeCursor, encodeCursor } from './task-cursor.ts';
 import { TaskWriter } from './task-writes.ts';
@@ -50,7 +51,7 @@ export class RedisTaskStore implements TaskStore {
   /** This instance's tag: the runner of the tasks its engine creates. */
   readonly runner: string;
   readonly #context: RedisContext;
-  readonly #taskKey: readonly [string, string];
+  readonly #scripts: TaskScripts;
   readonly #channelPrefix: string;
   readonly #instancePrefix: string;
   /** What this instance knows and times of tasks (versions, its own, the watched ones). */
@@ -68,8 +69,7 @@ export class RedisTaskStore implements TaskStore {
     this.runner = instance.tag;
     this.#books = new TaskBooks((id) => this.#host?.expired(id));
     this.#writer = new TaskWriter(context, this.#books);
-    const [before, after = ''] = keys.task('\0').split('\0') as [string, string?];
-    this.#taskKey = [before, after];
+    this.#scripts = taskScripts(keys);
     this.#channelPrefix = keys.channel('');
     this.#instancePrefix = keys.instance('');
     this.#detach.push(
@@ -79,13 +79,14 @@ export class RedisTaskStore implements TaskStore {
       instance.onBeat(() => {
         if (this.#writer.unwritten.size > 0 && connection.available) this.#writer.flush();
         return {
-          ops: [
-            {
-              script: TASK_SWEEP,
-              keys: [keys.tasks],
-              args: [before, after, keys.taskList(''), keys.taskActive(''), SWEEP_BATCH],
-            },
-          ],
+          ops: keys.taskParts().map((part) => {
+            const prefixes = keys.taskPrefixes(part);
+            return {
+              script: this.#scripts.sweep,
+              keys: [prefixes.index],
+              args: [...prefixes.task, prefixes.list, prefixes.active, SWEEP_BATCH],
+            };
+          }),
         };
       }),
       connection.onAvailable(() => this.#reconcile()),
@@ -96,20 +97,27 @@ export class RedisTaskStore implements TaskStore {
     this.#host = host;
   }
 
+  /** Sharded, a task id begins with its binding's partition (its keys' slot). */
+  newId(binding: string): string {
+    return this.#context.keys.taskId(binding, newTaskId());
+  }
+
   async create(record: TaskRecord, maxActive?: number): Promise<void> {
     const { keys, connection } = this.#context;
     const json = JSON.stringify(record);
     const terminal = isTerminal(record.status);
-    const session = record.sessionId;
+    // Sharded, a session of another partition is told apart (`#tellHome`), not by the script.
+    const session = keys.sameSlot(record.id, record.sessionId) ? record.sessionId : undefined;
+    const prefixes = keys.taskPrefixes(keys.taskPartOf(record.binding));
     let created: RedisReply;
     try {
-      created = await connection.script(
-        TASK_CREATE,
+      created = await connection.durable(
+        this.#scripts.create,
         [
           keys.task(record.id),
           keys.taskList(record.binding),
           keys.taskActive(record.binding),
-          keys.tasks,
+          prefixes.index,
           session === undefined ? keys.task(record.id) : keys.session(session),
         ],
         [
@@ -126,12 +134,20 @@ export class RedisTaskStore implements TaskStore {
           session === undefined ? 0 : 1,
           maxActive ?? '',
           this.#context.options.maxTasksPerPrincipal,
-          ...this.#taskKey,
+          ...prefixes.task,
         ],
       );
     } catch (error) {
       this.#writer.fail(error);
     }
+    if (Array.isArray(created)) {
+      // Sharded: the code first, then the instances to tell.
+      const [code, ...told] = created;
+      this.#writer.tell(told.map(String), record.id, record.status);
+      created = code ?? null;
+    }
+    if (created === 1 && record.sessionId !== undefined && session === undefined)
+      this.#writer.tellHome(record.sessionId, record.id, record.status);
     // Counted in the same script as the write: two instances cannot both take the last one.
     if (created === 0) throw new TaskLimitError(`Too many unfinished tasks (limit ${maxActive})`);
     if (created === 2)
@@ -147,7 +163,7 @@ export class RedisTaskStore implements TaskStore {
     let reply: RedisReply;
     try {
       reply = await this.#context.connection.script(
-        TASK_GET,
+        this.#scripts.get,
         [this.#context.keys.task(id)],
         [this.runner, this.#instancePrefix, watch ? 1 : 0],
       );
@@ -158,13 +174,15 @@ export class RedisTaskStore implements TaskStore {
       this.#books.gone(id);
       return undefined;
     }
-    const [json, version, alive] = reply as [string, number, number];
+    const [json, version, told] = reply as [string, number, number];
     this.#books.remember(id, { version, json });
     const record = JSON.parse(json) as TaskRecord;
     if (record.expiresAt <= Date.now()) {
       this.#books.gone(id);
       return undefined;
     }
+    // Sharded, the runner's liveness is asked apart (-1: its key is another slot).
+    const alive = told === -1 ? ((await this.alive(record.runner)) ? 1 : 0) : told;
     if (isTerminal(record.status)) this.#books.ended(id);
     else if (record.runner !== this.runner) {
       this.#books.sawRunner(record.runner, alive === 1);
@@ -204,10 +222,16 @@ export class RedisTaskStore implements TaskStore {
     const size = Math.max(1, Math.floor(limit));
     let reply: RedisReply;
     try {
+      const { keys } = this.#context;
       reply = await this.#context.connection.script(
-        TASK_LIST,
-        [this.#context.keys.taskList(binding)],
-        [...this.#taskKey, size, after?.createdAt ?? '', after?.id ?? ''],
+        this.#scripts.list,
+        [keys.taskList(binding)],
+        [
+          ...keys.taskPrefixes(keys.taskPartOf(binding)).task,
+          size,
+          after?.createdAt ?? '',
+          after?.id ?? '',
+        ],
       );
     } catch (error) {
       this.#writer.fail(error);
@@ -223,12 +247,19 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async countActive(binding: string): Promise<number> {
+    const { keys, connection } = this.#context;
     try {
-      return (await this.#context.connection.script(
-        TASK_COUNT,
-        [this.#context.keys.taskActive(binding)],
-        [...this.#taskKey, this.#instancePrefix],
-      )) as number;
+      const reply = await connection.script(
+        this.#scripts.count,
+        [keys.taskActive(binding)],
+        [...keys.taskPrefixes(keys.taskPartOf(binding)).task, this.#instancePrefix],
+      );
+      if (!Array.isArray(reply)) return reply as number;
+      // Sharded: the runners of the unfinished tasks; those alive count.
+      const runners = reply.map(String);
+      const alive = new Map<string, boolean>();
+      for (const runner of new Set(runners)) alive.set(runner, await this.alive(runner));
+      return runners.filter((runner) => alive.get(runner)).length;
     } catch (error) {
       this.#writer.fail(error);
     }

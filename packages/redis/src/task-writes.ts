@@ -10,8 +10,8 @@ import { isTerminal, type TaskRecord } from '@edge-mcp/core/tasks';
 import { encodeMessage } from './bus-messages.ts';
 import { type RedisReply, RedisUnavailableError } from './connection.ts';
 import type { RedisContext } from './context.ts';
-import { TASK_FIELDS } from './keys.ts';
-import { TASK_CAS } from './scripts/tasks.ts';
+import { SESSION_FIELDS, TASK_FIELDS } from './keys.ts';
+import { taskScripts } from './scripts/tasks.ts';
 import type { TaskBooks } from './task-books.ts';
 
 /** Compare-and-set attempts of one `update` before it gives up (each lost one re-merges). */
@@ -19,7 +19,8 @@ const MAX_ATTEMPTS = 32;
 /** After the second lost attempt in a row, a random pause up to this long (ms): fairness. */
 const MAX_BACKOFF_MS = 50;
 
-type Outcome = [0] | [1 | 2, number, string] | [3, number];
+/** The compare-and-set's reply; sharded, a write is followed by the instances to tell. */
+type Outcome = [0] | [1 | 2, number, string] | [3, number, ...string[]];
 
 export class TaskWriter {
   readonly runner: string;
@@ -42,6 +43,36 @@ export class TaskWriter {
   /** The bus message that tells of a change of task `id` (sent by the scripts). */
   message(id: string, status: string): string {
     return encodeMessage(this.runner, { k: 'task', t: id, st: status });
+  }
+
+  /**
+   * Sharded: tells the instances a script named that task `id` changed (their channels are other
+   * slots than the task). A watcher that no longer listens and no longer lives is dropped from
+   * the task, as the script does on one primary.
+   */
+  tell(tags: readonly string[], id: string, status: string): void {
+    if (tags.length === 0) return;
+    const { connection, keys, options } = this.#context;
+    const message = this.message(id, status);
+    for (const tag of tags)
+      connection
+        .command(['SPUBLISH', keys.channel(tag), message])
+        .then(async (receivers) => {
+          if (receivers !== 0 || (await this.#context.instance.alive(tag))) return;
+          await connection.command(['HDEL', keys.task(id), `${TASK_FIELDS.watcher}${tag}`]);
+        })
+        .catch((error: Error) => options.onError(error, 'tasks'));
+  }
+
+  /** Sharded: tells the standalone home of session `sessionId` (another slot) of a change. */
+  tellHome(sessionId: string, id: string, status: string): void {
+    const { connection, keys, options } = this.#context;
+    connection
+      .command(['HGET', keys.session(sessionId), SESSION_FIELDS.home])
+      .then((home) => {
+        if (typeof home === 'string' && home !== this.runner) this.tell([home], id, status);
+      })
+      .catch((error: Error) => options.onError(error, 'tasks'));
   }
 
   /** Redis unreachable is `StoreUnavailableError` (503 with `Retry-After`); the rest as it is. */
@@ -95,11 +126,12 @@ export class TaskWriter {
       const next: TaskRecord = { ...current, ...patch, updatedAt: Date.now() };
       const json = JSON.stringify(next);
       const terminal = isTerminal(next.status);
-      const session = next.sessionId;
+      // Sharded, a session of another partition is told apart, after the write.
+      const session = keys.sameSlot(id, next.sessionId) ? next.sessionId : undefined;
       let outcome: Outcome;
       try {
-        outcome = (await connection.script(
-          TASK_CAS,
+        outcome = (await connection.durable(
+          taskScripts(keys).cas,
           [
             keys.task(id),
             keys.taskActive(next.binding),
@@ -134,6 +166,11 @@ export class TaskWriter {
         case 3:
           this.#books.remember(id, { version: outcome[1], json });
           if (terminal) this.#books.ended(id);
+          if (keys.sharded) {
+            this.tell(outcome.slice(2) as string[], id, next.status);
+            if (next.sessionId !== undefined && session === undefined)
+              this.tellHome(next.sessionId, id, next.status);
+          }
           return JSON.parse(json) as TaskRecord;
         default:
           // Terminal already (1), or another writer was first (2): retry on what it left, at

@@ -1,7 +1,13 @@
 /** What the package's tests share: one redis-server per file, contexts that are closed after each test. */
 
 import type { TaskRecord } from '@edge-mcp/core/tasks';
-import { type RedisServer, startRedis } from '@edge-mcp/test-kit/node';
+import {
+  type RedisCluster,
+  type RedisClusterOptions,
+  type RedisServer,
+  startRedis,
+  startRedisCluster,
+} from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createContext, type RedisContext } from '../src/backend.ts';
 import type { RedisBackendOptions } from '../src/options.ts';
@@ -14,6 +20,21 @@ export interface Errors {
 export function errors(): Errors {
   const list: Errors['list'] = [];
   return { list, onError: (error, where) => list.push({ error, where }) };
+}
+
+/** Starts one sharded Redis Cluster for the file (stopped after it) and returns its getter. */
+export function useRedisCluster(options: RedisClusterOptions = {}): () => RedisCluster {
+  let cluster: RedisCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startRedisCluster(options);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return () => {
+    if (!cluster) throw new Error('Redis Cluster not started');
+    return cluster;
+  };
 }
 
 /** Starts one redis-server for the file (stopped after it) and returns its getter. */
@@ -50,11 +71,11 @@ export function namespace(): string {
 
 /** A context (connection, instance, bus) with test timeouts, closed after the test. */
 export async function context(
-  url: string,
+  url: string | readonly string[],
   options: Partial<RedisBackendOptions> = {},
 ): Promise<RedisContext> {
   const made = await createContext({
-    url,
+    ...(typeof url === 'string' ? { url } : { nodes: url }),
     connectTimeoutMs: 1000,
     socketTimeoutMs: 1000,
     heartbeatMs: 500,

@@ -11,7 +11,7 @@ import {
   SseReader,
 } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
-import { CLOSE } from '../src/scripts/sessions.ts';
+import { sessionScripts } from '../src/scripts/sessions.ts';
 import { until, useRedis } from './helpers.ts';
 import { aborted, type Node, startNodes } from './support/handlers.ts';
 
@@ -210,8 +210,8 @@ describe('reconciliation', () => {
     // Ended while A heard nothing: the session keys deleted behind its back, a tombstone left.
     const { connection, keys, instance } = b.context;
     await connection.script(
-      CLOSE,
-      [keys.sessions],
+      sessionScripts(keys).close,
+      [keys.index(session)],
       [keys.namespace, session, 'session-deleted', instance.tag, '1'],
     );
     expect(await aborted(signal, 1500)).toMatchObject({ type: 'session-deleted' });

@@ -3,9 +3,7 @@
  * restart or a second instance is another `redisBackend()` on it, and the instances share the
  * records. Events and tasks: `RedisEventStore` and `RedisTaskStore` on their own.
  */
-import { createMcpHandler, McpServer } from '@edge-mcp/core';
 import {
-  CONTRACT_TOOLS,
   eventStoreContract,
   runCases,
   type SessionStoreTarget,
@@ -13,41 +11,20 @@ import {
   taskStoreContract,
 } from '@edge-mcp/test-kit';
 import { describe, test } from 'vitest';
-import { redisBackend } from '../src/backend.ts';
 import { RedisEventStore } from '../src/event-store.ts';
 import { SESSION_FIELDS } from '../src/keys.ts';
 import { RedisTaskStore } from '../src/task-store.ts';
 import { closeAfter, context, namespace, useRedis } from './helpers.ts';
+import { sessionStoreTarget } from './support/contracts.ts';
 
 const redis = useRedis();
 
-/** The server of the contract: its two tools. */
-function contractServer(): McpServer {
-  const server = new McpServer({ name: 'store-contract', version: '1.0.0' });
-  for (const [name, handler] of CONTRACT_TOOLS) server.tool(name, {}, handler);
-  return server;
-}
-
-const target: SessionStoreTarget<string> = {
-  shared: true,
-  store: () => namespace(),
-  reopen: (ns) => ns,
-  async handler(ns, options) {
-    const backend = await redisBackend({
-      url: redis().url,
-      namespace: ns,
-      idleTimeoutMs: options.idleTimeoutMs,
-      heartbeatMs: 100,
-    });
-    return createMcpHandler(contractServer(), {
-      ...backend.handlerOptions(false),
-      onSessionClose: (event) => options.onSessionClose(String(event.reason)),
-    });
-  },
-};
-
 describe('Redis sessions pass the session-store contract', () => {
-  runCases(test, sessionStoreContract, target as SessionStoreTarget<unknown>);
+  runCases(
+    test,
+    sessionStoreContract,
+    sessionStoreTarget(() => redis().url) as SessionStoreTarget<unknown>,
+  );
 });
 
 describe('RedisEventStore passes the event-store contract', () => {

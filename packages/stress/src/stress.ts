@@ -11,9 +11,12 @@
  *   STRESS_CLIENTS [32]         concurrent soak clients
  *   STRESS_STALLED [8]          stalled readers kept open during the soak
  *   STRESS_HEAP_MIB [16]        allowed heap growth after GC
- *   STRESS_ONLY [all]           `fuzz`, `soak`, `abuse` or `deploy`
+ *   STRESS_ONLY [all]           `fuzz`, `soak`, `abuse`, `deploy` or `chaos`
  *   STRESS_DEPLOY_SESSIONS [500] sessions of the rolling deploy (three instances behind HAProxy,
  *                               each replaced twice, by SIGTERM with a drain and by SIGKILL)
+ *   STRESS_CHAOS_SESSIONS [300] sessions of the Redis Cluster chaos run (three instances on a
+ *                               sharded cluster; failovers, SIGKILLed primaries, slot migrations)
+ *   STRESS_CHAOS_ROUNDS [5]     rounds of its three steps
  *   STRESS_ABUSE_RUNTIMES [node,deno,bun]  where the abuse mode attacks the example (192 MB heap)
  *   FUZZ_SEED, SOAK_SEED        replay a printed seed
  */
@@ -142,35 +145,50 @@ async function abuse(): Promise<void> {
   }
 }
 
+/** One test file of the test suite as its own vitest process, with `env`; a failure is recorded. */
+async function suiteRun(what: string, file: string, env: Record<string, string>): Promise<void> {
+  const { spawnSync } = await import('node:child_process');
+  const suite = new URL('../../test-suite/', import.meta.url).pathname;
+  const run = spawnSync('pnpm', ['exec', 'vitest', 'run', '--project', 'suite', file], {
+    cwd: suite,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (run.status !== 0) failures.push(`${what} failed (exit ${run.status})`);
+}
+
 /**
  * The rolling deploy at length: the test-suite's rolling-deploy test with 500 sessions and six
- * replacements (every instance drained once and killed once), run as its own vitest process.
+ * replacements (every instance drained once and killed once).
  */
 async function deploy(): Promise<void> {
   const sessions = env('STRESS_DEPLOY_SESSIONS', 500);
   console.log(`deploy: ${sessions} sessions, 6 replacements`);
-  const { spawnSync } = await import('node:child_process');
-  const suite = new URL('../../test-suite/', import.meta.url).pathname;
-  const run = spawnSync(
-    'pnpm',
-    ['exec', 'vitest', 'run', '--project', 'suite', 'test/rolling-deploy.test.ts'],
-    {
-      cwd: suite,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        ROLLING_SESSIONS: String(sessions),
-        ROLLING_REPLACEMENTS: 'SIGTERM,SIGKILL,SIGTERM,SIGKILL,SIGTERM,SIGKILL',
-      },
-    },
-  );
-  if (run.status !== 0) failures.push(`deploy: the rolling deploy failed (exit ${run.status})`);
+  await suiteRun('deploy: the rolling deploy', 'test/rolling-deploy.test.ts', {
+    ROLLING_SESSIONS: String(sessions),
+    ROLLING_REPLACEMENTS: 'SIGTERM,SIGKILL,SIGTERM,SIGKILL,SIGTERM,SIGKILL',
+  });
+}
+
+/**
+ * The Redis Cluster chaos run at length (issue 26): the test-suite's cluster-chaos test with 300
+ * sessions and five rounds of a failover, a SIGKILLed primary and a slot migration.
+ */
+async function chaos(): Promise<void> {
+  const sessions = env('STRESS_CHAOS_SESSIONS', 300);
+  const rounds = env('STRESS_CHAOS_ROUNDS', 5);
+  console.log(`chaos: ${sessions} sessions, ${rounds} rounds on a Redis Cluster`);
+  await suiteRun('chaos: the Redis Cluster chaos run', 'test/cluster-chaos.test.ts', {
+    CHAOS_SESSIONS: String(sessions),
+    CHAOS_ROUNDS: String(rounds),
+  });
 }
 
 if (only === undefined || only === 'fuzz') await fuzz();
 if (only === undefined || only === 'soak') await soakRun();
 if (only === undefined || only === 'abuse') await abuse();
 if (only === undefined || only === 'deploy') await deploy();
+if (only === undefined || only === 'chaos') await chaos();
 if (failures.length > 0) {
   console.log(`\n${failures.length} failure(s):\n${failures.join('\n\n')}`);
   process.exitCode = 1;

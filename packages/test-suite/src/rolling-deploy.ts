@@ -110,14 +110,21 @@ export class Workload {
    * `taskStartsLost` (a cut one may have started a task the client never hears of).
    */
   async startTasks(count: number, ms: number): Promise<void> {
+    const start = () =>
+      this.#modern('tools/call', { name: 'task_sleep', arguments: { ms } }).catch(
+        (error: unknown) => {
+          if (!(error instanceof TypeError)) throw error;
+          return undefined;
+        },
+      );
     for (let i = 0; i < count; i++) {
-      const answer = await this.#modern('tools/call', {
-        name: 'task_sleep',
-        arguments: { ms },
-      }).catch((error: unknown) => {
-        if (!(error instanceof TypeError)) throw error;
-        return undefined;
-      });
+      let answer = await start();
+      // Refused for now (503: its storage is failing over, or the instance drains): tried again
+      // after its Retry-After, as a client does.
+      if (answer?.status === 503) {
+        await pause(1000);
+        answer = await start();
+      }
       const id = answer?.message.result?.taskId;
       if (answer === undefined || (answer.status !== 200 && typeof id !== 'string')) {
         this.taskStartsLost++;

@@ -52,6 +52,8 @@ export class StreamedCalls {
       const call: StreamedCall = { outcome: 'unanswered', streams: 0, progress: [] };
       this.calls.push(call);
       await this.#call(session, call);
+      // Refused (its Redis shard failing over): a client waits its Retry-After (1 s) first.
+      if (call.outcome === 'HTTP 503') await pause(1000);
     }
   }
 

@@ -11,12 +11,20 @@
  * or an error; the SIGTERMed instance drained within its grace and exited 0.
  * `pnpm stress` runs the long version.
  */
-import { LEGACY, legacy, readAnswer, until } from '@edge-mcp/test-kit';
+import { until } from '@edge-mcp/test-kit';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { catchUps, unannounced } from '../src/announced.ts';
 import { type Deployment, startDeployment } from '../src/deployment.ts';
 import { Workload } from '../src/rolling-deploy.ts';
 import { StreamedCalls } from '../src/streamed-calls.ts';
+import {
+  expectListensAgain,
+  expectNoCallTwice,
+  expectSessionsSurvived,
+  expectStreamedCallsEnded,
+  expectStreamsInOrder,
+  expectTasksEnded,
+} from '../src/workload-checks.ts';
 
 const DRAIN_MS = 3_000;
 /** `pnpm stress` runs the long version through these (500 sessions, each instance twice). */
@@ -74,56 +82,20 @@ test('each SIGTERMed instance drained within its grace and exited 0; each killed
 });
 
 test('every session survived: one more call answers with the next sum', async () => {
-  // Twenty at a time, as a pool of clients would. A connection HAProxy closes without an answer
-  // (its keep-alive rule when the instance's side of a kept-alive connection fails) is tried
-  // once more, as a client that may run the call twice would; the sums still only rise.
-  const next: Array<number | undefined> = [];
-  let retried = 0;
-  const tally = (session: string) =>
-    fetch(
-      `${deployment.url}/mcp`,
-      legacy('tools/call', { name: 'tally', arguments: { add: 1 } }, session, { version: LEGACY }),
-    );
-  for (let i = 0; i < load.sessions.length; i += 20) {
-    const batch = await Promise.all(
-      load.sessions.slice(i, i + 20).map(async (session) => {
-        const response = await tally(session.id).catch((error: unknown) => {
-          if (!(error instanceof TypeError)) throw error;
-          retried++;
-          return tally(session.id);
-        });
-        const answer = await readAnswer(response);
-        return answer.message.result?.structuredContent?.sum as number | undefined;
-      }),
-    );
-    next.push(...batch);
-  }
-  if (retried > 0) console.log(`rolling deploy: ${retried} last calls were tried twice`);
-  expect(retried).toBeLessThan(5);
-  expect(next.filter((sum) => typeof sum !== 'number')).toEqual([]);
-  load.sessions.forEach((session, i) => {
-    expect(next[i], session.id).toBeGreaterThan(session.sums.at(-1) ?? 0);
-  });
+  await expectSessionsSurvived('rolling deploy', deployment.url, load);
 });
 
 test('every streamed call ended with its result or a JSON-RPC error that says why, each progress event once', () => {
-  const outcomes = new Map<string, number>();
-  for (const call of streamed.calls)
-    outcomes.set(call.outcome, (outcomes.get(call.outcome) ?? 0) + 1);
-  const resumed = streamed.calls.filter((call) => call.streams > 1).length;
-  console.log(
-    `rolling deploy streamed calls: ${streamed.calls.length}, ${resumed} resumed; ${[...outcomes].map(([o, n]) => `${n} ${o}`).join(', ')}`,
-  );
-  for (const call of streamed.calls) {
-    // A killed instance's call: its stream's new home replays what was stored and ends it with
-    // instance-lost. A drained one's: its result, or shutdown once the grace ran out. Killed
-    // between the request and the first event, HAProxy closes a kept-alive client connection
-    // without an answer (HTTP's keep-alive rule: the client may retry what is safe to).
-    expect(['result', 'shutdown', 'instance-lost', 'cut before a stream']).toContain(call.outcome);
-    expect(call.progress, call.outcome).toEqual(call.progress.map((_, i) => i + 1));
-    if (call.outcome === 'result') expect(call.progress.length).toBe(20);
-  }
-  expect(outcomes.get('result') ?? 0).toBeGreaterThan(streamed.calls.length / 2);
+  // A killed instance's call: its stream's new home replays what was stored and ends it with
+  // instance-lost. A drained one's: its result, or shutdown once the grace ran out. Killed
+  // between the request and the first event, HAProxy closes a kept-alive client connection
+  // without an answer (HTTP's keep-alive rule: the client may retry what is safe to).
+  const { outcomes, resumed } = expectStreamedCallsEnded('rolling deploy', streamed, [
+    'result',
+    'shutdown',
+    'instance-lost',
+    'cut before a stream',
+  ]);
   // A killed instance's streamed calls were resumed elsewhere (a drained one's finish there).
   if (REPLACEMENTS.includes('SIGKILL')) {
     expect(outcomes.get('instance-lost') ?? 0).toBeGreaterThan(0);
@@ -132,65 +104,21 @@ test('every streamed call ended with its result or a JSON-RPC error that says wh
 });
 
 test('every listen stream listens again after the replacements: one more change reaches each', async () => {
-  const before = load.listens.map((listen) => listen.changes);
-  await load.touch();
-  await until(
-    () => load.listens.every((listen, i) => listen.changes > (before[i] as number)) || undefined,
-    'the change to reach every listen stream',
-    15_000,
-    50,
-  );
-  expect(load.listens.reduce((n, l) => n + l.connects, 0)).toBeGreaterThan(load.listens.length);
+  await expectListensAgain(load);
 });
 
 test('every task ended with its result or an error that says why', async () => {
-  await until(
-    () => load.tasks.every((task) => task.status !== 'working') || undefined,
-    'every task to end',
-    30_000,
-    100,
-  ).catch(() => undefined);
-  const outcomes = load.tasks.map((task) => `${task.status}: ${task.outcome}`);
-  console.log(
-    `rolling deploy tasks: ${load.tasks.length} started (${load.taskStartsLost} starts refused or cut): ${[...new Set(outcomes)].join(' | ')}`,
-  );
-  expect(load.tasks.length).toBeGreaterThan(load.taskStartsLost);
-  expect(load.tasks.filter((task) => task.status === 'working').map((t) => t.id)).toEqual([]);
-  for (const task of load.tasks) {
-    if (task.status === 'completed') expect(task.outcome).toBe('slept 2000 ms');
-    else expect(task.outcome, task.id).toMatch(/\w/);
-  }
+  await expectTasksEnded('rolling deploy', load, 2_000);
 });
 
 test('no call ran twice: each session’s sums rise one by one, a skip only where a call failed', () => {
-  for (const session of load.sessions) {
-    expect(session.sums, session.id).toEqual([...new Set(session.sums)].sort((a, b) => a - b));
-    const skipped = (session.sums.at(-1) ?? 0) - session.sums.length;
-    expect(skipped, session.id).toBeLessThanOrEqual(session.failures.length);
-    expect(skipped, session.id).toBeGreaterThanOrEqual(0);
-  }
-  const answered = load.sessions.reduce((n, s) => n + s.sums.length, 0);
-  expect(answered).toBeGreaterThan(1_000);
-  // A call that failed was told why: a JSON-RPC error (HAProxy's own pages are ones too) or a
-  // connection the proxy closed; never a page the client cannot read.
-  const unreadable = load.sessions
-    .flatMap((s) => s.failures)
-    .filter((f) => /Unexpected token|no JSON-RPC answer/.test(f));
-  expect(unreadable).toEqual([]);
+  expectNoCallTwice(load, 1_000);
 });
 
 test('every stream delivered its stored events once, in order, with no gap, through its resumptions', async () => {
   // The last touch (the listen test's) is on its way to the GET streams too.
   await caughtUp('at the end');
-  let resumed = 0;
-  for (const session of load.sessions) {
-    const streams = new Set(session.ids.map((id) => id.slice(0, id.lastIndexOf('-'))));
-    expect(streams.size, session.id).toBe(1);
-    const seqs = session.ids.map((id) => Number(id.slice(id.lastIndexOf('-') + 1)));
-    const first = seqs[0] ?? 1;
-    expect(seqs, session.id).toEqual(seqs.map((_, i) => first + i));
-    resumed += session.connects - 1;
-  }
+  const resumed = expectStreamsInOrder(load);
   // A list change raised while a stream moves between instances reaches neither instance's
   // stream (it is never stored, so no stored id is missing); the stream's new home then sends a
   // catch-up (every list changed), which stands for all of them. Every touch must be announced,

@@ -15,6 +15,8 @@ import type { EnvReader } from './options.ts';
  */
 export const REDIS_ENV = [
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
+  'REDIS_PARTITIONS',
   'REDIS_NAMESPACE',
   'REDIS_IDLE_MS',
   'REDIS_MAX_SESSIONS',
@@ -62,8 +64,10 @@ export function maskRedisUrl(url: string): string {
 }
 
 /**
- * Joins the Redis cluster named by `REDIS_URL`, or resolves `undefined` without it (the app then
- * keeps everything in memory, as always). Also read: `REDIS_NAMESPACE` (key prefix, default
+ * Joins the Redis named by `REDIS_URL` (one primary) or the sharded Redis Cluster named by
+ * `REDIS_CLUSTER_NODES` (comma-separated `redis://host:port` seeds; `REDIS_PARTITIONS`, the same
+ * on every instance), or resolves `undefined` without either (the app then keeps everything in
+ * memory, as always). Also read: `REDIS_NAMESPACE` (key prefix, default
  * `edge-mcp`), `REDIS_IDLE_MS`, `REDIS_MAX_SESSIONS` (cluster-wide), `REDIS_HEARTBEAT_MS`,
  * `REDIS_CONNECT_TIMEOUT_MS`, `REDIS_SOCKET_TIMEOUT_MS`, `REDIS_LINK_TIMEOUT_MS`, and
  * `MCP_REQUEST_STATE_SECRET` (every instance must sign 2026-07-28 input requests alike; without
@@ -75,10 +79,16 @@ export async function exampleCluster(
   log: (line: string) => void = () => {},
   overrides: Partial<RedisBackendOptions> = {},
 ): Promise<ExampleCluster | undefined> {
-  const url = env('REDIS_URL');
-  if (url === undefined || url.trim() === '') return undefined;
+  const url = env('REDIS_URL')?.trim() ?? '';
+  const nodes = (env('REDIS_CLUSTER_NODES') ?? '')
+    .split(',')
+    .map((node) => node.trim())
+    .filter((node) => node !== '');
+  if (url === '' && nodes.length === 0) return undefined;
+  if (url !== '' && nodes.length > 0)
+    throw new TypeError('Set REDIS_URL (one primary) or REDIS_CLUSTER_NODES (a cluster), not both');
   const settings: RedisBackendOptions = {
-    url: url.trim(),
+    ...(nodes.length > 0 ? { nodes } : { url }),
     onError: (error, where) => log(`redis (${where}): ${error.message}`),
   };
   const namespace = env('REDIS_NAMESPACE');
@@ -90,6 +100,7 @@ export async function exampleCluster(
     ['connectTimeoutMs', 'REDIS_CONNECT_TIMEOUT_MS'],
     ['socketTimeoutMs', 'REDIS_SOCKET_TIMEOUT_MS'],
     ['linkTimeoutMs', 'REDIS_LINK_TIMEOUT_MS'],
+    ['partitions', 'REDIS_PARTITIONS'],
   ] as const;
   for (const [option, name] of numeric) {
     const value = number(env, name);
@@ -106,7 +117,10 @@ export async function exampleCluster(
     return {
       cluster,
       options: { ...cluster.handlerOptions(), requestState: { secret } },
-      url: maskRedisUrl(url.trim()),
+      url:
+        nodes.length > 0
+          ? `the cluster of ${nodes.map(maskRedisUrl).join(', ')}`
+          : maskRedisUrl(url),
       close: () => cluster.close(),
     };
   } catch (error) {

@@ -92,7 +92,7 @@ export class TaskEngine implements TaskHost {
     // A quick answer without a write; the store checks again as it creates (atomically, where
     // instances share it).
     if ((await this.store.countActive(binding)) >= this.#maxActive) return undefined;
-    const record = workingTask(this.store.newId?.() ?? newTaskId(), binding, tool, ttlMs, {
+    const record = workingTask(this.store.newId?.(binding) ?? newTaskId(), binding, tool, ttlMs, {
       pollIntervalMs: this.pollIntervalMs,
       sessionId,
       runner: this.id,

@@ -83,11 +83,12 @@ export interface TaskStore {
   alive?(runner: string): boolean | Promise<boolean>;
   bind(host: TaskHost): void;
   /**
-   * A fresh task id, when the store decides them (a Durable Object store embeds its object's id
-   * so a Worker can route `tasks/*` by it). At least 128 bits of randomness: without auth the id
-   * is the only secret. @default newTaskId()
+   * A fresh task id for a task of `binding`, when the store decides them (a Durable Object store
+   * embeds its object's id so a Worker can route `tasks/*` by it; a sharded Redis store, the
+   * partition of the binding). At least 128 bits of randomness: without auth the id is the only
+   * secret. @default newTaskId()
    */
-  newId?(): string;
+  newId?(binding: string): string;
   /**
    * Stores a new task. With `maxActive`, throws `TaskLimitError` instead when the record's
    * binding has that many unfinished tasks already: atomically, where instances share the store

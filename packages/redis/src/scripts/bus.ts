@@ -11,14 +11,18 @@ import { defineScript } from '../scripts.ts';
  * KEYS: liveness key, inbox. ARGV: channel, message, inbox TTL (ms).
  * Returns the receivers (> 0), -1 when inboxed, 0 when the target is gone.
  */
-export const PUBLISH_OR_INBOX = defineScript(
-  'publish-or-inbox',
-  2,
-  `local n = redis.call('PUBLISH', ARGV[1], ARGV[2])
+const publishOrInbox = (publish: string) => `local n = redis.call('${publish}', ARGV[1], ARGV[2])
 if n > 0 then return n end
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('LTRIM', KEYS[2], -${INBOX_MAX}, -1)
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return -1`,
+return -1`;
+
+export const PUBLISH_OR_INBOX = defineScript('publish-or-inbox', 2, publishOrInbox('PUBLISH'));
+/** Sharded: the channel, liveness key and inbox share the instance's slot (`{i:<tag>}`). */
+export const SHARDED_PUBLISH_OR_INBOX = defineScript(
+  'sharded-publish-or-inbox',
+  2,
+  publishOrInbox('SPUBLISH'),
 );

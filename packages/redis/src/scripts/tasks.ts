@@ -7,7 +7,7 @@
  * changed, in the same script as the write.
  */
 import { SESSION_FIELDS, TASK_FIELDS } from '../keys.ts';
-import { defineScript } from '../scripts.ts';
+import { defineScript, type RedisScript } from '../scripts.ts';
 
 const { record: R, version: VER, status: ST, runner: RN, binding: B } = TASK_FIELDS;
 const WATCHER_FIELD = TASK_FIELDS.watcher;
@@ -15,12 +15,14 @@ const TERMINAL = `local function terminal(st) return st == 'completed' or st == 
 
 /**
  * Tells `tag` (once per script run, never the writer) that a task changed; returns the receivers.
- * `sent` is the set of tags already told.
+ * `sent` is the set of tags already told. Sharded, an instance's channel is another slot: the tag
+ * is kept in `told` (returned by the script, told by the caller) and taken to have listened.
  */
-const TELL = `local function tell(sent, channel, tag, message)
+const tellOf = (sharded: boolean) => `local told = {}
+local function tell(sent, channel, tag, message)
   if not tag or sent[tag] then return -1 end
   sent[tag] = true
-  return redis.call('PUBLISH', channel .. tag, message)
+  ${sharded ? 'told[#told + 1] = tag; return 1' : "return redis.call('PUBLISH', channel .. tag, message)"}
 end`;
 
 /**
@@ -36,12 +38,9 @@ end`;
  * Returns 1 when created, 0 when the binding has its most unfinished tasks already, 2 when it
  * keeps its most tasks and none of the oldest has finished.
  */
-export const TASK_CREATE = defineScript(
-  'task-create',
-  5,
-  `${TELL}
+const create = (sharded: boolean) => `${tellOf(sharded)}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('ERR task ' .. ARGV[7] .. ' exists') end
-if ARGV[12] ~= '' and redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[12]) then return 0 end
+if ARGV[12] ~= '' and redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[12]) then return ${sharded ? '{ 0 }' : '0'} end
 local keep = tonumber(ARGV[13])
 if redis.call('ZCARD', KEYS[2]) >= keep then
   local finished = nil
@@ -54,7 +53,7 @@ if redis.call('ZCARD', KEYS[2]) >= keep then
     end
   end
   if redis.call('ZCARD', KEYS[2]) >= keep then
-    if not finished then return 2 end
+    if not finished then return ${sharded ? '{ 2 }' : '2'} end
     redis.call('DEL', ARGV[14] .. finished .. ARGV[15])
     redis.call('ZREM', KEYS[2], finished)
     redis.call('ZREM', KEYS[4], finished .. ' ' .. ARGV[4])
@@ -68,27 +67,23 @@ redis.call('ZADD', KEYS[4], ARGV[6], ARGV[7] .. ' ' .. ARGV[4])
 if ARGV[11] == '1' then
   tell({[ARGV[3]] = true}, ARGV[9], redis.call('HGET', KEYS[5], '${SESSION_FIELDS.home}'), ARGV[10])
 end
-return 1`,
-);
+return ${sharded ? '{ 1, unpack(told) }' : '1'}`;
 
 /**
  * Reads a task: its JSON, version, and whether its runner lives (1 when terminal or when the
  * reader is the runner). With `watch` = 1 and an unfinished task of a live runner, the reader
  * becomes a watcher (`w:<tag>`): the task's later changes are sent to it.
  * KEYS: task. ARGV: reader's tag, instance key prefix, watch (1/0).
- * Returns nil (unknown or expired) or {json, version, alive}.
+ * Returns nil (unknown or expired) or {json, version, alive}; sharded, alive is -1 for another's
+ * unfinished task (its liveness key is another slot: the caller asks).
  */
-export const TASK_GET = defineScript(
-  'task-get',
-  1,
-  `${TERMINAL}
+const get = (sharded: boolean) => `${TERMINAL}
 local f = redis.call('HMGET', KEYS[1], '${R}', '${VER}', '${ST}', '${RN}')
 if not f[1] then return nil end
 if terminal(f[3]) or f[4] == ARGV[1] then return {f[1], tonumber(f[2]), 1} end
-local alive = redis.call('EXISTS', ARGV[2] .. f[4])
-if ARGV[3] == '1' and alive == 1 then redis.call('HSET', KEYS[1], '${WATCHER_FIELD}' .. ARGV[1], 1) end
-return {f[1], tonumber(f[2]), alive}`,
-);
+local alive = ${sharded ? '-1' : "redis.call('EXISTS', ARGV[2] .. f[4])"}
+if ARGV[3] == '1' and alive ~= 0 then redis.call('HSET', KEYS[1], '${WATCHER_FIELD}' .. ARGV[1], 1) end
+return {f[1], tonumber(f[2]), alive}`;
 
 /**
  * Compare-and-set: writes the record only if its version is still the expected one and its status
@@ -102,11 +97,8 @@ return {f[1], tonumber(f[2]), alive}`,
  * Returns {0} unknown, {1, version, json} terminal (unchanged), {2, version, json} another
  * version (unchanged), {3, version} written.
  */
-export const TASK_CAS = defineScript(
-  'task-cas',
-  3,
-  `${TERMINAL}
-${TELL}
+const cas = (sharded: boolean) => `${TERMINAL}
+${tellOf(sharded)}
 local f = redis.call('HMGET', KEYS[1], '${VER}', '${ST}', '${RN}', '${R}')
 if not f[1] then return {0} end
 if terminal(f[2]) then return {1, tonumber(f[1]), f[4]} end
@@ -119,7 +111,7 @@ local watchers = {}
 for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
   if string.sub(field, 1, ${WATCHER_FIELD.length}) == '${WATCHER_FIELD}' then
     local tag = string.sub(field, ${WATCHER_FIELD.length + 1})
-    if tell(sent, ARGV[6], tag, ARGV[8]) == 0 and redis.call('EXISTS', ARGV[7] .. tag) == 0 then
+    if tell(sent, ARGV[6], tag, ARGV[8]) == 0 and ${sharded ? 'false' : "redis.call('EXISTS', ARGV[7] .. tag) == 0"} then
       redis.call('HDEL', KEYS[1], field)
     elseif ARGV[4] == '1' then
       watchers[#watchers + 1] = field
@@ -132,8 +124,7 @@ if ARGV[4] == '1' then
   -- Nothing changes a terminal task again: its watchers have heard the last of it.
   if #watchers > 0 then redis.call('HDEL', KEYS[1], unpack(watchers)) end
 end
-return {3, version}`,
-);
+return {3, version${sharded ? ', unpack(told)' : ''}}`;
 
 /**
  * One page of a binding's tasks, newest first: after the task `cursor id` (by its rank, or below
@@ -142,10 +133,7 @@ return {3, version}`,
  * KEYS: binding's list. ARGV: task key prefix, task key suffix, limit, cursor createdAt ('' for
  * the first page), cursor id.
  */
-export const TASK_LIST = defineScript(
-  'task-list',
-  1,
-  `local limit = tonumber(ARGV[3])
+const LIST = `local limit = tonumber(ARGV[3])
 local start = 0
 if ARGV[4] ~= '' then
   local rank = redis.call('ZREVRANK', KEYS[1], ARGV[5])
@@ -174,30 +162,28 @@ while #out <= limit do
   end
   start = start + #batch - dropped
 end
-return out`,
-);
+return out`;
 
 /**
  * Unfinished tasks of a binding whose runner lives (a dead runner's task is answered `failed`
  * when read, so it does not hold the binding's budget). Ids whose task expired or ended are
  * dropped from the set on the way.
  * KEYS: binding's active set. ARGV: task key prefix, task key suffix, instance key prefix.
+ * Sharded, the runner of each unfinished task instead (the caller counts the live ones).
  */
-export const TASK_COUNT = defineScript(
-  'task-count',
-  1,
-  `${TERMINAL}
+const count = (sharded: boolean) => `${TERMINAL}
 local count = 0
+local runners = {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local f = redis.call('HMGET', ARGV[1] .. id .. ARGV[2], '${ST}', '${RN}')
   if not f[1] or terminal(f[1]) then
     redis.call('SREM', KEYS[1], id)
-  elseif redis.call('EXISTS', ARGV[3] .. f[2]) == 1 then
+  elseif ${sharded ? 'true' : "redis.call('EXISTS', ARGV[3] .. f[2]) == 1"} then
     count = count + 1
+    runners[#runners + 1] = f[2]
   end
 end
-return count`,
-);
+return ${sharded ? 'runners' : 'count'}`;
 
 /**
  * The sweep (each instance's heartbeat): takes up to `batch` tasks past their `expiresAt` (Redis
@@ -206,10 +192,7 @@ return count`,
  * KEYS: expiry index. ARGV: task key prefix, task key suffix, list key prefix, active set key
  * prefix, batch.
  */
-export const TASK_SWEEP = defineScript(
-  'task-sweep',
-  1,
-  `local t = redis.call('TIME')
+const SWEEP = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[5]))
 for _, member in ipairs(due) do
@@ -221,5 +204,34 @@ for _, member in ipairs(due) do
   redis.call('SREM', ARGV[4] .. binding, id)
   redis.call('ZREM', KEYS[1], member)
 end
-return #due`,
-);
+return #due`;
+
+/** The task scripts of one layout. */
+export interface TaskScripts {
+  readonly create: RedisScript;
+  readonly get: RedisScript;
+  readonly cas: RedisScript;
+  readonly list: RedisScript;
+  readonly count: RedisScript;
+  readonly sweep: RedisScript;
+}
+
+function scripts(sharded: boolean): TaskScripts {
+  const name = (base: string) => (sharded ? `sharded-task-${base}` : `task-${base}`);
+  return {
+    create: defineScript(name('create'), 5, create(sharded)),
+    get: defineScript(name('get'), 1, get(sharded)),
+    cas: defineScript(name('cas'), 3, cas(sharded)),
+    list: defineScript(name('list'), 1, LIST),
+    count: defineScript(name('count'), 1, count(sharded)),
+    sweep: defineScript(name('sweep'), 1, SWEEP),
+  };
+}
+
+const SINGLE = scripts(false);
+const SHARDED = scripts(true);
+
+/** The task scripts of a layout (`keys.sharded`). */
+export function taskScripts(keys: { readonly sharded: boolean }): TaskScripts {
+  return keys.sharded ? SHARDED : SINGLE;
+}

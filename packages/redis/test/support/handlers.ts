@@ -76,8 +76,14 @@ export interface ClusterSetup {
   redis?: Partial<RedisBackendOptions>;
 }
 
-/** `count` handlers, each with its own `redisBackend()` of one fresh namespace on `url`. */
-export async function startNodes(url: string, setup: ClusterSetup = {}): Promise<Node[]> {
+/**
+ * `count` handlers, each with its own `redisBackend()` of one fresh namespace on `url` (one
+ * primary's, or a cluster's seed nodes).
+ */
+export async function startNodes(
+  url: string | readonly string[],
+  setup: ClusterSetup = {},
+): Promise<Node[]> {
   const ns = namespace();
   const nodes: Node[] = [];
   for (let i = 0; i < (setup.count ?? 3); i++) nodes.push(await startNode(url, ns, setup));
@@ -85,9 +91,13 @@ export async function startNodes(url: string, setup: ClusterSetup = {}): Promise
 }
 
 /** One more instance of the namespace `ns`. */
-export async function startNode(url: string, ns: string, setup: ClusterSetup = {}): Promise<Node> {
+export async function startNode(
+  url: string | readonly string[],
+  ns: string,
+  setup: ClusterSetup = {},
+): Promise<Node> {
   const context = await createContext({
-    url,
+    ...(typeof url === 'string' ? { url } : { nodes: url }),
     namespace: ns,
     connectTimeoutMs: 1000,
     socketTimeoutMs: 1000,

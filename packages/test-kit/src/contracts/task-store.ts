@@ -28,7 +28,7 @@ export interface ContractTask {
 export interface ContractTaskStore {
   readonly runner?: string;
   bind(host: { expired(id: string): void; changed?(id: string): void }): void;
-  newId?(): string;
+  newId?(binding: string): string;
   create(record: ContractTask, maxActive?: number): void | Promise<void>;
   get(id: string): unknown;
   update(id: string, patch: Partial<ContractTask>): unknown;
@@ -56,7 +56,7 @@ let made = 0;
 function task(store: ContractTaskStore, binding: string, ttlMs = 60_000): ContractTask {
   const now = Date.now();
   return {
-    id: store.newId?.() ?? `contract-${now}-${++made}`,
+    id: store.newId?.(binding) ?? `contract-${now}-${++made}`,
     binding,
     status: 'working',
     createdAt: now,

@@ -10,9 +10,11 @@ import {
   bunBinary,
   denoBinary,
   freePort,
+  type RedisCluster,
   type RedisServer,
   type RoundRobinProxy,
   startRedis,
+  startRedisCluster,
   startRoundRobin,
 } from '@edge-mcp/test-kit/node';
 import type { FixtureKind } from '../fixture.ts';
@@ -62,6 +64,11 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Redis key prefix @default a fresh one per cluster */
   namespace?: string;
+  /**
+   * A sharded Redis Cluster (3 primaries, one replica each) instead of one primary: the instances
+   * get `REDIS_CLUSTER_NODES`. @default false
+   */
+  sharded?: boolean;
 }
 
 export interface ClusterInstance extends SpawnedTarget {
@@ -71,7 +78,10 @@ export interface ClusterInstance extends SpawnedTarget {
 }
 
 export interface ClusterTarget extends Target {
+  /** The one primary (a sharded target's first node: use `sharded` for the cluster). */
   readonly redis: RedisServer;
+  /** The sharded Redis Cluster (`ClusterOptions.sharded`). */
+  readonly sharded: RedisCluster | undefined;
   readonly proxy: RoundRobinProxy;
   /** The instances in the proxy's rotation order (`respawn(i)` replaces `instances[i]`). */
   readonly instances: ClusterInstance[];
@@ -126,12 +136,16 @@ export async function clusterTarget(
   runtimes: readonly ClusterRuntime[],
   options: ClusterOptions = {},
 ): Promise<ClusterTarget> {
-  const redis = await startRedis({ persist: true });
+  const sharded = options.sharded ? await startRedisCluster() : undefined;
+  const redis = sharded
+    ? (sharded.nodes[0]?.server as RedisServer)
+    : await startRedis({ persist: true });
+  const stopRedis = () => (sharded ? sharded.stop() : redis.stop());
   const env: Record<string, string> = {
     ...CLUSTER_ENV,
     ...options.env,
     FIXTURE: options.fixture ?? 'suite',
-    REDIS_URL: redis.url,
+    ...(sharded ? { REDIS_CLUSTER_NODES: sharded.urls.join(',') } : { REDIS_URL: redis.url }),
     REDIS_NAMESPACE: options.namespace ?? `suite-${Math.random().toString(36).slice(2, 8)}`,
   };
   const ports = await Promise.all(runtimes.map(() => freePort()));
@@ -142,18 +156,19 @@ export async function clusterTarget(
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(instances.map((instance) => instance.stop()));
-    await redis.stop();
+    await stopRedis();
     throw failed.reason;
   }
   const proxy = await startRoundRobin(instances.map((instance) => instance.url));
   const caps = clusterCaps(runtimes);
-  const name = `cluster of ${runtimes.join(' + ')}`;
+  const name = `cluster of ${runtimes.join(' + ')}${sharded ? ' on a Redis Cluster' : ''}`;
   return {
     name,
     url: proxy.url,
     mcpUrl: `${proxy.url}/mcp`,
     caps,
     redis,
+    sharded,
     proxy,
     instances,
     log: async () => (await (await fetch(`${proxy.url}/__log`)).json()) as LogLine[],
@@ -179,7 +194,7 @@ export async function clusterTarget(
     async stop() {
       await Promise.all(instances.map((instance) => instance.stop()));
       await proxy.close();
-      await redis.stop();
+      await stopRedis();
     },
     toString: () =>
       instances.map((instance) => `--- ${instance.name}\n${instance.output()}`).join('\n'),
