@@ -3,17 +3,31 @@
  * goes to the `pnpm` process only (not its group). The runtime under it must get it, shut down
  * gracefully (its running call answered 503, cancelled with reason `shutdown`) and exit 0, and
  * pnpm with it, leaving no process behind. With `REDIS_URL`, the Node, Deno and Bun apps are
- * instances of one server on that Redis.
+ * instances of one server on that Redis; with `REDIS_CLUSTER_NODES`, on a sharded Redis Cluster.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { LEGACY, legacy, modern, openSession, readAnswer, until, within } from '@edge-mcp/test-kit';
+import {
+  LEGACY,
+  legacy,
+  legacyDelete,
+  legacyGet,
+  modern,
+  notification,
+  openSession,
+  readAnswer,
+  SseReader,
+  until,
+  within,
+} from '@edge-mcp/test-kit';
 import {
   freePort,
   nginxDocumented,
+  type RedisCluster,
   type RedisServer,
   startNginx,
   startRedis,
+  startRedisCluster,
 } from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { whoamiFrom } from '../src/proxy-checks.ts';
@@ -272,5 +286,80 @@ describe('with REDIS_URL, the apps are instances of one server', () => {
       });
     }
     expect(first.output()).not.toContain('session-close');
+  });
+});
+
+describe('with REDIS_CLUSTER_NODES, the apps are instances of one server on a Redis Cluster', () => {
+  let cluster: RedisCluster | undefined;
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  test('pnpm start on Node, Deno and Bun: a session opened on one is served by the others, a cancel sent to one aborts the call on another, DELETE on one ends the stream held by another', async () => {
+    cluster = await startRedisCluster();
+    const env = { REDIS_CLUSTER_NODES: cluster.urls.join(','), REDIS_NAMESPACE: 'apps-cluster' };
+    const apps = await Promise.all(
+      ['start', 'start:deno', 'start:bun'].map((script) => startApp(SERVER, script, env)),
+    );
+    for (const app of apps) expect(app.output()).toContain('sessions in Redis at the cluster of');
+    const [a, b, c] = apps as [StartedApp, StartedApp, StartedApp];
+    const session = await openSession(`${a.url}/mcp`, LEGACY);
+    const V = { version: LEGACY };
+    const sums: number[] = [];
+    for (const app of [b, c, a]) {
+      const answer = await readAnswer(
+        await fetch(
+          `${app.url}/mcp`,
+          legacy('tools/call', { name: 'tally', arguments: { add: 1 } }, session, V),
+        ),
+      );
+      sums.push(answer.message.result.structuredContent.sum);
+    }
+    expect(sums).toEqual([1, 2, 3]);
+    // A call running on A (Node), cancelled through B (Deno): A logs it cancelled by the client.
+    const call = fetch(
+      `${a.url}/mcp`,
+      legacy('tools/call', { name: 'sleep', arguments: { ms: 60_000 } }, session, {
+        ...V,
+        id: 'cluster-sleep',
+      }),
+    );
+    await running(a.url, call);
+    const cancel = await fetch(
+      `${b.url}/mcp`,
+      notification('notifications/cancelled', { requestId: 'cluster-sleep' }, session, V),
+    );
+    expect(cancel.status).toBe(202);
+    await (await call).text();
+    await until(
+      () => a.output().includes('"id":"cluster-sleep"') || undefined,
+      "A's log line of the cancelled call",
+      10_000,
+      25,
+    );
+    const line = a
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"id":"cluster-sleep"'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      outcome: 'cancelled',
+      reason: 'client-cancel',
+    });
+    // The GET stream held by C (Bun) ends when the session is DELETEd on A.
+    const get = await fetch(`${c.url}/mcp`, legacyGet(session, undefined, V));
+    expect(get.status).toBe(200);
+    const reader = new SseReader(get);
+    await reader.next(); // priming: the stream is open on C
+    expect((await fetch(`${a.url}/mcp`, legacyDelete(session, V))).status).toBe(200);
+    await within(reader.rest(), "C's GET stream to end", 10_000);
+    const ping = await fetch(`${b.url}/mcp`, legacy('ping', undefined, session, V));
+    expect(ping.status).toBe(404);
+    for (const app of apps) {
+      process.kill(app.pnpm.pid as number, 'SIGTERM');
+      expect(await within(app.exited, 'pnpm to exit', 30_000), app.output()).toEqual({
+        code: 0,
+        signal: null,
+      });
+    }
   });
 });
