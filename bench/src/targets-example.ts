@@ -17,6 +17,8 @@ export interface ExampleTarget {
   baseline?: string;
   /** The reverse proxy in front of the example; none for the direct path. */
   proxy?: ProxyKind;
+  /** Cross-cancel: one `redis-server` (default) or a sharded Redis Cluster. */
+  redis?: 'primary' | 'cluster';
   unavailable?: () => string | undefined;
 }
 
@@ -40,6 +42,13 @@ export const CROSS_CANCEL_TARGETS: ExampleTarget[] = [
     id: 'node/edge-mcp-example/redis-cross-instance',
     label: 'example server × 2 on one Redis: call on A, cancel on B',
     runtime: 'node',
+    unavailable: unavailableRedis,
+  },
+  {
+    id: 'node/edge-mcp-example/redis-cluster-cross-instance',
+    label: 'example server × 2 on a Redis Cluster: call on A, cancel on B',
+    runtime: 'node',
+    redis: 'cluster',
     unavailable: unavailableRedis,
   },
 ];

@@ -4,7 +4,12 @@
  * JWT auth on against auth off. Spread into THROUGHPUT_TARGETS by src/targets.ts; type imports
  * only from there (it imports this file).
  */
-import { jwksService, redisService, unavailableRedis } from './lib/services.ts';
+import {
+  jwksService,
+  redisClusterService,
+  redisService,
+  unavailableRedis,
+} from './lib/services.ts';
 import { tasksDriver } from './lib/task-load.ts';
 import { atLeast, LEGACY, LEGACY_SESSION, MODERN, node } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
@@ -30,6 +35,30 @@ export const PACKAGE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
       {
         name: REDIS_ROUND_TRIPS,
         label: 'Node: Redis round trips per legacy tools/call (state unchanged)',
+        max: 1,
+        per: 'requests',
+      },
+    ],
+    unavailable: unavailableRedis,
+  },
+  {
+    id: 'node/edge-mcp-redis-cluster/legacy-session',
+    label: 'edge-mcp legacy, one session, Redis Cluster sessions (3 primaries + 3 replicas)',
+    runtime: 'node',
+    library: 'edge-mcp',
+    spec: { runtime: 'node', entry: 'node-edge-redis.ts', service: redisClusterService },
+    ...LEGACY_SESSION,
+    // Issue 26: a cluster session costs about what a one-primary session does.
+    baseline: 'node/edge-mcp-redis/legacy-session',
+    goals: atLeast(
+      0.9,
+      'Node: legacy tools/call, Redis Cluster sessions vs one primary',
+      'node/edge-mcp-redis/legacy-session',
+    ),
+    perCall: [
+      {
+        name: REDIS_ROUND_TRIPS,
+        label: 'Node: Redis Cluster round trips per legacy tools/call (state unchanged)',
         max: 1,
         per: 'requests',
       },

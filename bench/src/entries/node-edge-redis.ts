@@ -2,7 +2,7 @@
  * Target: edge-mcp on the Node adapter with everything on Redis, the way the example app and the
  * package's README run it: `redisBackend({ url }).handlerOptions()` (sessions, event store, bus,
  * task store) spread into the handler's options. `REDIS_URL` comes from the bench's own
- * `redis-server`. The side channel's `/stats` carries `counters.redisRoundTrips`, the
+ * `redis-server` (`REDIS_CLUSTER_NODES` from its own Redis Cluster). The side channel's `/stats` carries `counters.redisRoundTrips`, the
  * connection's own count of round trips (as test/round-trips.test.ts of @edge-mcp/redis reads
  * it), which the bench divides by the calls answered. MODE=tasks adds the task tool.
  */
@@ -15,9 +15,10 @@ import { addTaskTool } from './edge-tools-tasks.ts';
 import { HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 const url = process.env.REDIS_URL;
-if (!url) throw new Error('REDIS_URL is not set');
+const nodes = process.env.REDIS_CLUSTER_NODES?.split(',');
+if (!url && !nodes) throw new Error('REDIS_URL (or REDIS_CLUSTER_NODES) is not set');
 const cluster = await redisBackend({
-  url,
+  ...(nodes ? { nodes } : { url }),
   onError: (error, where) => console.error(`redis (${where}): ${error.message}`),
 });
 let handler: McpHandler | undefined;

@@ -1,13 +1,14 @@
 /**
  * What the package targets need next to their process, started by the bench for each process
- * (`TargetSpec.service`) and stopped after it: a real `redis-server` on a free loopback port, and
+ * (`TargetSpec.service`) and stopped after it: a real `redis-server` on a free loopback port (or a
+ * sharded Redis Cluster of them), and
  * a tiny authorization server on 127.0.0.1 serving the JSON Web Key Set whose private key signs
  * the bench's bearer token.
  */
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startRedis } from '@edge-mcp/test-kit/node';
+import { startRedis, startRedisCluster } from '@edge-mcp/test-kit/node';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { Service } from './spawn.ts';
 
@@ -27,6 +28,15 @@ export function unavailableRedis(): string | undefined {
 export async function redisService(): Promise<Service> {
   const redis = await startRedis({ binary: REDIS_BINARY });
   return { env: { REDIS_URL: redis.url }, stop: () => redis.stop() };
+}
+
+/**
+ * A fresh sharded Redis Cluster (3 primaries, one replica each, the test kit's) for one target
+ * process: `REDIS_CLUSTER_NODES`.
+ */
+export async function redisClusterService(): Promise<Service> {
+  const cluster = await startRedisCluster();
+  return { env: { REDIS_CLUSTER_NODES: cluster.urls.join(',') }, stop: () => cluster.stop() };
 }
 
 /** The resource (the token's audience) the auth target protects. */

@@ -21,7 +21,7 @@ import type { Config } from '../config.ts';
 import { type ExampleInstance, startExample } from '../lib/example.ts';
 import { httpRequest } from '../lib/http.ts';
 import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
-import { redisService } from '../lib/services.ts';
+import { redisClusterService, redisService } from '../lib/services.ts';
 import { postStream } from '../lib/sse-stream.ts';
 import { percentile, type Spread } from '../lib/stats.ts';
 import { LEGACY } from '../target-shapes.ts';
@@ -125,9 +125,12 @@ async function cancelOnce({ a, b, session, agent }: Pair, id: number) {
   }
 }
 
-/** One series of `cancels` cancels on a fresh Redis and two fresh instances. */
-async function runCrossCancel(cancels: number): Promise<Omit<CrossCancelSample, keyof Stamp>> {
-  const redis = await redisService();
+/** One series of `cancels` cancels on a fresh Redis (or Redis Cluster) and two fresh instances. */
+async function runCrossCancel(
+  target: ExampleTarget,
+  cancels: number,
+): Promise<Omit<CrossCancelSample, keyof Stamp>> {
+  const redis = target.redis === 'cluster' ? await redisClusterService() : await redisService();
   const started: ExampleInstance[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -183,9 +186,9 @@ export async function runCrossCancelRounds(
     config.rounds,
     log,
     () => 'cross-instance cancel:',
-    async (_target, round, position) => ({
+    async (target, round, position) => ({
       ...stamp(round, position),
-      ...(await runCrossCancel(config.cancels)),
+      ...(await runCrossCancel(target, config.cancels)),
     }),
     (s) =>
       `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,

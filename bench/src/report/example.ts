@@ -11,7 +11,7 @@ export const crossCancelSection: Section = {
   goals: ({ crossCancel = [] }) =>
     crossCancel.map((row) =>
       goal(
-        'Node: cross-instance cancel (B) → abort on A p99, on one Redis',
+        `Node: cross-instance cancel (B) → abort on A p99, on ${row.id.includes('cluster') ? 'a Redis Cluster' : 'one Redis'}`,
         'ms',
         '<=',
         50,
@@ -26,7 +26,7 @@ export const crossCancelSection: Section = {
     ),
   tables: ({ results }) =>
     titled(
-      "**Cross-instance cancel → abort** (the example server twice on one `redis-server`: a legacy `sleep` on A, `notifications/cancelled` for it POSTed to B; from the cancel sent to A's request-log line saying the handler was cancelled, and to the end of A's answer to the call; percentiles per round)",
+      "**Cross-instance cancel → abort** (the example server twice on one `redis-server`, or on a Redis Cluster of 3 primaries and 3 replicas: a legacy `sleep` on A, `notifications/cancelled` for it POSTed to B; from the cancel sent to A's request-log line saying the handler was cancelled, and to the end of A's answer to the call; percentiles per round)",
       [
         'target',
         'cancels/round',
