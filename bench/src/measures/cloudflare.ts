@@ -20,13 +20,13 @@ import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
 import { BENCH_DIR, wranglerScript } from '../lib/paths.ts';
-import { startTarget, WRANGLER_ENV } from '../lib/spawn.ts';
+import { WRANGLER_ENV } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
 import type { Library } from '../targets.ts';
 import type { BundleTarget, StorageTarget } from '../targets-cloudflare.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, stamp } from './measure.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, withTarget } from './measure.ts';
 
-export interface StorageSample extends Stamp {
+interface StorageFigures {
   /** Calls answered in the counted part. */
   calls: number;
   readsPer1k: number;
@@ -38,6 +38,8 @@ export interface StorageSample extends Stamp {
   /** Counted calls per storage method over the counted part. */
   methods: Record<string, number>;
 }
+
+export type StorageSample = StorageFigures & Stamp;
 
 export interface StorageRow extends Measured<StorageSample> {
   id: string;
@@ -72,23 +74,9 @@ export interface CloudflareResults {
   bundles: BundleRow[];
 }
 
-const delta = (after: StorageCounts, before: StorageCounts) => ({
-  reads: after.reads - before.reads,
-  writes: after.writes - before.writes,
-  rowsRead: after.rowsRead - before.rowsRead,
-  rowsWritten: after.rowsWritten - before.rowsWritten,
-});
-
-async function storageOnce(
-  target: StorageTarget,
-  config: Config,
-  round: number,
-  position: number,
-): Promise<StorageSample> {
-  const at = stamp(round, position);
-  const server = await startTarget(target.spec);
-  const counts = () => getJson<StorageCounts>(`${server.url}/bench/storage`);
-  try {
+function storageOnce(target: StorageTarget, config: Config): Promise<StorageFigures> {
+  return withTarget(target.spec, async (server) => {
+    const counts = () => getJson<StorageCounts>(`${server.url}/bench/storage`);
     const start = await counts();
     const sessionId = await openSession(server.mcpUrl, target.version);
     if (!sessionId) throw new Error('no Mcp-Session-Id');
@@ -101,27 +89,23 @@ async function storageOnce(
     const result = await load({ ...common, amount: config.quick ? 200 : 2000 });
     const after = await counts();
     if (result.ok === 0) throw new Error(`no call answered: ${JSON.stringify(result.statuses)}`);
-    const d = delta(after, before);
-    const per1k = (value: number) => (value * 1000) / result.ok;
+    const per1k = (name: keyof Omit<StorageCounts, 'calls'>) =>
+      ((after[name] - before[name]) * 1000) / result.ok;
     const methods: Record<string, number> = {};
     for (const [name, count] of Object.entries(after.calls)) {
       const diff = count - (before.calls[name] ?? 0);
       if (diff > 0) methods[name] = diff;
     }
-    const open = delta(opened, start);
     return {
-      ...at,
       calls: result.ok,
-      readsPer1k: per1k(d.reads),
-      writesPer1k: per1k(d.writes),
-      rowsReadPer1k: per1k(d.rowsRead),
-      rowsWrittenPer1k: per1k(d.rowsWritten),
-      open: { reads: open.reads, writes: open.writes },
+      readsPer1k: per1k('reads'),
+      writesPer1k: per1k('writes'),
+      rowsReadPer1k: per1k('rowsRead'),
+      rowsWrittenPer1k: per1k('rowsWritten'),
+      open: { reads: opened.reads - start.reads, writes: opened.writes - start.writes },
       methods,
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 function run(file: string, args: string[]): Promise<string> {
@@ -148,7 +132,7 @@ interface Metafile {
   >;
 }
 
-async function bundleOnce(target: BundleTarget, round: number): Promise<BundleSample> {
+async function bundleOnce(target: BundleTarget): Promise<Omit<BundleSample, 'round'>> {
   const dir = mkdtempSync(join(tmpdir(), 'edge-mcp-bench-deploy-'));
   try {
     const out = join(dir, 'out');
@@ -181,7 +165,7 @@ async function bundleOnce(target: BundleTarget, round: number): Promise<BundleSa
         if (/node_modules\/zod\//.test(input)) schemaBytes += bytesInOutput;
       }
     }
-    return { round, rawBytes, gzipBytes, schemaBytes, files };
+    return { rawBytes, gzipBytes, schemaBytes, files };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -204,18 +188,15 @@ export async function runCloudflare(
     (t: Extract<Item, { kind: K }>['t']) =>
       ({ id: t.id, unavailable: t.unavailable, kind, t }) as Item;
   const items = [...storageTargets.map(item('storage')), ...bundleTargets.map(item('bundle'))];
-  const measured = await measureRounds(
-    items,
-    config.rounds,
-    log,
-    (i) => i.id.padEnd(36),
-    (i, round, position): Promise<StorageSample | BundleSample> =>
-      i.kind === 'bundle' ? bundleOnce(i.t, round) : storageOnce(i.t, config, round, position),
-    (s) =>
+  const measured = await measureRounds(items, config.rounds, log, {
+    name: (i) => i.id.padEnd(36),
+    once: (i): Promise<StorageFigures | Omit<BundleSample, 'round'>> =>
+      i.kind === 'bundle' ? bundleOnce(i.t) : storageOnce(i.t, config),
+    describe: (s) =>
       'gzipBytes' in s
         ? `${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`
         : `per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
-  );
+  });
   const of = <S>(id: string) =>
     [...measured].find(([i]) => i.id === id)![1] as unknown as Measured<S>;
   const storage = storageTargets.map((t): StorageRow => {

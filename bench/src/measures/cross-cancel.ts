@@ -23,10 +23,10 @@ import { httpRequest } from '../lib/http.ts';
 import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
 import { redisService } from '../lib/services.ts';
 import { postStream } from '../lib/sse-stream.ts';
-import { percentile, type Spread } from '../lib/stats.ts';
+import { latencies, type Spread } from '../lib/stats.ts';
 import { LEGACY } from '../target-shapes.ts';
 import type { ExampleTarget } from '../targets-example.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
+import { type Measured, measureRows, type Stamp, series, spreadsOf, sum } from './measure.ts';
 
 export interface CrossCancelSample extends Stamp {
   cancels: number;
@@ -142,29 +142,16 @@ async function runCrossCancel(cancels: number): Promise<Omit<CrossCancelSample, 
     const session = await openSession(a.mcpUrl, LEGACY);
     if (!session) throw new Error('A gave no session id');
     const pair = { a, b, session, agent };
-    for (let i = 0; i < WARM_UP; i++) await cancelOnce(pair, 1 + i).catch(() => {});
-    const abort: number[] = [];
-    const end: number[] = [];
-    let failures = 0;
-    for (let i = 0; i < cancels; i++) {
-      try {
-        const sample = await cancelOnce(pair, 1000 + i);
-        abort.push(sample.abortMs);
-        end.push(sample.endMs);
-      } catch {
-        failures++;
-      }
-    }
-    abort.sort((x, y) => x - y);
-    end.sort((x, y) => x - y);
+    const { values, failures } = await series(WARM_UP, cancels, (i, counted) =>
+      cancelOnce(pair, (counted ? 1000 : 1) + i),
+    );
+    const end = latencies(values.map((sample) => sample.endMs));
     return {
       cancels,
       failures,
-      p50Ms: percentile(abort, 50),
-      p99Ms: percentile(abort, 99),
-      maxMs: abort.at(-1) ?? Number.NaN,
-      endP50Ms: percentile(end, 50),
-      endP99Ms: percentile(end, 99),
+      ...latencies(values.map((sample) => sample.abortMs)),
+      endP50Ms: end.p50Ms,
+      endP99Ms: end.p99Ms,
     };
   } finally {
     agent.destroy();
@@ -173,33 +160,25 @@ async function runCrossCancel(cancels: number): Promise<Omit<CrossCancelSample, 
   }
 }
 
-export async function runCrossCancelRounds(
+export function runCrossCancelRounds(
   targets: readonly ExampleTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<CrossCancelRow[]> {
-  const measured = await measureRounds(
+  return measureRows(
     targets,
     config.rounds,
     log,
-    () => 'cross-instance cancel:',
-    async (_target, round, position) => ({
-      ...stamp(round, position),
-      ...(await runCrossCancel(config.cancels)),
-    }),
-    (s) =>
-      `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
-  );
-  return targets.map((target) => {
-    const { samples, errors, skipped } = measured.get(target)!;
-    return {
-      id: target.id,
-      samples,
+    {
+      name: () => 'cross-instance cancel:',
+      once: () => runCrossCancel(config.cancels),
+      describe: (s) =>
+        `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+    },
+    (_target, samples) => ({
       cancels: config.cancels,
       failures: sum(samples, (s) => s.failures),
       ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs', 'endP50Ms', 'endP99Ms']),
-      errors,
-      ...(skipped ? { skipped } : {}),
-    };
-  });
+    }),
+  );
 }

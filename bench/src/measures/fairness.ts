@@ -35,20 +35,14 @@ import { type RunningTarget, startTarget } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
 import { groupCpuMs } from '../lib/system.ts';
 import { FAIRNESS_LIMIT, type FairnessTarget, LEGACY } from '../targets.ts';
-import {
-  add,
-  type FairnessPhase,
-  type PhaseName,
-  phaseOf,
-  type Segment,
-} from './fairness-phases.ts';
-import { type Measured, measureRounds, type Stamp, stamp, sum } from './measure.ts';
+import { type FairnessPhase, type PhaseName, phaseOf, type Segment } from './fairness-phases.ts';
+import { add, type Measured, measureRows, type Stamp, sum } from './measure.ts';
 
 export type { FairnessPhase } from './fairness-phases.ts';
 
 /** Half the victim's limit: even a client stall of a second, caught up at once, fits the burst. */
-export const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
-export const ATTACKER_RATE = FAIRNESS_LIMIT.perSecond * 10;
+const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
+const ATTACKER_RATE = FAIRNESS_LIMIT.perSecond * 10;
 const VICTIM_ADDRESS = '127.0.0.1';
 const ATTACKER_ADDRESS = '127.0.0.2';
 /** Enough sockets that neither client waits for one in a normal run (a few are busy at once). */
@@ -202,54 +196,46 @@ async function measureRound(
   }
 }
 
-export async function runFairness(
+export function runFairness(
   targets: readonly FairnessTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<FairnessRow[]> {
   const ms = (phase: FairnessPhase) => `${phase.p99Ms.toFixed(2)} ms`;
-  const measured = await measureRounds(
+  return measureRows(
     targets,
     config.rounds,
     log,
-    (target) => `fairness ${target.id}:`,
-    async (target, round, position) => ({
-      ...stamp(round, position),
-      ...(await measureRound(target, config)),
-    }),
-    ({ alone, attack, control, ...s }) =>
-      `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
+    {
+      name: (target) => `fairness ${target.id}:`,
+      once: (target) => measureRound(target, config),
+      describe: ({ alone, attack, control, ...s }) =>
+        `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
+    },
+    (_target, samples) => {
+      const of = (pick: (s: FairnessSample) => number | null | undefined) =>
+        spread(samples.map(pick));
+      const phase = (name: PhaseName): PhaseSpread => ({
+        calls: sum(samples, (s) => s[name].calls),
+        errors: sum(samples, (s) => s[name].errors),
+        p50Ms: of((s) => s[name].p50Ms),
+        p99Ms: of((s) => s[name].p99Ms),
+        maxLagMs: of((s) => s[name].maxLagMs),
+        serverCpuUsPerRequest: of((s) => s[name].serverCpuUsPerRequest),
+        floodCores: of((s) => s[name].floodCores),
+      });
+      const phases = { alone: phase('alone'), attack: phase('attack'), control: phase('control') };
+      return {
+        limit: { ...FAIRNESS_LIMIT },
+        victimRate: VICTIM_RATE,
+        attackerRate: ATTACKER_RATE,
+        segmentSeconds: config.duration,
+        phases,
+        ratio: of((s) => s.ratio),
+        controlRatio: of((s) => s.controlRatio),
+        victimErrors: phases.alone.errors + phases.attack.errors + phases.control.errors,
+        attackerStatuses: samples.reduce((all, s) => add(all, s.attack.flood?.statuses ?? {}), {}),
+      };
+    },
   );
-  return targets.map((target) => {
-    const { samples, errors } = measured.get(target)!;
-    const of = (pick: (s: FairnessSample) => number | null | undefined) =>
-      spread(samples.map(pick));
-    const phase = (name: PhaseName): PhaseSpread => ({
-      calls: sum(samples, (s) => s[name].calls),
-      errors: sum(samples, (s) => s[name].errors),
-      p50Ms: of((s) => s[name].p50Ms),
-      p99Ms: of((s) => s[name].p99Ms),
-      maxLagMs: of((s) => s[name].maxLagMs),
-      serverCpuUsPerRequest: of((s) => s[name].serverCpuUsPerRequest),
-      floodCores: of((s) => s[name].floodCores),
-    });
-    const phases = { alone: phase('alone'), attack: phase('attack'), control: phase('control') };
-    return {
-      id: target.id,
-      limit: { ...FAIRNESS_LIMIT },
-      victimRate: VICTIM_RATE,
-      attackerRate: ATTACKER_RATE,
-      segmentSeconds: config.duration,
-      samples,
-      phases,
-      ratio: of((s) => s.ratio),
-      controlRatio: of((s) => s.controlRatio),
-      victimErrors: phases.alone.errors + phases.attack.errors + phases.control.errors,
-      attackerStatuses: samples.reduce(
-        (all, s) => add(all, s.attack.flood?.statuses ?? {}),
-        {} as Record<string, number>,
-      ),
-      errors,
-    };
-  });
 }

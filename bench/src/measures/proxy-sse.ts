@@ -31,10 +31,10 @@ import { type ExampleInstance, startExample } from '../lib/example.ts';
 import { httpRequest } from '../lib/http.ts';
 import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
 import { postStream } from '../lib/sse-stream.ts';
-import { percentile, roundMedians, type Spread, spread } from '../lib/stats.ts';
+import { latencies, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { LEGACY } from '../target-shapes.ts';
 import type { ExampleTarget, ProxyKind } from '../targets-example.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, sum } from './measure.ts';
 
 export interface ProxySseSample extends Stamp {
   events: number;
@@ -176,15 +176,15 @@ async function runProxySse(
 }
 
 function summary(path: Path, events: number): Omit<ProxySseSample, keyof Stamp> {
-  const first = [...path.first].sort((a, b) => a - b);
-  const answer = [...path.answer].sort((a, b) => a - b);
+  const first = latencies(path.first);
+  const answer = latencies(path.answer);
   return {
     events,
     failures: path.failures,
-    firstP50Ms: percentile(first, 50),
-    firstP99Ms: percentile(first, 99),
-    answerP50Ms: percentile(answer, 50),
-    answerP99Ms: percentile(answer, 99),
+    firstP50Ms: first.p50Ms,
+    firstP99Ms: first.p99Ms,
+    answerP50Ms: answer.p50Ms,
+    answerP99Ms: answer.p99Ms,
   };
 }
 
@@ -199,17 +199,11 @@ export async function runProxySseRounds(
     return !reason;
   });
   const round = { id: 'node/edge-mcp-example', unavailable: undefined };
-  const measured = await measureRounds(
-    runnable.length > 0 ? [round] : [],
-    config.rounds,
-    log,
-    () => `proxy SSE (${runnable.map((t) => t.proxy ?? 'direct').join(', ')}):`,
-    async (_round, index, position) => ({
-      ...stamp(index, position),
-      paths: await runProxySse(runnable, config.events),
-    }),
-    (s) => `${[...s.paths].map(describePath).join('; ')}  (load ${s.load1.toFixed(2)})`,
-  );
+  const measured = await measureRounds(runnable.length > 0 ? [round] : [], config.rounds, log, {
+    name: () => `proxy SSE (${runnable.map((t) => t.proxy ?? 'direct').join(', ')}):`,
+    once: async () => ({ paths: await runProxySse(runnable, config.events) }),
+    describe: (s) => `${[...s.paths].map(describePath).join('; ')}  (load ${s.load1.toFixed(2)})`,
+  });
   const rounds = measured.get(round) ?? { samples: [], errors: [] };
   const rows = targets.map((target) => rowOf(target, rounds, config.events));
   for (const row of rows) {
