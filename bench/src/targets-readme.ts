@@ -9,7 +9,7 @@
 
 import { atLeast, cpuAtMost, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
-import { unavailableWrangler } from './targets-cloudflare.ts';
+import { WORKERD } from './targets-cloudflare.ts';
 
 export function readmeTargets(runtime: 'node' | 'deno' | 'bun'): ThroughputTarget[] {
   const name = RUNTIME_NAME[runtime];
@@ -62,18 +62,17 @@ export function readmeWorkerTargets(): ThroughputTarget[] {
     {
       id: 'workerd/readme/modern',
       label: "README's Worker, modern (createSessionWorker, wrangler dev)",
-      runtime: 'workerd',
+      ...WORKERD,
       library: 'edge-mcp',
       spec,
       ...MODERN,
       baseline: 'workerd/bare',
       goals: atLeast(0.9, "workerd: modern tools/call, the README's Worker vs a bare Worker"),
-      unavailable: unavailableWrangler,
     },
     {
       id: 'workerd/readme/legacy-session',
       label: "README's Worker, legacy on one Durable Object session (wrangler dev)",
-      runtime: 'workerd',
+      ...WORKERD,
       library: 'edge-mcp',
       spec,
       ...LEGACY_SESSION,
@@ -86,7 +85,6 @@ export function readmeWorkerTargets(): ThroughputTarget[] {
         ),
         ...cpuAtMost(0.5, "workerd: CPU per legacy call, the README's Worker vs McpAgent", agents),
       ],
-      unavailable: unavailableWrangler,
     },
   ];
 }
