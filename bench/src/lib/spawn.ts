@@ -204,10 +204,11 @@ async function waitUntilReady(
   }
 }
 
-async function stopChild(
+/** SIGTERM to the child's pid, SIGKILL to its group if it has not exited after 5 s. */
+export async function stopChild(
   { child, exited }: Child,
   workerd: boolean,
-  cleanUp: () => Promise<void>,
+  cleanUp?: () => Promise<void>,
 ): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     // wrangler (a wrapper) is stopped with its whole group, so workerd goes with it.
@@ -218,7 +219,7 @@ async function stopChild(
   }
   // What the target started in its group (wrangler's workerd) may outlive it.
   if (workerd) kill(child, 'SIGKILL', true);
-  await cleanUp();
+  await cleanUp?.();
 }
 
 async function startProcess(

@@ -1,18 +1,13 @@
 /**
- * The Cloudflare costs that are not requests per second, in interleaved rounds like the others:
- *
- * - Storage: per round and target a fresh `wrangler dev`, one legacy session opened, `warm`
- *   calls (not counted), then `calls` echo calls with autocannon; the object's storage
- *   operations (counted by the entry through the storage API, read from `/bench/storage` before
- *   and after) divided by the calls answered, × 1,000. What opening the session cost is kept too.
- * - Bundles: `wrangler deploy --dry-run --outdir` (no network) on each src/deploy entry; the
- *   modules it would upload (no source maps), raw and gzipped (node:zlib, default level), and
- *   from its esbuild metafile the bytes a schema library (zod) contributes.
+ * The Cloudflare costs that are not requests per second (README.md, Method): Durable Object
+ * storage operations per 1,000 legacy calls, counted by the entry, and the bundle
+ * `wrangler deploy --dry-run` would upload, raw, gzipped and its zod bytes.
  */
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Config } from '../config.ts';
 import type { StorageCounts } from '../entries/storage-counter.ts';
@@ -108,22 +103,12 @@ function storageOnce(target: StorageTarget, config: Config): Promise<StorageFigu
   });
 }
 
-function run(file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: BENCH_DIR,
-      env: { ...process.env, ...WRANGLER_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`exit ${code}: ${output.slice(-2000)}`)),
-    );
+const run = (file: string, args: string[]) =>
+  promisify(execFile)(file, args, {
+    cwd: BENCH_DIR,
+    env: { ...process.env, ...WRANGLER_ENV },
+    maxBuffer: 64 * 2 ** 20,
   });
-}
 
 interface Metafile {
   outputs: Record<

@@ -1,18 +1,7 @@
 /**
- * Cross-instance cancel → abort: two Node processes of the example server (apps/server, as
- * `pnpm start` runs it, unchanged) on one real `redis-server` (`REDIS_URL`: sessions, events and
- * the cluster bus in Redis). One legacy session; per sample a `sleep` (60 s) with a progress
- * token is POSTed to instance A and, once its first progress event has arrived (the handler
- * runs), `notifications/cancelled` for its id is POSTed to instance B on the same session.
- * B does not run the call, so it hands the cancel to A over the Redis bus, and A aborts the
- * handler.
- *
- * The clock starts when the cancel is handed to node:http (a warm keep-alive connection to B) and
- * stops at A's request-log line for the call (stderr, one JSON line per finished request) with
- * `outcome: cancelled, reason: client-cancel`: A's own word that the handler's signal aborted,
- * read without instrumenting the server. The end of A's answer to the original POST (its event
- * stream closing without a result) is timed too, as the client sees it. The first 10 samples are
- * a warm-up and not counted.
+ * Cross-instance cancel → abort: two example servers on one `redis-server`; a `sleep` on A, its
+ * `notifications/cancelled` POSTed to B, timed from the cancel to A's request-log line saying
+ * the call was cancelled by the client (and to the end of A's answer). README.md, Method.
  */
 import { Agent } from 'node:http';
 import { within } from '@edge-mcp/test-kit';

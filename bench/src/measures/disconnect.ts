@@ -1,16 +1,8 @@
 /**
- * Disconnect → handler abort latency, over real sockets, on one clock (this process's
- * `performance.now()`):
- *
- * 1. the client keeps the target's side channel `/events` open; the `sleep` tool writes a line
- *    with its request id there the moment its signal aborts;
- * 2. the client POSTs a 2026-07-28 `sleep` call with a progress token, so the answer streams;
- * 3. on the first progress bytes it destroys the socket (t0), and waits for the id's line (t1).
- *
- * t1 − t0 is an upper bound of the real latency: it includes the side channel's own loopback
- * hop (tens of µs). The same method runs on Node, Deno and Bun. The first 10 drops are a warm-up
- * and not counted. `pnpm bench` takes one such series per runtime and round, each in a fresh
- * process, and reports the median and min–max of the rounds' percentiles.
+ * Disconnect → handler abort over real sockets, on this process's clock: the socket of a
+ * streaming `sleep` is destroyed at its first progress bytes (t0), and the `sleep` tool reports
+ * its abort on the side channel's `/events` (t1). t1 − t0 is an upper bound (the side channel's
+ * own hop is in it). README.md, Method.
  */
 import { request } from 'node:http';
 import type { Config } from '../config.ts';

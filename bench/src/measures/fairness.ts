@@ -1,29 +1,9 @@
 /**
- * Fairness: does a principal flooding at 10× its rate limit slow another principal down? Per
- * round a fresh edge-mcp Node process with a per-principal bucket only (FAIRNESS_LIMIT in
- * src/targets.ts). Without auth the principal is the client's address, so:
- *
- * - the victim, in this process, sends modern `tools/call` echo open-loop at VICTIM_RATE (half
- *   its limit: it is never refused) from 127.0.0.1, each latency taken with performance.now();
- * - the attacker, a forked process (src/lib/flood.ts), sends the same call open-loop at
- *   10 × the limit from 127.0.0.2 (all of 127.0.0.0/8 is loopback on Linux), mostly refused
- *   with 429.
- *
- * A round: one checked call; a warm-up of BENCH_WARMUP s under attack and as long under the
- * control flood (not counted: it compiles the answer and refusal paths and the clients); then six
- * segments of BENCH_DURATION s: alone, attack, control, control, attack, alone (a linear drift of
- * the machine weighs on every phase alike). The control phase sends the same flood from the same
- * kind of process to a bare node:http process instead (the target's `control`), so it shows what
- * the flood costs the victim through the shared cores alone, without edge-mcp refusing it. A
- * phase's percentiles are over every victim call of its two segments; the round's figure is
- * p99(attack) / p99(alone). Nothing but the warm-up is left out.
- *
- * Why these rates on a 2-core machine: the server answers this call in tens of µs of CPU when
- * busy (more per call at a trickle, when every call wakes it up), so 100 + 2,000 requests a second
- * keep it well under one core and the two clients fit on the other; the measure asks whether the
- * refusals disturb the victim, not what happens on a saturated machine (which slows every
- * principal, fair or not). The attacker's client takes CPU of the same cores: its share is
- * reported (`attackerCores`), and the control phase shows its effect.
+ * Fairness: does a principal flooding at 10× its rate limit slow another principal down? The
+ * victim sends open-loop from 127.0.0.1 in this process, the attacker from 127.0.0.2 in a forked
+ * one (src/lib/flood.ts); six segments a round (alone, attack, control, control, attack, alone),
+ * the control flood going to a bare node:http process instead. README.md, Method, says why these
+ * rates and what the control phase shows.
  */
 import type { Agent } from 'node:http';
 import type { Config } from '../config.ts';

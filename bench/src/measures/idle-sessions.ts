@@ -1,17 +1,8 @@
 /**
- * A million idle legacy sessions next to a few active ones (issue 25, item 3), in one process and
- * one round (it takes minutes):
- *
- * 1. alone: `ACTIVE` sessions send legacy `tools/call echo`, open-loop, `ACTIVE_RATE` calls/s
- *    in all, for `warmup` + `duration` s; the latencies of the last `duration` s are kept;
- * 2. `idleSessions` more are opened (autocannon, one `initialize` each) and left idle; RSS and
- *    heap are read after a forced GC;
- * 3. with them: the active sessions' calls again, as in 1;
- * 4. none may have been reaped or evicted by then (else the idle timeout was too short, and the
- *    measure fails saying so);
- * 5. the sweep: the active calls go on while the server's own sampler (entries/expiry-lag.ts)
- *    notes how late its 1 ms timer fires in the turns the sweep ends sessions in, until every
- *    idle session is reaped; then RSS after GC again.
+ * A million idle legacy sessions next to a few active ones, in one process and one round: the
+ * active calls alone, the idle sessions opened (RSS after GC), the active calls with them, then
+ * during the sweep that reaps them, timed by the server's own 1 ms timer (entries/expiry-lag.ts).
+ * README.md, Method.
  */
 import type { Agent } from 'node:http';
 import type { Config } from '../config.ts';

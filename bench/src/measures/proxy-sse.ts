@@ -1,21 +1,9 @@
 /**
- * SSE event latency through nginx and HAProxy, against the direct path: one Node process of the
- * example server (apps/server as `pnpm start` runs it, with `MCP_TRUST_PROXY=1` and
- * `ALLOWED_HOSTS` as docs/deploying.md runs it behind a proxy), nginx from
- * docs/deploying/nginx.conf and HAProxy from docs/deploying/haproxy.cfg in front of it (only the
- * ports changed: `deploy-configs.ts` of the test kit, as the proxy matrix runs them), on loopback.
- *
- * The server's own write time is not observable without instrumenting it, so each exchange is a
- * ping-pong on one legacy session per path, with the example's `greet` tool (elicitation):
- * 1. the client POSTs `tools/call greet`; the server answers with an event stream and writes an
- *    `elicitation/create` request on it at once, and the stream stays open: the time from the
- *    POST to that event is **first event** (a mid-stream event: the stream goes on);
- * 2. on that event the client POSTs its answer (accept, a name); the server resumes the handler
- *    and writes the result on the open stream, its last event: the time from that POST to the
- *    result is **answer → event**.
- * Both are round trips (a request through the path, then the event back through it); the path's
- * added latency is its figure minus the direct path's, per round. The paths are interleaved, one
- * exchange each in turn, on keep-alive connections; 3 uncounted exchanges per path first.
+ * SSE event latency through nginx and HAProxy (docs/deploying's configurations) against the
+ * direct path, on one example server: per exchange a `greet` call's first event (its
+ * elicitation, mid-stream) and, after the client's answer, the result event on the same stream.
+ * The paths take turns, one exchange each; a proxy's added latency is its figure minus the
+ * direct path's in the same round (README.md, Method).
  */
 import { Agent } from 'node:http';
 import {

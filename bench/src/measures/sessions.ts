@@ -1,14 +1,7 @@
 /**
- * Idle legacy sessions, in interleaved rounds, a fresh process per target and round:
- *
- * - memory: `config.sessions` sessions are created (autocannon, one `initialize` each) as a
- *   warm-up batch, then as many again; RSS and heapUsed are read after a forced GC (the target
- *   runs with --expose-gc) before and after the second batch and divided by its count. The first
- *   batch also grows the process itself once (V8's young generation, heap and allocator pages),
- *   which is not a cost per session; its figure is kept as `warmUpRssBytesPerSession`.
- * - creation rate: `initialize` requests per second over a timed run (`config.warmup` s, then
- *   `config.duration` s), like the throughput measure. Every request opens a session that stays
- *   open.
+ * Idle legacy sessions: memory per session over a second batch of `initialize`s (after a
+ * warm-up batch as large, whose figure is kept as `warmUpRssBytesPerSession`: README.md, Method,
+ * says why), and `initialize` per second over a timed run.
  */
 import type { Config } from '../config.ts';
 import type { Memory } from '../entries/side-channel.ts';

@@ -1,9 +1,6 @@
 /**
- * Shutdown with sessions and in-flight calls: a fresh edge-mcp Node process (default options,
- * SIGTERM handled by the adapter) gets `sessions` legacy sessions and `inFlight` `sleep` calls
- * (60 s, JSON pending, one per session); once the server counts them all in flight, the client
- * sends SIGTERM to its pid and times until the process has exited (the child's `exit` event).
- * `pnpm bench` does it once per round, each in a fresh process.
+ * Shutdown with sessions and in-flight calls: SIGTERM to a fresh edge-mcp Node process once it
+ * counts every `sleep` in flight, timed to its exit (README.md, Method).
  */
 import { request } from 'node:http';
 import { until } from '@edge-mcp/test-kit';
