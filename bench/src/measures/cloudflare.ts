@@ -103,12 +103,12 @@ function storageOnce(target: StorageTarget, config: Config): Promise<StorageFigu
   });
 }
 
-const run = (file: string, args: string[]) =>
-  promisify(execFile)(file, args, {
-    cwd: BENCH_DIR,
-    env: { ...process.env, ...WRANGLER_ENV },
-    maxBuffer: 64 * 2 ** 20,
-  });
+function run(file: string, args: string[]): Promise<unknown> {
+  const env = { ...process.env, ...WRANGLER_ENV };
+  const running = promisify(execFile)(file, args, { cwd: BENCH_DIR, env, maxBuffer: 2 ** 26 });
+  running.child.stdin?.end();
+  return running;
+}
 
 interface Metafile {
   outputs: Record<
