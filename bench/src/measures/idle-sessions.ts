@@ -5,6 +5,7 @@
  * README.md, Method.
  */
 import type { Agent } from 'node:http';
+import { until } from '@edge-mcp/test-kit';
 import type { Config } from '../config.ts';
 import type { ExpiryLag } from '../entries/expiry-lag.ts';
 import type { Memory } from '../entries/side-channel.ts';
@@ -113,14 +114,8 @@ async function sweep(run: IdleRun, count: number, idleMs: number) {
   const started = performance.now();
   const during = activeCalls(run, run.nextId);
   // The sweep runs every idle/10 and reaps between idle and idle × 1.1 after the last use.
-  const deadline = started + idleMs * 1.2 + 60_000;
-  while ((await stats(run)).reaped < count) {
-    if (performance.now() > deadline)
-      throw new Error(
-        `the sweep had not reaped ${count} sessions in ${((deadline - started) / 1000).toFixed(0)} s`,
-      );
-    await sleep(500);
-  }
+  const reaped = async () => (await stats(run)).reaped >= count;
+  await until(reaped, `the sweep to reap ${count} sessions`, idleMs * 1.2 + 60_000, 500);
   const seconds = (performance.now() - started) / 1000;
   const lag = await getJson<ExpiryLag>(`${run.server.sideUrl}/lag/stop`);
   return { sweep: { ...lag, seconds }, duringSweep: await during.stop() };
