@@ -120,7 +120,7 @@ function dropOnce(
 }
 
 /** One series of `drops` drops against a fresh process of `spec`. */
-export function runDisconnect(spec: TargetSpec, drops: number): Promise<DisconnectFigures> {
+function runDisconnect(spec: TargetSpec, drops: number): Promise<DisconnectFigures> {
   return withTarget(spec, async (server) => {
     const events = await abortEvents(server);
     const { values, failures } = await series(WARM_UP, drops, (i, counted) =>
