@@ -4,7 +4,7 @@
  * the call was cancelled by the client (and to the end of A's answer). README.md, Method.
  */
 import { Agent } from 'node:http';
-import { within } from '@edge-mcp/test-kit';
+import { legacyMessage, within } from '@edge-mcp/test-kit';
 import { freePort } from '@edge-mcp/test-kit/node';
 import type { Config } from '../config.ts';
 import { type ExampleInstance, startExample } from '../lib/example.ts';
@@ -80,22 +80,18 @@ interface Pair {
 /** One call on A cancelled through B: both times from the cancel, in ms. */
 async function cancelOnce({ a, b, session, agent }: Pair, id: number) {
   const headers = legacyPostHeaders(LEGACY, session);
-  const call = {
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: { name: 'sleep', arguments: { ms: 60_000 }, _meta: { progressToken: id } },
-  };
+  const sleep = { name: 'sleep', arguments: { ms: 60_000 }, _meta: { progressToken: id } };
+  const call = legacyMessage('tools/call', sleep, id);
   const stream = await postStream(a.mcpUrl, headers, JSON.stringify(call));
   try {
     if (stream.status !== 200) throw new Error(`the call on A answered ${stream.status}`);
     await stream.next((m) => m.method === 'notifications/progress', 'the first progress event');
     const logged = logLine(a, id);
-    const cancel = {
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: id, reason: 'bench' },
-    };
+    const cancel = legacyMessage(
+      'notifications/cancelled',
+      { requestId: id, reason: 'bench' },
+      null,
+    );
     const sent = performance.now();
     const answer = await httpRequest(b.mcpUrl, {
       method: 'POST',

@@ -6,6 +6,7 @@
  * direct path's in the same round (README.md, Method).
  */
 import { Agent } from 'node:http';
+import { legacyMessage } from '@edge-mcp/test-kit';
 import {
   freePort,
   haproxyDocumented,
@@ -70,12 +71,7 @@ const PROXIES: Record<ProxyKind, (port: number, upstream: number) => Promise<Rev
 /** One greet exchange on `path`: both round trips in ms. */
 async function exchange(path: Path, id: number): Promise<{ first: number; answer: number }> {
   const headers = legacyPostHeaders(LEGACY, path.session);
-  const call = {
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: { name: 'greet', arguments: {} },
-  };
+  const call = legacyMessage('tools/call', { name: 'greet', arguments: {} }, id);
   const sent = performance.now();
   const stream = await postStream(path.mcpUrl, headers, JSON.stringify(call), path.agent);
   try {
