@@ -6,9 +6,10 @@
  * rates and what the control phase shows.
  */
 import type { Agent } from 'node:http';
+import { sleep } from '@edge-mcp/test-kit';
 import type { Config } from '../config.ts';
 import { type Flood, startFlood } from '../lib/flood.ts';
-import { sleep } from '../lib/http.ts';
+
 import { type CallShape, checkEcho, echoCall } from '../lib/mcp.ts';
 import { boundAgent, openLoop } from '../lib/open-loop.ts';
 import { type RunningTarget, startTarget } from '../lib/spawn.ts';

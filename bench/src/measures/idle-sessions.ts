@@ -5,11 +5,11 @@
  * README.md, Method.
  */
 import type { Agent } from 'node:http';
-import { until } from '@edge-mcp/test-kit';
+import { sleep, until } from '@edge-mcp/test-kit';
 import type { Config } from '../config.ts';
 import type { ExpiryLag } from '../entries/expiry-lag.ts';
 import type { Memory } from '../entries/side-channel.ts';
-import { getJson, sleep } from '../lib/http.ts';
+import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { echoCall, initializeShape, openSession } from '../lib/mcp.ts';
 import { boundAgent, type OpenLoopResult, openLoop } from '../lib/open-loop.ts';

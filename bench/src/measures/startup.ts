@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { sleep } from '@edge-mcp/test-kit';
 import { freePort } from '@edge-mcp/test-kit/node';
 import type { Config } from '../config.ts';
 import { type Bundle, bundle } from '../lib/bundle.ts';
-import { httpRequest, sleep } from '../lib/http.ts';
+import { httpRequest } from '../lib/http.ts';
 import { echoCall, echoText } from '../lib/mcp.ts';
 import { messageOf, rotation } from '../lib/rounds.ts';
 import { kill, NODE_BINARY, runtimeCommand, spawnChild } from '../lib/spawn.ts';
