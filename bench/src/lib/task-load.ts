@@ -132,7 +132,6 @@ async function loadTasks(
 
 async function startTasks(server: RunningTarget, version: string): Promise<DriverRun> {
   const sessionId = await openSession(server.mcpUrl, version);
-  if (!sessionId) throw new Error('no Mcp-Session-Id');
   const session: TaskSession = {
     url: server.mcpUrl,
     headers: { ...legacyPostHeaders(version, sessionId), ...server.headers },

@@ -125,7 +125,6 @@ async function runCrossCancel(cancels: number): Promise<Omit<CrossCancelSample, 
     if (failed) throw failed.reason;
     const [a, b] = started as [ExampleInstance, ExampleInstance];
     const session = await openSession(a.mcpUrl, LEGACY);
-    if (!session) throw new Error('A gave no session id');
     const pair = { a, b, session, agent };
     const { values, failures } = await series(WARM_UP, cancels, (i, counted) =>
       cancelOnce(pair, (counted ? 1000 : 1) + i),

@@ -119,7 +119,6 @@ async function openPaths(
     }
     const mcpUrl = `${url}/mcp`;
     const session = await openSession(mcpUrl, LEGACY, { elicitation: {} });
-    if (!session) throw new Error(`${target.id}: no session id`);
     const agent = new Agent({ keepAlive: true, maxSockets: 2 });
     paths.push({ target, mcpUrl, session, agent, first: [], answer: [], failures: 0 });
   }
