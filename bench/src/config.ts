@@ -93,27 +93,18 @@ export const config = {
 
 export type Config = typeof config;
 
-/** Whether a target id / runtime passes the BENCH_TARGETS and BENCH_RUNTIMES filters. */
-export function selected(
-  id: string,
-  runtime: string,
-  filters: Pick<Config, 'targets' | 'runtimes'> = config,
-): boolean {
-  if (filters.runtimes && !filters.runtimes.includes(runtime)) return false;
-  return !filters.targets || filters.targets.some((part) => id.includes(part));
-}
-
 /**
- * The entries the filters select, with the baselines they are measured against (and theirs), in
- * registry order.
+ * The entries BENCH_TARGETS and BENCH_RUNTIMES select, with the baselines they are measured
+ * against (and theirs), in registry order.
  */
 export function selection<T extends { id: string; runtime: string; baseline?: string }>(
   entries: readonly T[],
-  filters: Pick<Config, 'targets' | 'runtimes'> = config,
+  { targets, runtimes }: Pick<Config, 'targets' | 'runtimes'> = config,
 ): T[] {
-  const chosen = new Set(
-    entries.filter((e) => selected(e.id, e.runtime, filters)).map((e) => e.id),
-  );
+  const picked = (e: T) =>
+    (!runtimes || runtimes.includes(e.runtime)) &&
+    (!targets || targets.some((part) => e.id.includes(part)));
+  const chosen = new Set(entries.filter(picked).map((e) => e.id));
   for (let grew = true; grew; ) {
     grew = false;
     for (const entry of entries) {

@@ -4,7 +4,7 @@
  * `pnpm bench --quick` is a smoke run (one short round, small counts) that checks the bench still
  * runs; it exits non-zero when a target failed to start or to answer, never because of a figure.
  */
-import { config, selection } from './config.ts';
+import { type Config, config, type Measure, selection } from './config.ts';
 import {
   cpuSnapshot,
   formatLoad,
@@ -13,18 +13,19 @@ import {
   NOISY_OTHERS,
   othersCores,
 } from './lib/system.ts';
-import { type CloudflareResults, runCloudflare } from './measures/cloudflare.ts';
-import { type CrossCancelRow, runCrossCancelRounds } from './measures/cross-cancel.ts';
-import { type DisconnectRow, runDisconnectRounds } from './measures/disconnect.ts';
-import { type FairnessRow, runFairness } from './measures/fairness.ts';
-import { type IdleSessionRow, runIdleSessions } from './measures/idle-sessions.ts';
-import { type ProxySseRow, runProxySseRounds } from './measures/proxy-sse.ts';
-import { runSessions, type SessionRow } from './measures/sessions.ts';
-import { runShutdownRounds, type ShutdownRow } from './measures/shutdown.ts';
-import { runStartup, type StartupRow } from './measures/startup.ts';
-import { runThroughput, type ThroughputRow } from './measures/throughput.ts';
+import { runCloudflare } from './measures/cloudflare.ts';
+import { runCrossCancelRounds } from './measures/cross-cancel.ts';
+import { runDisconnectRounds } from './measures/disconnect.ts';
+import { runFairness } from './measures/fairness.ts';
+import { runIdleSessions } from './measures/idle-sessions.ts';
+import { runProxySseRounds } from './measures/proxy-sse.ts';
+import { runSessions } from './measures/sessions.ts';
+import { runShutdownRounds } from './measures/shutdown.ts';
+import { runStartup } from './measures/startup.ts';
+import { runThroughput } from './measures/throughput.ts';
 import { environment } from './report/environment.ts';
 import { judge } from './report/sections.ts';
+import type { Results } from './report/types.ts';
 import { writeOutputs } from './report/write.ts';
 import {
   DISCONNECT_TARGETS,
@@ -58,97 +59,103 @@ log(
 );
 warnIfNoisy('at the start', loadStart);
 
-let throughput: ThroughputRow[] = [];
-let startup: StartupRow[] = [];
-let sessions: SessionRow[] = [];
-let idleSessions: IdleSessionRow[] = [];
-let disconnect: DisconnectRow[] = [];
-let shutdown: ShutdownRow[] = [];
-let crossCancel: CrossCancelRow[] = [];
-let proxySse: ProxySseRow[] = [];
-let fairness: FairnessRow[] = [];
-let cloudflare: CloudflareResults | undefined;
+type Log = (line: string) => void;
+const failures: string[] = [];
+const failed = (name: string, rows: readonly { id: string; errors: string[] }[]) =>
+  failures.push(...rows.flatMap((r) => r.errors.map((e) => `${name} ${r.id} ${e}`)));
 
-if (config.measures.includes('throughput')) {
-  const targets = selection(THROUGHPUT_TARGETS);
-  log(
-    `throughput: ${targets.length} targets, ${config.warmup} s warm-up + ${config.duration} s each per round`,
-  );
-  throughput = await runThroughput(targets, config, log);
+/** Measure `name` on the selected `targets` (with their baselines); none when it is not run. */
+async function measure<
+  T extends { id: string; runtime: string },
+  R extends { id: string; errors: string[] },
+>(
+  name: Measure,
+  targets: readonly T[],
+  what: (targets: T[]) => string,
+  run: (targets: T[], config: Config, log: Log) => Promise<R[]>,
+): Promise<R[]> {
+  const chosen = selection(targets);
+  if (!config.measures.includes(name) || chosen.length === 0) return [];
+  log(`${name}: ${what(chosen)}`);
+  const rows = await run(chosen, config, log);
+  failed(name, rows);
+  return rows;
 }
-if (config.measures.includes('startup')) {
-  const targets = selection(STARTUP_TARGETS);
-  log(`start-up: ${targets.length} targets, ${config.starts} start(s) each per round`);
-  startup = await runStartup(targets, config, log);
-}
-if (config.measures.includes('sessions')) {
-  const targets = selection(SESSION_TARGETS);
-  log(`sessions: ${targets.length} targets, ${config.sessions} idle legacy sessions per batch`);
-  sessions = await runSessions(targets, config, log);
-}
-if (config.measures.includes('idle-sessions')) {
-  const targets = selection(IDLE_SESSION_TARGETS);
-  log(
-    `idle sessions: ${config.idleSessions} idle legacy sessions, idle timeout ${config.idleTimeoutS} s, one round`,
-  );
-  idleSessions = await runIdleSessions(targets, config, log);
-}
-if (config.measures.includes('disconnect')) {
-  disconnect = await runDisconnectRounds(selection(DISCONNECT_TARGETS), config, log);
-}
-if (config.measures.includes('shutdown')) {
-  shutdown = await runShutdownRounds(selection(SHUTDOWN_TARGETS), config, log);
-}
-if (config.measures.includes('cross-cancel')) {
-  const targets = selection(CROSS_CANCEL_TARGETS);
-  if (targets.length > 0) {
-    log(
-      `cross-instance cancel: ${config.cancels} cancels per round, 2 example instances on one Redis`,
-    );
-    crossCancel = await runCrossCancelRounds(targets, config, log);
-  }
-}
-if (config.measures.includes('proxy-sse')) {
-  const targets = selection(PROXY_SSE_TARGETS);
-  if (targets.length > 0) {
-    log(
-      `proxy SSE: ${config.events} exchanges per path and round (${targets.map((t) => t.id).join(', ')})`,
-    );
-    proxySse = await runProxySseRounds(targets, config, log);
-  }
-}
-if (config.measures.includes('fairness')) {
-  const targets = selection(FAIRNESS_TARGETS);
-  if (targets.length > 0) {
-    log(
-      `fairness: 2 × ${config.warmup} s warm-up + 6 × ${config.duration} s (alone, attack, control, control, attack, alone) per round`,
-    );
-    fairness = await runFairness(targets, config, log);
-  }
-}
-if (config.measures.includes('cloudflare')) {
+
+async function cloudflare(): Promise<Results['cloudflare']> {
   const storage = selection(STORAGE_TARGETS);
   const bundles = selection(BUNDLE_TARGETS);
-  if (storage.length + bundles.length > 0) {
-    log(`cloudflare: ${storage.length} storage and ${bundles.length} bundle targets`);
-    cloudflare = await runCloudflare(storage, bundles, config, log);
-  }
+  if (!config.measures.includes('cloudflare') || storage.length + bundles.length === 0) return;
+  log(`cloudflare: ${storage.length} storage and ${bundles.length} bundle targets`);
+  const rows = await runCloudflare(storage, bundles, config, log);
+  failed('cloudflare', [...rows.storage, ...rows.bundles]);
+  return rows;
 }
+
+const { warmup, duration } = config;
+// In the order of the measures in the JSON and the tables.
+const results: Results = {
+  throughput: await measure(
+    'throughput',
+    THROUGHPUT_TARGETS,
+    (t) => `${t.length} targets, ${warmup} s warm-up + ${duration} s each per round`,
+    runThroughput,
+  ),
+  startup: await measure(
+    'startup',
+    STARTUP_TARGETS,
+    (t) => `${t.length} targets, ${config.starts} start(s) each per round`,
+    runStartup,
+  ),
+  sessions: await measure(
+    'sessions',
+    SESSION_TARGETS,
+    (t) => `${t.length} targets, ${config.sessions} idle legacy sessions per batch`,
+    runSessions,
+  ),
+  idleSessions: await measure(
+    'idle-sessions',
+    IDLE_SESSION_TARGETS,
+    () =>
+      `${config.idleSessions} idle legacy sessions, idle timeout ${config.idleTimeoutS} s, one round`,
+    runIdleSessions,
+  ),
+  disconnect: await measure(
+    'disconnect',
+    DISCONNECT_TARGETS,
+    (t) => `${t.length} runtimes, ${config.drops} drops each per round`,
+    runDisconnectRounds,
+  ),
+  shutdown: await measure(
+    'shutdown',
+    SHUTDOWN_TARGETS,
+    () => `${config.shutdownSessions} sessions, ${config.inFlight} calls in flight`,
+    runShutdownRounds,
+  ),
+  crossCancel: await measure(
+    'cross-cancel',
+    CROSS_CANCEL_TARGETS,
+    () => `${config.cancels} cancels per round, 2 example instances on one Redis`,
+    runCrossCancelRounds,
+  ),
+  proxySse: await measure(
+    'proxy-sse',
+    PROXY_SSE_TARGETS,
+    (t) => `${config.events} exchanges per path and round (${t.map((x) => x.id).join(', ')})`,
+    runProxySseRounds,
+  ),
+  fairness: await measure(
+    'fairness',
+    FAIRNESS_TARGETS,
+    () =>
+      `2 × ${warmup} s warm-up + 6 × ${duration} s (alone, attack, control, control, attack, alone) per round`,
+    runFairness,
+  ),
+  cloudflare: await cloudflare(),
+};
 
 const loadEnd = loadAverage();
 const others = othersCores(cpuStart, cpuSnapshot());
-const results = {
-  throughput,
-  startup,
-  sessions,
-  idleSessions,
-  disconnect,
-  shutdown,
-  crossCancel,
-  proxySse,
-  fairness,
-  cloudflare,
-};
 const goals = judge(results);
 const { partial, out, ...knobs } = config;
 // The load average at the end counts this run's own processes too; other work is judged by
@@ -168,20 +175,6 @@ if (others !== null) {
 }
 if (noisy) log('this run is noisy: treat its figures as provisional');
 
-const failures = [
-  ...throughput.flatMap((r) => r.errors.map((e) => `${r.id} ${e}`)),
-  ...startup.flatMap((r) => r.errors.map((e) => `start-up ${r.id} ${e}`)),
-  ...sessions.flatMap((r) => r.errors.map((e) => `sessions ${r.id} ${e}`)),
-  ...idleSessions.flatMap((r) => r.errors.map((e) => `idle-sessions ${r.id} ${e}`)),
-  ...disconnect.flatMap((r) => r.errors.map((e) => `disconnect ${r.id} ${e}`)),
-  ...shutdown.flatMap((r) => r.errors.map((e) => `shutdown ${r.id} ${e}`)),
-  ...crossCancel.flatMap((r) => r.errors.map((e) => `cross-cancel ${r.id} ${e}`)),
-  ...proxySse.flatMap((r) => r.errors.map((e) => `proxy-sse ${r.id} ${e}`)),
-  ...fairness.flatMap((r) => r.errors.map((e) => `fairness ${r.id} ${e}`)),
-  ...[...(cloudflare?.storage ?? []), ...(cloudflare?.bundles ?? [])].flatMap((r) =>
-    r.errors.map((e) => `cloudflare ${r.id} ${e}`),
-  ),
-];
 if (failures.length > 0) {
   log(`${failures.length} measurement(s) failed:\n  ${failures.join('\n  ')}`);
   process.exitCode = 1;

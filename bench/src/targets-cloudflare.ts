@@ -8,7 +8,7 @@
 import { wranglerScript } from './lib/paths.ts';
 import type { TargetSpec } from './lib/spawn.ts';
 import { LEGACY, LEGACY_SESSION, MODERN } from './target-shapes.ts';
-import type { Library, ThroughputTarget } from './target-types.ts';
+import type { Entry, ThroughputTarget } from './target-types.ts';
 
 const EDGE_DO: TargetSpec & { config: string } = {
   runtime: 'workerd',
@@ -39,37 +39,37 @@ export function unavailableWrangler(): string | undefined {
   }
 }
 
+/** What every workerd target shares: `wrangler dev` or `wrangler deploy` runs it. */
+export const WORKERD = { runtime: 'workerd', unavailable: unavailableWrangler } as const;
+
 /** Appended to THROUGHPUT_TARGETS, after workerd's bare Worker (their baseline). */
 export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
   {
     id: 'workerd/bare-do',
     label: 'bare Worker → bare Durable Object (wrangler dev)',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'bare',
     spec: { ...EDGE_DO, entry: 'workerd-bare-do.ts' },
     ...MODERN,
     baseline: 'workerd/bare',
-    unavailable: unavailableWrangler,
   },
   {
     id: 'workerd/agents/legacy-session',
     label: 'agents McpAgent, one session in a Durable Object (wrangler dev)',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'agents',
     spec: agents('agent'),
     ...LEGACY_SESSION,
     baseline: 'workerd/bare-do',
-    unavailable: unavailableWrangler,
   },
   {
     id: 'workerd/agents/stateless',
     label: 'agents createMcpHandler modern, stateless (wrangler dev)',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'agents',
     spec: agents('stateless'),
     ...MODERN,
     baseline: 'workerd/bare',
-    unavailable: unavailableWrangler,
   },
 ];
 
@@ -77,39 +77,31 @@ export const CLOUDFLARE_THROUGHPUT_TARGETS: ThroughputTarget[] = [
  * Durable Object storage operations per 1,000 legacy `tools/call`s on one session in steady
  * state, counted through the storage API by the entry (src/entries/storage-counter.ts).
  */
-export interface StorageTarget {
-  id: string;
-  label: string;
-  runtime: 'workerd';
-  library: Library;
-  spec: TargetSpec;
+export interface StorageTarget extends Omit<Entry, 'goals' | 'baseline'> {
   version: string;
   /** At most this many storage writes per 1,000 calls, judged on the worst round. */
   maxWritesPer1k?: number;
   goalLabel?: string;
-  unavailable?: () => string | undefined;
 }
 
 export const STORAGE_TARGETS: StorageTarget[] = [
   {
     id: 'workerd/edge-mcp/storage',
     label: 'edge-mcp session object',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'edge-mcp',
     spec: { ...EDGE_DO, env: COUNT_STORAGE },
     version: LEGACY,
     maxWritesPer1k: 10,
     goalLabel: 'workerd: Durable Object storage writes per 1,000 legacy calls, steady state',
-    unavailable: unavailableWrangler,
   },
   {
     id: 'workerd/agents/storage',
     label: 'agents McpAgent object',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'agents',
     spec: agents('agent', COUNT_STORAGE),
     version: LEGACY,
-    unavailable: unavailableWrangler,
   },
 ];
 
@@ -117,25 +109,20 @@ export const STORAGE_TARGETS: StorageTarget[] = [
  * What `wrangler deploy --dry-run --outdir` writes for a Worker a user deploys (src/deploy): its
  * modules without source maps, raw and gzipped.
  */
-export interface BundleTarget {
-  id: string;
-  label: string;
-  runtime: 'workerd';
-  library: Library;
+export interface BundleTarget extends Omit<Entry, 'goals' | 'baseline' | 'spec'> {
   /** File in src/deploy. */
   entry: string;
   /** Its wrangler config in bench/ (the bindings its exports need). */
   config: string;
   /** A goal on the ratio of its gzipped size to another bundle's, per round. */
   goal?: { against: string; max: number; label: string };
-  unavailable?: () => string | undefined;
 }
 
 export const BUNDLE_TARGETS: BundleTarget[] = [
   {
     id: 'workerd/edge-mcp/bundle',
     label: 'edge-mcp session Worker + object, JSON Schema tools (no zod)',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'edge-mcp',
     entry: 'edge-worker.ts',
     config: EDGE_DO.config,
@@ -144,15 +131,13 @@ export const BUNDLE_TARGETS: BundleTarget[] = [
       max: 0.25,
       label: 'workerd: deployed bundle (gzip) vs agents McpAgent',
     },
-    unavailable: unavailableWrangler,
   },
   {
     id: 'workerd/agents/bundle',
     label: 'agents McpAgent Worker (SDK v1: zod comes with it)',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'agents',
     entry: 'agents-worker.ts',
     config: 'wrangler-agents.jsonc',
-    unavailable: unavailableWrangler,
   },
 ];

@@ -4,7 +4,7 @@
  * the paths to one instance, direct and through nginx and HAProxy as docs/deploying configures
  * them (SSE event latency). They need no spec: their measures start what they need.
  */
-import { accessSync, constants } from 'node:fs';
+import { missingBinary } from './lib/paths.ts';
 import { unavailableRedis } from './lib/services.ts';
 
 export type ProxyKind = 'nginx' | 'haproxy';
@@ -28,14 +28,8 @@ const BINARIES: Record<ProxyKind, string> = {
 };
 
 /** Why `proxy` cannot run here (its binary is missing), or undefined. */
-function unavailableProxy(proxy: ProxyKind): string | undefined {
-  try {
-    accessSync(BINARIES[proxy], constants.X_OK);
-    return undefined;
-  } catch {
-    return `${BINARIES[proxy]} not installed (Debian's ${proxy}; scripts/system-deps.mjs installs it)`;
-  }
-}
+const unavailableProxy = (proxy: ProxyKind) =>
+  missingBinary(BINARIES[proxy], `Debian's ${proxy}; scripts/system-deps.mjs installs it`);
 
 export const CROSS_CANCEL_TARGETS: ExampleTarget[] = [
   {

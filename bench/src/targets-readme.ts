@@ -9,39 +9,37 @@
 
 import { atLeast, cpuAtMost, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
-import { unavailableWrangler } from './targets-cloudflare.ts';
+import { WORKERD } from './targets-cloudflare.ts';
 
 export function readmeTargets(runtime: 'node' | 'deno' | 'bun'): ThroughputTarget[] {
   const name = RUNTIME_NAME[runtime];
-  const bare = `${runtime}/bare`;
-  const spec = { runtime, entry: 'server.mjs (README)' } as const;
+  const server = (readme: 'no-log' | 'as-written') =>
+    ({
+      runtime,
+      library: 'edge-mcp',
+      spec: { runtime, entry: 'server.mjs (README)', readme },
+    }) as const;
   return [
     {
       id: `${runtime}/readme/modern`,
       label: "README's server, modern (no request log)",
-      runtime,
-      library: 'edge-mcp',
-      spec: { ...spec, readme: 'no-log' },
+      ...server('no-log'),
       ...MODERN,
-      baseline: bare,
+      baseline: `${runtime}/bare`,
       goals: cpuAtMost(1.2, `${name}: CPU per modern tools/call, the README's server vs bare`),
     },
     {
       id: `${runtime}/readme/legacy-session`,
       label: "README's server, legacy on one session (no request log)",
-      runtime,
-      library: 'edge-mcp',
-      spec: { ...spec, readme: 'no-log' },
+      ...server('no-log'),
       ...LEGACY_SESSION,
-      baseline: bare,
+      baseline: `${runtime}/bare`,
       goals: cpuAtMost(1.3, `${name}: CPU per legacy tools/call, the README's server vs bare`),
     },
     {
       id: `${runtime}/readme-log/modern`,
       label: "README's server as written (its request log on), modern",
-      runtime,
-      library: 'edge-mcp',
-      spec: { ...spec, readme: 'as-written' },
+      ...server('as-written'),
       ...MODERN,
       baseline: `${runtime}/readme/modern`,
       goals: cpuAtMost(1.1, `${name}: the README's request log, CPU per call with it vs without`),
@@ -62,18 +60,17 @@ export function readmeWorkerTargets(): ThroughputTarget[] {
     {
       id: 'workerd/readme/modern',
       label: "README's Worker, modern (createSessionWorker, wrangler dev)",
-      runtime: 'workerd',
+      ...WORKERD,
       library: 'edge-mcp',
       spec,
       ...MODERN,
       baseline: 'workerd/bare',
       goals: atLeast(0.9, "workerd: modern tools/call, the README's Worker vs a bare Worker"),
-      unavailable: unavailableWrangler,
     },
     {
       id: 'workerd/readme/legacy-session',
       label: "README's Worker, legacy on one Durable Object session (wrangler dev)",
-      runtime: 'workerd',
+      ...WORKERD,
       library: 'edge-mcp',
       spec,
       ...LEGACY_SESSION,
@@ -86,7 +83,6 @@ export function readmeWorkerTargets(): ThroughputTarget[] {
         ),
         ...cpuAtMost(0.5, "workerd: CPU per legacy call, the README's Worker vs McpAgent", agents),
       ],
-      unavailable: unavailableWrangler,
     },
   ];
 }

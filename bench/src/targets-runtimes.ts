@@ -6,7 +6,7 @@
 import type { TargetSpec } from './lib/spawn.ts';
 import { atLeast, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
 import type { ThroughputTarget } from './target-types.ts';
-import { unavailableWrangler } from './targets-cloudflare.ts';
+import { WORKERD } from './targets-cloudflare.ts';
 
 /** edge-mcp modern and legacy on Deno or Bun, against the runtime's bare handler. */
 export function runtimeTargets(runtime: 'deno' | 'bun'): ThroughputTarget[] {
@@ -50,21 +50,19 @@ export const WORKERD_THROUGHPUT_TARGETS: ThroughputTarget[] = [
   {
     id: 'workerd/bare',
     label: 'bare Worker (wrangler dev)',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'bare',
     spec: { runtime: 'workerd', entry: 'workerd-bare.ts' },
     ...MODERN,
-    unavailable: unavailableWrangler,
   },
   {
     id: 'workerd/edge-mcp/modern',
     label: 'edge-mcp modern, createWorker (wrangler dev)',
-    runtime: 'workerd',
+    ...WORKERD,
     library: 'edge-mcp',
     spec: { runtime: 'workerd', entry: 'workerd-edge.ts' },
     ...MODERN,
     baseline: 'workerd/bare',
     goals: atLeast(0.8, 'workerd: modern tools/call vs a bare Worker'),
-    unavailable: unavailableWrangler,
   },
 ];

@@ -4,12 +4,16 @@
  */
 import type { TargetSpec } from './lib/spawn.ts';
 import { atLeast, LEGACY, LITE, node } from './target-shapes.ts';
-import type { Entry } from './target-types.ts';
+import type { Entry, Library } from './target-types.ts';
 
 /** Legacy sessions on Node: idle memory per session and `initialize` per second. */
 export interface SessionTarget extends Entry {
   version: string;
 }
+
+/** A Node legacy-session target against the bare `initialize` answer. */
+const vsBare = (library: Library, spec: TargetSpec, version = LEGACY) =>
+  ({ runtime: 'node', library, spec, version, baseline: 'node/bare-initialize' }) as const;
 
 export const SESSION_TARGETS: SessionTarget[] = [
   {
@@ -23,59 +27,32 @@ export const SESSION_TARGETS: SessionTarget[] = [
   {
     id: 'node/edge-mcp',
     label: 'edge-mcp',
-    runtime: 'node',
-    library: 'edge-mcp',
-    spec: node('node-edge.ts', undefined, { MAX_SESSIONS: '1000000' }),
-    version: LEGACY,
-    baseline: 'node/bare-initialize',
+    ...vsBare('edge-mcp', node('node-edge.ts', undefined, { MAX_SESSIONS: '1000000' })),
     goals: atLeast(15, 'Node: sessions created per second vs SDK v1', 'node/sdk-v1'),
   },
-  {
-    id: 'node/sdk-v1',
-    label: 'SDK v1',
-    runtime: 'node',
-    library: 'sdk-v1',
-    spec: node('node-sdk-v1.ts', 'session'),
-    version: LEGACY,
-    baseline: 'node/bare-initialize',
-  },
+  { id: 'node/sdk-v1', label: 'SDK v1', ...vsBare('sdk-v1', node('node-sdk-v1.ts', 'session')) },
   {
     id: 'node/sdk-v2',
     label: 'SDK v2 (sessionful transport)',
-    runtime: 'node',
-    library: 'sdk-v2',
-    spec: node('node-sdk-v2.ts', 'session'),
-    version: LEGACY,
-    baseline: 'node/bare-initialize',
+    ...vsBare('sdk-v2', node('node-sdk-v2.ts', 'session')),
   },
   {
     id: 'node/mcp-lite',
     label: 'mcp-lite',
-    runtime: 'node',
-    library: 'mcp-lite',
-    spec: node('node-mcp-lite.ts', 'session'),
-    version: LITE,
-    baseline: 'node/bare-initialize',
+    ...vsBare('mcp-lite', node('node-mcp-lite.ts', 'session'), LITE),
   },
 ];
+
+const EDGE = { label: 'edge-mcp', library: 'edge-mcp' } as const;
 
 /**
  * A million idle legacy sessions next to a few active ones (the idle-sessions measure): the
  * measure sets MAX_SESSIONS and SESSION_IDLE_MS for the count it opens.
  */
-export interface IdleSessionTarget extends Entry {
-  version: string;
-}
+export type IdleSessionTarget = SessionTarget;
 
 export const IDLE_SESSION_TARGETS: IdleSessionTarget[] = [
-  {
-    id: 'node/edge-mcp',
-    label: 'edge-mcp',
-    runtime: 'node',
-    library: 'edge-mcp',
-    spec: node('node-edge.ts'),
-    version: LEGACY,
-  },
+  { id: 'node/edge-mcp', ...EDGE, runtime: 'node', spec: node('node-edge.ts'), version: LEGACY },
 ];
 
 /** Client disconnect → handler abort, per runtime (edge-mcp only). */
@@ -84,9 +61,8 @@ export type ProbeTarget = Entry;
 export const DISCONNECT_TARGETS: ProbeTarget[] = (['node', 'deno', 'bun'] as const).map(
   (runtime) => ({
     id: `${runtime}/edge-mcp`,
-    label: 'edge-mcp',
+    ...EDGE,
     runtime,
-    library: 'edge-mcp',
     spec: runtime === 'node' ? node('node-edge.ts') : { runtime, entry: `${runtime}-edge.ts` },
   }),
 );
@@ -95,9 +71,8 @@ export const DISCONNECT_TARGETS: ProbeTarget[] = (['node', 'deno', 'bun'] as con
 export const SHUTDOWN_TARGETS: ProbeTarget[] = [
   {
     id: 'node/edge-mcp',
-    label: 'edge-mcp',
+    ...EDGE,
     runtime: 'node',
-    library: 'edge-mcp',
     // Its 10,000 sessions come from one address: over the per-principal default (1,000) the
     // idlest would be evicted, the sessions of the calls in flight first.
     spec: node('node-edge.ts', undefined, { MAX_SESSIONS: '1000000' }),
@@ -121,9 +96,8 @@ export type FairnessTarget = ProbeTarget & { control: TargetSpec };
 export const FAIRNESS_TARGETS: FairnessTarget[] = [
   {
     id: 'node/edge-mcp',
-    label: 'edge-mcp',
+    ...EDGE,
     runtime: 'node',
-    library: 'edge-mcp',
     spec: node('node-edge.ts', undefined, {
       RATE_LIMIT: `${FAIRNESS_LIMIT.perSecond}:${FAIRNESS_LIMIT.burst}`,
       RATE_LIMIT_SCOPE: 'principal',

@@ -9,7 +9,6 @@ import type { ThroughputTarget } from './target-types.ts';
 import { CLOUDFLARE_THROUGHPUT_TARGETS } from './targets-cloudflare.ts';
 import { NODE_THROUGHPUT_TARGETS } from './targets-node.ts';
 import { PACKAGE_THROUGHPUT_TARGETS } from './targets-packages.ts';
-import { PEER_THROUGHPUT_TARGETS } from './targets-peers.ts';
 import { readmeTargets, readmeWorkerTargets } from './targets-readme.ts';
 import { runtimeTargets, WORKERD_THROUGHPUT_TARGETS } from './targets-runtimes.ts';
 
@@ -32,7 +31,6 @@ export { STARTUP_TARGETS, type StartupTarget } from './targets-startup.ts';
 /** The order of the one list this was: selections and rounds go by it, and so do the tables. */
 export const THROUGHPUT_TARGETS: ThroughputTarget[] = [
   ...NODE_THROUGHPUT_TARGETS,
-  ...PEER_THROUGHPUT_TARGETS,
   ...PACKAGE_THROUGHPUT_TARGETS,
   ...runtimeTargets('deno'),
   ...runtimeTargets('bun'),

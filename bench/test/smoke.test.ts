@@ -12,25 +12,30 @@ import { MEASURES } from '../src/config.ts';
 import { unavailableRedis } from '../src/lib/services.ts';
 import type { Report } from '../src/report/types.ts';
 
+/** `pnpm bench --quick` on the subset, writing to `out`: its report. */
+function quickRun(out: string): Report {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/run.ts', '--quick'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      BENCH_OUT: out,
+      BENCH_RUNTIMES: 'node',
+      BENCH_TARGETS: 'node/edge-mcp',
+      // The idle-sessions measure takes a minute and more: test/idle-sessions.test.ts runs it.
+      BENCH_MEASURES: MEASURES.filter((measure) => measure !== 'idle-sessions').join(','),
+    },
+    encoding: 'utf8',
+    timeout: 170_000,
+  });
+  expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
+  expect(run.stdout).toContain('**Targets**');
+  return JSON.parse(readFileSync(out, 'utf8')) as Report;
+}
+
 test('the quick mode runs every measure (but idle-sessions) and writes its outputs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'edge-mcp-bench-smoke-'));
   try {
-    const out = join(dir, 'smoke.json');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/run.ts', '--quick'], {
-      cwd: join(import.meta.dirname, '..'),
-      env: {
-        ...process.env,
-        BENCH_OUT: out,
-        BENCH_RUNTIMES: 'node',
-        BENCH_TARGETS: 'node/edge-mcp',
-        // The idle-sessions measure takes a minute and more: test/idle-sessions.test.ts runs it.
-        BENCH_MEASURES: MEASURES.filter((measure) => measure !== 'idle-sessions').join(','),
-      },
-      encoding: 'utf8',
-      timeout: 170_000,
-    });
-    expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
+    const report = quickRun(join(dir, 'smoke.json'));
     expect(report.config.partial).toBe(true);
     expect(report.load?.start).toHaveLength(3);
     const { throughput, startup, sessions, disconnect, shutdown, fairness = [] } = report.results;
@@ -94,7 +99,6 @@ test('the quick mode runs every measure (but idle-sessions) and writes its outpu
       expect(row.errors, row.id).toEqual([]);
       expect(row.samples.length, row.id).toBeGreaterThan(0);
     }
-    expect(run.stdout).toContain('**Targets**');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@
  * sweep ran in (or just after), so a mass expiry is judged on its own turns, not diluted by the
  * quiet ones between sweeps. Web APIs only (every runtime's entry can serve it).
  */
-import { percentile } from '../lib/stats.ts';
+import { latencies } from '../lib/stats.ts';
 
 export interface ExpiryLag {
   /** Ticks kept (the sweep's turns and the ones right after). */
@@ -51,14 +51,7 @@ export function expiryLagSampler(reaped: () => number): ExpiryLagSampler {
     stop() {
       clearTimeout(timer);
       timer = undefined;
-      const sorted = lags.sort((a, b) => a - b);
-      return {
-        ticks: sorted.length,
-        p50Ms: percentile(sorted, 50),
-        p99Ms: percentile(sorted, 99),
-        maxMs: sorted.at(-1) ?? Number.NaN,
-        reaped: reaped() - first,
-      };
+      return { ticks: lags.length, ...latencies(lags), reaped: reaped() - first };
     },
   };
 }

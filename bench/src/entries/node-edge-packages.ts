@@ -1,12 +1,8 @@
 /**
  * Target: edge-mcp on the Node adapter as node-edge.ts, with one package feature on (MODE):
- *
- * - `auth`: the core's resource-server auth, `jwtVerifier` as a user gets it: a token it has
- *   verified against the key set at `JWKS_URL` (the bench's own authorization server on
- *   127.0.0.1, fetched on the first request and cached) is accepted again from its verified-token
- *   cache, for the audience `MCP_RESOURCE`;
- * - `auth-nocache`: the same with `cache: false`, the signature checked on every request;
- * - `tasks`: the task tool, tasks in the memory store (the default).
+ * `auth` (`jwtVerifier` as a user gets it, against the bench's JWKS at `JWKS_URL`, its
+ * verified-token cache on), `auth-nocache` (`cache: false`) or `tasks` (the task tool, memory
+ * store).
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';

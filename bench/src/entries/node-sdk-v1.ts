@@ -1,11 +1,7 @@
 /**
  * Target: `@modelcontextprotocol/sdk` 1.32 (McpServer + StreamableHTTPServerTransport on
- * `node:http`), JSON responses (`enableJsonResponse`) like the other targets.
- *
- * - MODE=stateless: a new server and transport per request (`sessionIdGenerator: undefined`),
- *   the SDK's documented stateless pattern.
- * - MODE=session: the documented session map: `initialize` creates a server and a transport,
- *   later requests find theirs by `Mcp-Session-Id`.
+ * `node:http`), JSON responses like the other targets. MODE=stateless is the SDK's documented
+ * stateless pattern (a server and transport per request), MODE=session its session map.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

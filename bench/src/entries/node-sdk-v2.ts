@@ -1,11 +1,7 @@
 /**
  * Target: `@modelcontextprotocol/server` 2.4 on Node through `@hono/node-server` (the SDK's own
- * `@modelcontextprotocol/node` is not installed; Hono's adapter is the usual fetch-on-Node glue).
- *
- * - MODE=handler: `createMcpHandler(factory)`: 2026-07-28 with a server built per request, and
- *   its stateless legacy fallback (no sessions: GET/DELETE answer 405).
- * - MODE=session: legacy sessions the v1 way, which v2 still ships:
- *   `WebStandardStreamableHTTPServerTransport` with a session id generator, one server per session.
+ * `@modelcontextprotocol/node` is not installed). MODE=handler: `createMcpHandler(factory)` and
+ * its stateless legacy fallback; MODE=session: legacy sessions the v1 way, which v2 still ships.
  */
 import { randomUUID } from 'node:crypto';
 import { serve } from '@hono/node-server';

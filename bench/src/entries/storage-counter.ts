@@ -4,12 +4,8 @@
  * `sql` and `kv` parts) are wrapped on the instance before the object's class sees them, so the
  * library under test runs unchanged and nothing of this reaches a published package. Counters
  * live in the isolate's module scope (wrangler dev runs a script's Worker and its objects in one
- * isolate) and the bench's Worker entry answers them on `/bench/storage`.
- *
- * What counts (as Cloudflare bills a SQLite-backed object): a `get`, `list` or `getAlarm` is one
- * read; a `put`, `delete`, `deleteAll`, `setAlarm` or `deleteAlarm` is one write; a `sql.exec` is a
- * read or a write by its statement (SELECT / PRAGMA read, anything else writes). Rows are summed
- * from the cursors' own `rowsRead` / `rowsWritten` (what the bill is counted in) when read.
+ * isolate) and the bench's Worker entry answers them on `/bench/storage`. What counts as a read
+ * or a write is what Cloudflare bills a SQLite-backed object for (README.md, Method).
  */
 
 export interface StorageCounts {

@@ -1,14 +1,8 @@
 /**
  * Target: Cloudflare's `agents` 0.32 under `wrangler dev` (bench/wrangler-agents.jsonc), with the
- * same three tools as edge-mcp's, mounted as its documentation shows:
- *
- * - MODE=agent: `McpAgent.serve('/mcp')`, one Durable Object per legacy session, serving an SDK
- *   v1 McpServer (what McpAgent accepts). With COUNT_STORAGE=1 (the storage measure only, never
- *   a throughput run) the object's storage is counted (./storage-counter.ts) by the subclass,
- *   before McpAgent's constructor sees it.
- * - MODE=stateless: its `createMcpHandler` with an SDK v2 server factory, no objects.
- *
- * `/bench/storage` answers the counts, `/health` tells the bench it is ready.
+ * three tools, mounted as its documentation shows: MODE=agent is `McpAgent.serve('/mcp')` (an SDK
+ * v1 McpServer, one Durable Object per session, its storage counted by the subclass with
+ * COUNT_STORAGE=1, before McpAgent's constructor sees it); MODE=stateless its `createMcpHandler`.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createMcpHandler, McpAgent } from 'agents/mcp';

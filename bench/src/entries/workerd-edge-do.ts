@@ -1,10 +1,7 @@
 /**
  * Target: edge-mcp's session Worker as apps/worker deploys it, under `wrangler dev`
- * (bench/wrangler-edge-do.jsonc): 2026-07-28 in the isolate, every legacy session in its own
- * Durable Object (`createSessionWorker` + `defineSessionObject`), so a legacy `tools/call` crosses
- * the Worker → object hop. With COUNT_STORAGE=1 (the storage measure only, never a throughput run)
- * the object's storage is counted (./storage-counter.ts) by a subclass, outside the adapter;
- * `/bench/storage` answers the counts, `/health` tells the bench it is ready.
+ * (bench/wrangler-edge-do.jsonc): every legacy session in its own Durable Object, its storage
+ * counted by a subclass outside the adapter with COUNT_STORAGE=1 (the storage measure only).
  */
 import {
   createSessionWorker,

@@ -5,7 +5,8 @@
  * its side channel (`/stats` → `counters`) before and after the measured run, or reported by the
  * driver itself.
  */
-import { getJson, sleep } from './http.ts';
+import { sleep } from '@edge-mcp/test-kit';
+import { getJson } from './http.ts';
 import type { LoadResult } from './load.ts';
 import type { RunningTarget } from './spawn.ts';
 

@@ -7,7 +7,7 @@
  * Its own process group; stopped by its pid (SIGTERM, SIGKILL to the group after 5 s).
  */
 import { EXAMPLE_DIR } from './paths.ts';
-import { type ChildExit, kill, NODE_BINARY, spawnChild } from './spawn.ts';
+import { type ChildExit, kill, NODE_BINARY, spawnChild, stopChild } from './spawn.ts';
 
 /** What the example prints once it listens. */
 const READY = 'edge-mcp example serving';
@@ -43,14 +43,6 @@ export async function startExample(
     partial = lines.pop() ?? '';
     for (const line of lines) for (const listener of listeners) listener(line, at);
   });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => kill(child, 'SIGKILL', true), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-  };
   try {
     await ready(listeners, exited);
   } catch (error) {
@@ -68,7 +60,7 @@ export async function startExample(
       return () => listeners.delete(listener);
     },
     output,
-    stop,
+    stop: () => stopChild({ child, exited, output }, false),
   };
 }
 

@@ -46,5 +46,3 @@ export function jsonRpcOf(answer: HttpAnswer): { result?: unknown; error?: unkno
   if (text.startsWith('{')) return JSON.parse(text);
   return sseMessages(answer.body).at(-1);
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

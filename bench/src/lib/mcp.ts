@@ -81,12 +81,12 @@ export function initializeShape(
   };
 }
 
-/** initialize + notifications/initialized; resolves with the session id (if the server gave one). */
+/** initialize + notifications/initialized; resolves with the session id (throws without one). */
 export async function openSession(
   mcpUrl: string,
   version: string,
   capabilities: Record<string, unknown> = {},
-): Promise<string | undefined> {
+): Promise<string> {
   const init = initializeShape(version, capabilities);
   const answer = await httpRequest(mcpUrl, {
     method: 'POST',
@@ -94,8 +94,8 @@ export async function openSession(
     body: init.body(0),
   });
   if (answer.status !== 200) throw new Error(`initialize: ${answer.status} ${answer.body}`);
-  const header = answer.headers['mcp-session-id'];
-  const sessionId = typeof header === 'string' ? header : undefined;
+  const sessionId = answer.headers['mcp-session-id'];
+  if (typeof sessionId !== 'string') throw new Error('initialize gave no Mcp-Session-Id');
   const note = await httpRequest(mcpUrl, {
     method: 'POST',
     headers: legacyPostHeaders(version, sessionId),

@@ -7,6 +7,7 @@
  * handed to node:http (its agent's queue included) to the end of its answer.
  */
 import { Agent, request } from 'node:http';
+import { within } from '@edge-mcp/test-kit';
 import type { CallShape } from './mcp.ts';
 
 export interface OpenLoopOptions {
@@ -94,17 +95,6 @@ function send(
   req.end(options.shape.body(id));
 }
 
-/** Resolves once `onDrained` is called, or after `drainMs` at the latest. */
-function drainOrTimeout(drainMs: number, onDrained: (drained: () => void) => void): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const limit = setTimeout(resolve, drainMs);
-    onDrained(() => {
-      clearTimeout(limit);
-      resolve();
-    });
-  });
-}
-
 export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
   const { rate } = options;
   const tally: Tally = { latenciesMs: [], statuses: {}, errors: 0 };
@@ -113,6 +103,9 @@ export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
   let maxLagMs = 0;
   let stopped = false;
   let drained: () => void = () => {};
+  const allDrained = new Promise<void>((resolve) => {
+    drained = resolve;
+  });
   const settle = () => {
     inFlight--;
     if (stopped && inFlight === 0) drained();
@@ -138,11 +131,7 @@ export function openLoop(options: OpenLoopOptions, agent: Agent): OpenLoop {
       stopped = true;
       clearTimeout(timer);
       const seconds = (performance.now() - started) / 1000;
-      if (inFlight > 0) {
-        await drainOrTimeout(drainMs, (resolve) => {
-          drained = resolve;
-        });
-      }
+      if (inFlight > 0) await within(allDrained, 'the calls in flight', drainMs).catch(() => {});
       if (inFlight > 0) {
         tally.statuses.timeout = inFlight;
         tally.errors += inFlight;

@@ -2,6 +2,7 @@
  * Where things are: the bench package, its results, the example server, and the Deno, Bun and
  * wrangler binaries.
  */
+import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { bunBinary as bunOf, denoBinary as denoOf } from '@edge-mcp/test-kit/node';
@@ -28,6 +29,16 @@ export function bunBinary(): string {
 export function wranglerScript(): string {
   const require = createRequire(join(APPS_DIR, 'worker', 'package.json'));
   return join(dirname(require.resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+}
+
+/** Why `binary` cannot run here (`what` installs it), or undefined when it can. */
+export function missingBinary(binary: string, what: string): string | undefined {
+  try {
+    accessSync(binary, constants.X_OK);
+    return undefined;
+  } catch {
+    return `${binary} not installed (${what})`;
+  }
 }
 
 /** wrangler's version, or why it cannot run. */

@@ -30,8 +30,7 @@ let made: string | undefined;
 /** The README's server file and the command lines of its `sh` block (what each runtime adds). */
 export function readmeServer(): { source: string; commands: Map<ReadmeRuntime, string[]> } {
   const text = readFileSync(join(WORKSPACE, 'README.md'), 'utf8');
-  const source = /```js\n\/\/ file: server\.mjs\n([\s\S]*?)```/.exec(text)?.[1];
-  if (source === undefined) throw new Error('README.md shows no `// file: server.mjs` block');
+  const source = readmeFile(text, 'js', FILE);
   const commands = new Map<ReadmeRuntime, string[]>();
   const after = text.slice(text.indexOf('// file: server.mjs'));
   const block = /```sh\n([\s\S]*?)```/.exec(after)?.[1] ?? '';
@@ -42,7 +41,7 @@ export function readmeServer(): { source: string; commands: Map<ReadmeRuntime, s
       commands.set(runtime, words.slice(1, -1));
   }
   if (commands.size !== 3) throw new Error(`README.md's run commands not found in:\n${block}`);
-  return { source: `// file: ${FILE}\n${source}`, commands };
+  return { source, commands };
 }
 
 /** The README's `// file: name` block in the language `lang`, as written. */

@@ -5,24 +5,18 @@
  * a tiny authorization server on 127.0.0.1 serving the JSON Web Key Set whose private key signs
  * the bench's bearer token.
  */
-import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startRedis, startRedisCluster } from '@edge-mcp/test-kit/node';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { missingBinary } from './paths.ts';
 import type { Service } from './spawn.ts';
 
 const REDIS_BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
 /** Why the Redis targets cannot run here, or undefined when `redis-server` is installed. */
-export function unavailableRedis(): string | undefined {
-  try {
-    accessSync(REDIS_BINARY, constants.X_OK);
-    return undefined;
-  } catch {
-    return `${REDIS_BINARY} not installed (Debian's redis-server; CI installs it)`;
-  }
-}
+export const unavailableRedis = () =>
+  missingBinary(REDIS_BINARY, "Debian's redis-server; CI installs it");
 
 /** A fresh, empty `redis-server` (no persistence) for one target process: `REDIS_URL`. */
 export async function redisService(): Promise<Service> {

@@ -8,8 +8,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@edge-mcp/test-kit';
 import { freePort } from '@edge-mcp/test-kit/node';
-import { getJson, httpRequest, sleep } from './http.ts';
+import { getJson, httpRequest } from './http.ts';
 import { BENCH_DIR, bunBinary, denoBinary, NODE_BINARY, wranglerScript } from './paths.ts';
 import {
   type ReadmeVariant,
@@ -18,6 +19,7 @@ import {
   WORKER_CONFIG,
   WORKER_FILE,
 } from './readme-app.ts';
+import { messageOf } from './rounds.ts';
 
 export type Runtime = 'node' | 'deno' | 'bun' | 'workerd';
 
@@ -174,40 +176,38 @@ export function spawnChild(
 }
 
 /**
- * Polls `ready` (it throws until the target answers) every 100 ms until `deadline`; if the
- * process exits first or the deadline passes, cleans up and throws with its output.
+ * Polls `ready` (it throws until the target answers) every 100 ms for `ms`; if the process exits
+ * first or the time runs out, cleans up and throws with its output.
  */
 async function waitUntilReady(
   spec: TargetSpec,
   { child, exited, output }: Child,
   ready: () => Promise<void>,
-  deadline: number,
+  ms: number,
   cleanUp: () => Promise<void>,
 ): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await cleanUp();
-      throw new Error(`${spec.entry} exited early:\n${output()}`);
-    }
-    try {
-      await ready();
-      return;
-    } catch {
-      if (Date.now() > deadline) {
-        kill(child, 'SIGKILL', true);
-        await exited;
-        await cleanUp();
-        throw new Error(`${spec.entry} was not ready in time:\n${output()}`);
-      }
-      await sleep(100);
-    }
+  const answers = () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('exited early');
+    return ready().then(
+      () => true,
+      () => false,
+    );
+  };
+  try {
+    await until(answers, 'it to answer', ms, 100);
+  } catch (error) {
+    kill(child, 'SIGKILL', true);
+    await exited;
+    await cleanUp();
+    throw new Error(`${spec.entry}: ${messageOf(error)}:\n${output()}`);
   }
 }
 
-async function stopChild(
+/** SIGTERM to the child's pid, SIGKILL to its group if it has not exited after 5 s. */
+export async function stopChild(
   { child, exited }: Child,
   workerd: boolean,
-  cleanUp: () => Promise<void>,
+  cleanUp?: () => Promise<void>,
 ): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     // wrangler (a wrapper) is stopped with its whole group, so workerd goes with it.
@@ -218,7 +218,7 @@ async function stopChild(
   }
   // What the target started in its group (wrangler's workerd) may outlive it.
   if (workerd) kill(child, 'SIGKILL', true);
-  await cleanUp();
+  await cleanUp?.();
 }
 
 async function startProcess(
@@ -259,8 +259,7 @@ async function startProcess(
       throw new Error('not ready');
   };
   // wrangler bundles the Worker first; under load that takes a while.
-  const deadline = Date.now() + (workerd ? 120_000 : 60_000);
-  await waitUntilReady(spec, started, ready, deadline, cleanUp);
+  await waitUntilReady(spec, started, ready, workerd ? 120_000 : 60_000, cleanUp);
   return {
     pid: started.child.pid!,
     url,

@@ -43,6 +43,20 @@ export function percentile(sorted: readonly number[], p: number): number {
   ]!;
 }
 
+/** p50, p99 and max of `values` (ms, in any order); NaN when empty. */
+export function latencies(values: readonly number[]): {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+} {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted.at(-1) ?? Number.NaN,
+  };
+}
+
 /**
  * A figure per round from samples that carry their round: the median of the round's samples
  * (start-up has several per round; the other measures one, so it is that sample's value).

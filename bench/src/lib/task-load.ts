@@ -13,6 +13,7 @@ import type { DriverResult, DriverRun, LoadDriver } from './driver.ts';
 import { httpRequest, jsonRpcOf } from './http.ts';
 import { legacyPostHeaders, openSession } from './mcp.ts';
 import type { RunningTarget } from './spawn.ts';
+import { percentile } from './stats.ts';
 
 /** The task tool of src/entries/edge-tools-tasks.ts (not imported: it loads the core and zod). */
 const TASK_TOOL = 'task-echo';
@@ -25,9 +26,6 @@ interface Rpc {
   };
   error?: unknown;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 export function tasksDriver(version: string): LoadDriver {
   return { start: (server) => startTasks(server, version) };
@@ -122,8 +120,8 @@ async function loadTasks(
   const sorted = latencies.sort((a, b) => a - b);
   return {
     rps: sorted.length / seconds,
-    p50: Math.round(percentile(sorted, 0.5)),
-    p99: Math.round(percentile(sorted, 0.99)),
+    p50: Math.round(percentile(sorted, 50)) || 0,
+    p99: Math.round(percentile(sorted, 99)) || 0,
     ok: sorted.length,
     failed,
     seconds,
@@ -134,7 +132,6 @@ async function loadTasks(
 
 async function startTasks(server: RunningTarget, version: string): Promise<DriverRun> {
   const sessionId = await openSession(server.mcpUrl, version);
-  if (!sessionId) throw new Error('no Mcp-Session-Id');
   const session: TaskSession = {
     url: server.mcpUrl,
     headers: { ...legacyPostHeaders(version, sessionId), ...server.headers },

@@ -1,18 +1,13 @@
 /**
- * The Cloudflare costs that are not requests per second, in interleaved rounds like the others:
- *
- * - Storage: per round and target a fresh `wrangler dev`, one legacy session opened, `warm`
- *   calls (not counted), then `calls` echo calls with autocannon; the object's storage
- *   operations (counted by the entry through the storage API, read from `/bench/storage` before
- *   and after) divided by the calls answered, × 1,000. What opening the session cost is kept too.
- * - Bundles: `wrangler deploy --dry-run --outdir` (no network) on each src/deploy entry; the
- *   modules it would upload (no source maps), raw and gzipped (node:zlib, default level), and
- *   from its esbuild metafile the bytes a schema library (zod) contributes.
+ * The Cloudflare costs that are not requests per second (README.md, Method): Durable Object
+ * storage operations per 1,000 legacy calls, counted by the entry, and the bundle
+ * `wrangler deploy --dry-run` would upload, raw, gzipped and its zod bytes.
  */
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Config } from '../config.ts';
 import type { StorageCounts } from '../entries/storage-counter.ts';
@@ -20,13 +15,13 @@ import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
 import { BENCH_DIR, wranglerScript } from '../lib/paths.ts';
-import { startTarget, WRANGLER_ENV } from '../lib/spawn.ts';
+import { WRANGLER_ENV } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
 import type { Library } from '../targets.ts';
 import type { BundleTarget, StorageTarget } from '../targets-cloudflare.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, stamp } from './measure.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, withTarget } from './measure.ts';
 
-export interface StorageSample extends Stamp {
+interface StorageFigures {
   /** Calls answered in the counted part. */
   calls: number;
   readsPer1k: number;
@@ -38,6 +33,8 @@ export interface StorageSample extends Stamp {
   /** Counted calls per storage method over the counted part. */
   methods: Record<string, number>;
 }
+
+export type StorageSample = StorageFigures & Stamp;
 
 export interface StorageRow extends Measured<StorageSample> {
   id: string;
@@ -72,26 +69,11 @@ export interface CloudflareResults {
   bundles: BundleRow[];
 }
 
-const delta = (after: StorageCounts, before: StorageCounts) => ({
-  reads: after.reads - before.reads,
-  writes: after.writes - before.writes,
-  rowsRead: after.rowsRead - before.rowsRead,
-  rowsWritten: after.rowsWritten - before.rowsWritten,
-});
-
-async function storageOnce(
-  target: StorageTarget,
-  config: Config,
-  round: number,
-  position: number,
-): Promise<StorageSample> {
-  const at = stamp(round, position);
-  const server = await startTarget(target.spec);
-  const counts = () => getJson<StorageCounts>(`${server.url}/bench/storage`);
-  try {
+function storageOnce(target: StorageTarget, config: Config): Promise<StorageFigures> {
+  return withTarget(target.spec, async (server) => {
+    const counts = () => getJson<StorageCounts>(`${server.url}/bench/storage`);
     const start = await counts();
     const sessionId = await openSession(server.mcpUrl, target.version);
-    if (!sessionId) throw new Error('no Mcp-Session-Id');
     const opened = await counts();
     const shape = echoCall('legacy', target.version, sessionId);
     await checkEcho(server.mcpUrl, shape);
@@ -101,44 +83,30 @@ async function storageOnce(
     const result = await load({ ...common, amount: config.quick ? 200 : 2000 });
     const after = await counts();
     if (result.ok === 0) throw new Error(`no call answered: ${JSON.stringify(result.statuses)}`);
-    const d = delta(after, before);
-    const per1k = (value: number) => (value * 1000) / result.ok;
+    const per1k = (name: keyof Omit<StorageCounts, 'calls'>) =>
+      ((after[name] - before[name]) * 1000) / result.ok;
     const methods: Record<string, number> = {};
     for (const [name, count] of Object.entries(after.calls)) {
       const diff = count - (before.calls[name] ?? 0);
       if (diff > 0) methods[name] = diff;
     }
-    const open = delta(opened, start);
     return {
-      ...at,
       calls: result.ok,
-      readsPer1k: per1k(d.reads),
-      writesPer1k: per1k(d.writes),
-      rowsReadPer1k: per1k(d.rowsRead),
-      rowsWrittenPer1k: per1k(d.rowsWritten),
-      open: { reads: open.reads, writes: open.writes },
+      readsPer1k: per1k('reads'),
+      writesPer1k: per1k('writes'),
+      rowsReadPer1k: per1k('rowsRead'),
+      rowsWrittenPer1k: per1k('rowsWritten'),
+      open: { reads: opened.reads - start.reads, writes: opened.writes - start.writes },
       methods,
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
-function run(file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: BENCH_DIR,
-      env: { ...process.env, ...WRANGLER_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`exit ${code}: ${output.slice(-2000)}`)),
-    );
-  });
+function run(file: string, args: string[]): Promise<unknown> {
+  const env = { ...process.env, ...WRANGLER_ENV };
+  const running = promisify(execFile)(file, args, { cwd: BENCH_DIR, env, maxBuffer: 2 ** 26 });
+  running.child.stdin?.end();
+  return running;
 }
 
 interface Metafile {
@@ -148,7 +116,7 @@ interface Metafile {
   >;
 }
 
-async function bundleOnce(target: BundleTarget, round: number): Promise<BundleSample> {
+async function bundleOnce(target: BundleTarget): Promise<Omit<BundleSample, 'round'>> {
   const dir = mkdtempSync(join(tmpdir(), 'edge-mcp-bench-deploy-'));
   try {
     const out = join(dir, 'out');
@@ -181,7 +149,7 @@ async function bundleOnce(target: BundleTarget, round: number): Promise<BundleSa
         if (/node_modules\/zod\//.test(input)) schemaBytes += bytesInOutput;
       }
     }
-    return { round, rawBytes, gzipBytes, schemaBytes, files };
+    return { rawBytes, gzipBytes, schemaBytes, files };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -204,18 +172,15 @@ export async function runCloudflare(
     (t: Extract<Item, { kind: K }>['t']) =>
       ({ id: t.id, unavailable: t.unavailable, kind, t }) as Item;
   const items = [...storageTargets.map(item('storage')), ...bundleTargets.map(item('bundle'))];
-  const measured = await measureRounds(
-    items,
-    config.rounds,
-    log,
-    (i) => i.id.padEnd(36),
-    (i, round, position): Promise<StorageSample | BundleSample> =>
-      i.kind === 'bundle' ? bundleOnce(i.t, round) : storageOnce(i.t, config, round, position),
-    (s) =>
+  const measured = await measureRounds(items, config.rounds, log, {
+    name: (i) => i.id.padEnd(36),
+    once: (i): Promise<StorageFigures | Omit<BundleSample, 'round'>> =>
+      i.kind === 'bundle' ? bundleOnce(i.t) : storageOnce(i.t, config),
+    describe: (s) =>
       'gzipBytes' in s
         ? `${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`
         : `per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
-  );
+  });
   const of = <S>(id: string) =>
     [...measured].find(([i]) => i.id === id)![1] as unknown as Measured<S>;
   const storage = storageTargets.map((t): StorageRow => {

@@ -1,21 +1,10 @@
 /**
- * Cross-instance cancel → abort: two Node processes of the example server (apps/server, as
- * `pnpm start` runs it, unchanged) on one real `redis-server` (`REDIS_URL`: sessions, events and
- * the cluster bus in Redis). One legacy session; per sample a `sleep` (60 s) with a progress
- * token is POSTed to instance A and, once its first progress event has arrived (the handler
- * runs), `notifications/cancelled` for its id is POSTed to instance B on the same session.
- * B does not run the call, so it hands the cancel to A over the Redis bus, and A aborts the
- * handler.
- *
- * The clock starts when the cancel is handed to node:http (a warm keep-alive connection to B) and
- * stops at A's request-log line for the call (stderr, one JSON line per finished request) with
- * `outcome: cancelled, reason: client-cancel`: A's own word that the handler's signal aborted,
- * read without instrumenting the server. The end of A's answer to the original POST (its event
- * stream closing without a result) is timed too, as the client sees it. The first 10 samples are
- * a warm-up and not counted.
+ * Cross-instance cancel → abort: two example servers on one `redis-server`; a `sleep` on A, its
+ * `notifications/cancelled` POSTed to B, timed from the cancel to A's request-log line saying
+ * the call was cancelled by the client (and to the end of A's answer). README.md, Method.
  */
 import { Agent } from 'node:http';
-import { within } from '@edge-mcp/test-kit';
+import { legacyMessage, within } from '@edge-mcp/test-kit';
 import { freePort } from '@edge-mcp/test-kit/node';
 import type { Config } from '../config.ts';
 import { type ExampleInstance, startExample } from '../lib/example.ts';
@@ -23,10 +12,10 @@ import { httpRequest } from '../lib/http.ts';
 import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
 import { redisClusterService, redisService } from '../lib/services.ts';
 import { postStream } from '../lib/sse-stream.ts';
-import { percentile, type Spread } from '../lib/stats.ts';
+import { latencies, type Spread } from '../lib/stats.ts';
 import { LEGACY } from '../target-shapes.ts';
 import type { ExampleTarget } from '../targets-example.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
+import { type Measured, measureRows, type Stamp, series, spreadsOf, sum } from './measure.ts';
 
 export interface CrossCancelSample extends Stamp {
   cancels: number;
@@ -91,22 +80,18 @@ interface Pair {
 /** One call on A cancelled through B: both times from the cancel, in ms. */
 async function cancelOnce({ a, b, session, agent }: Pair, id: number) {
   const headers = legacyPostHeaders(LEGACY, session);
-  const call = {
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: { name: 'sleep', arguments: { ms: 60_000 }, _meta: { progressToken: id } },
-  };
+  const sleep = { name: 'sleep', arguments: { ms: 60_000 }, _meta: { progressToken: id } };
+  const call = legacyMessage('tools/call', sleep, id);
   const stream = await postStream(a.mcpUrl, headers, JSON.stringify(call));
   try {
     if (stream.status !== 200) throw new Error(`the call on A answered ${stream.status}`);
     await stream.next((m) => m.method === 'notifications/progress', 'the first progress event');
     const logged = logLine(a, id);
-    const cancel = {
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: id, reason: 'bench' },
-    };
+    const cancel = legacyMessage(
+      'notifications/cancelled',
+      { requestId: id, reason: 'bench' },
+      null,
+    );
     const sent = performance.now();
     const answer = await httpRequest(b.mcpUrl, {
       method: 'POST',
@@ -143,31 +128,17 @@ async function runCrossCancel(
     if (failed) throw failed.reason;
     const [a, b] = started as [ExampleInstance, ExampleInstance];
     const session = await openSession(a.mcpUrl, LEGACY);
-    if (!session) throw new Error('A gave no session id');
     const pair = { a, b, session, agent };
-    for (let i = 0; i < WARM_UP; i++) await cancelOnce(pair, 1 + i).catch(() => {});
-    const abort: number[] = [];
-    const end: number[] = [];
-    let failures = 0;
-    for (let i = 0; i < cancels; i++) {
-      try {
-        const sample = await cancelOnce(pair, 1000 + i);
-        abort.push(sample.abortMs);
-        end.push(sample.endMs);
-      } catch {
-        failures++;
-      }
-    }
-    abort.sort((x, y) => x - y);
-    end.sort((x, y) => x - y);
+    const { values, failures } = await series(WARM_UP, cancels, (i, counted) =>
+      cancelOnce(pair, (counted ? 1000 : 1) + i),
+    );
+    const end = latencies(values.map((sample) => sample.endMs));
     return {
       cancels,
       failures,
-      p50Ms: percentile(abort, 50),
-      p99Ms: percentile(abort, 99),
-      maxMs: abort.at(-1) ?? Number.NaN,
-      endP50Ms: percentile(end, 50),
-      endP99Ms: percentile(end, 99),
+      ...latencies(values.map((sample) => sample.abortMs)),
+      endP50Ms: end.p50Ms,
+      endP99Ms: end.p99Ms,
     };
   } finally {
     agent.destroy();
@@ -176,33 +147,25 @@ async function runCrossCancel(
   }
 }
 
-export async function runCrossCancelRounds(
+export function runCrossCancelRounds(
   targets: readonly ExampleTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<CrossCancelRow[]> {
-  const measured = await measureRounds(
+  return measureRows(
     targets,
     config.rounds,
     log,
-    () => 'cross-instance cancel:',
-    async (target, round, position) => ({
-      ...stamp(round, position),
-      ...(await runCrossCancel(target, config.cancels)),
-    }),
-    (s) =>
-      `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
-  );
-  return targets.map((target) => {
-    const { samples, errors, skipped } = measured.get(target)!;
-    return {
-      id: target.id,
-      samples,
+    {
+      name: () => 'cross-instance cancel:',
+      once: (target) => runCrossCancel(target, config.cancels),
+      describe: (s) =>
+        `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+    },
+    (_target, samples) => ({
       cancels: config.cancels,
       failures: sum(samples, (s) => s.failures),
       ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs', 'endP50Ms', 'endP99Ms']),
-      errors,
-      ...(skipped ? { skipped } : {}),
-    };
-  });
+    }),
+  );
 }

@@ -1,33 +1,34 @@
 /**
- * Disconnect → handler abort latency, over real sockets, on one clock (this process's
- * `performance.now()`):
- *
- * 1. the client keeps the target's side channel `/events` open; the `sleep` tool writes a line
- *    with its request id there the moment its signal aborts;
- * 2. the client POSTs a 2026-07-28 `sleep` call with a progress token, so the answer streams;
- * 3. on the first progress bytes it destroys the socket (t0), and waits for the id's line (t1).
- *
- * t1 − t0 is an upper bound of the real latency: it includes the side channel's own loopback
- * hop (tens of µs). The same method runs on Node, Deno and Bun. The first 10 drops are a warm-up
- * and not counted. `pnpm bench` takes one such series per runtime and round, each in a fresh
- * process, and reports the median and min–max of the rounds' percentiles.
+ * Disconnect → handler abort over real sockets, on this process's clock: the socket of a
+ * streaming `sleep` is destroyed at its first progress bytes (t0), and the `sleep` tool reports
+ * its abort on the side channel's `/events` (t1). t1 − t0 is an upper bound (the side channel's
+ * own hop is in it). README.md, Method.
  */
 import { request } from 'node:http';
 import type { Config } from '../config.ts';
 import { modernSleepBody, toolCallHeaders } from '../lib/mcp.ts';
-import { type RunningTarget, startTarget, type TargetSpec } from '../lib/spawn.ts';
-import { percentile, type Spread } from '../lib/stats.ts';
+import type { RunningTarget, TargetSpec } from '../lib/spawn.ts';
+import { latencies, type Spread } from '../lib/stats.ts';
 import type { ProbeTarget } from '../targets.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
+import {
+  type Measured,
+  measureRows,
+  type Stamp,
+  series,
+  spreadsOf,
+  sum,
+  withTarget,
+} from './measure.ts';
 
 /** One series of drops, in one process. */
-export interface DisconnectSample extends Stamp {
+interface DisconnectFigures {
   drops: number;
   failures: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
 }
+type DisconnectSample = DisconnectFigures & Stamp;
 
 export interface DisconnectRow extends Measured<DisconnectSample> {
   id: string;
@@ -41,7 +42,7 @@ export interface DisconnectRow extends Measured<DisconnectSample> {
 }
 
 const TIMEOUT_MS = 5000;
-/** Drops before the measured ones (first calls compile the code paths); not counted. */
+/** Drops before the measured ones; not counted. */
 const WARM_UP = 10;
 
 /** Subscribes to the target's abort events; `wait(id)` resolves with the arrival time. */
@@ -119,64 +120,37 @@ function dropOnce(
 }
 
 /** One series of `drops` drops against a fresh process of `spec`. */
-export async function runDisconnect(
-  spec: TargetSpec,
-  drops: number,
-): Promise<Omit<DisconnectSample, keyof Stamp>> {
-  const server = await startTarget(spec);
-  try {
+function runDisconnect(spec: TargetSpec, drops: number): Promise<DisconnectFigures> {
+  return withTarget(spec, async (server) => {
     const events = await abortEvents(server);
-    for (let i = 0; i < WARM_UP; i++) await dropOnce(server, events, `w${i}`).catch(() => {});
-    const samples: number[] = [];
-    let failures = 0;
-    for (let i = 0; i < drops; i++) {
-      try {
-        samples.push(await dropOnce(server, events, `d${i}`));
-      } catch {
-        failures++;
-      }
-    }
+    const { values, failures } = await series(WARM_UP, drops, (i, counted) =>
+      dropOnce(server, events, `${counted ? 'd' : 'w'}${i}`),
+    );
     events.close();
-    samples.sort((a, b) => a - b);
-    return {
-      drops,
-      failures,
-      p50Ms: percentile(samples, 50),
-      p99Ms: percentile(samples, 99),
-      maxMs: samples.at(-1) ?? Number.NaN,
-    };
-  } finally {
-    await server.stop();
-  }
+    return { drops, failures, ...latencies(values) };
+  });
 }
 
-export async function runDisconnectRounds(
+export function runDisconnectRounds(
   targets: readonly ProbeTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<DisconnectRow[]> {
-  const measured = await measureRounds(
+  return measureRows(
     targets,
     config.rounds,
     log,
-    (target) => `disconnect ${target.runtime}:`,
-    async (target, round, position) => ({
-      ...stamp(round, position),
-      ...(await runDisconnect(target.spec, config.drops)),
-    }),
-    (s) =>
-      `p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
-  );
-  return targets.map((target) => {
-    const { samples, errors } = measured.get(target)!;
-    return {
-      id: target.id,
+    {
+      name: (target) => `disconnect ${target.runtime}:`,
+      once: (target) => runDisconnect(target.spec, config.drops),
+      describe: (s) =>
+        `p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+    },
+    (target, samples) => ({
       runtime: target.runtime,
-      samples,
       drops: config.drops,
       failures: sum(samples, (s) => s.failures),
       ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs']),
-      errors,
-    };
-  });
+    }),
+  );
 }

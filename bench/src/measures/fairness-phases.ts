@@ -4,6 +4,7 @@
  * two do not import each other.
  */
 import { percentile } from '../lib/stats.ts';
+import { add } from './measure.ts';
 
 export type PhaseName = 'alone' | 'attack' | 'control';
 
@@ -37,11 +38,6 @@ export interface Segment {
   flood?: { sent: number; statuses: Record<string, number>; cpuMs: number | null };
   wallMs: number;
 }
-
-export const add = (into: Record<string, number>, from: Record<string, number>) => {
-  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
-  return into;
-};
 
 /** Sums up a phase's segments: percentiles over all their calls, CPU over all their requests. */
 export function phaseOf(segments: Segment[]): FairnessPhase {

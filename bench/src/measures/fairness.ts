@@ -1,54 +1,29 @@
 /**
- * Fairness: does a principal flooding at 10× its rate limit slow another principal down? Per
- * round a fresh edge-mcp Node process with a per-principal bucket only (FAIRNESS_LIMIT in
- * src/targets.ts). Without auth the principal is the client's address, so:
- *
- * - the victim, in this process, sends modern `tools/call` echo open-loop at VICTIM_RATE (half
- *   its limit: it is never refused) from 127.0.0.1, each latency taken with performance.now();
- * - the attacker, a forked process (src/lib/flood.ts), sends the same call open-loop at
- *   10 × the limit from 127.0.0.2 (all of 127.0.0.0/8 is loopback on Linux), mostly refused
- *   with 429.
- *
- * A round: one checked call; a warm-up of BENCH_WARMUP s under attack and as long under the
- * control flood (not counted: it compiles the answer and refusal paths and the clients); then six
- * segments of BENCH_DURATION s: alone, attack, control, control, attack, alone (a linear drift of
- * the machine weighs on every phase alike). The control phase sends the same flood from the same
- * kind of process to a bare node:http process instead (the target's `control`), so it shows what
- * the flood costs the victim through the shared cores alone, without edge-mcp refusing it. A
- * phase's percentiles are over every victim call of its two segments; the round's figure is
- * p99(attack) / p99(alone). Nothing but the warm-up is left out.
- *
- * Why these rates on a 2-core machine: the server answers this call in tens of µs of CPU when
- * busy (more per call at a trickle, when every call wakes it up), so 100 + 2,000 requests a second
- * keep it well under one core and the two clients fit on the other; the measure asks whether the
- * refusals disturb the victim, not what happens on a saturated machine (which slows every
- * principal, fair or not). The attacker's client takes CPU of the same cores: its share is
- * reported (`attackerCores`), and the control phase shows its effect.
+ * Fairness: does a principal flooding at 10× its rate limit slow another principal down? The
+ * victim sends open-loop from 127.0.0.1 in this process, the attacker from 127.0.0.2 in a forked
+ * one (src/lib/flood.ts); six segments a round (alone, attack, control, control, attack, alone),
+ * the control flood going to a bare node:http process instead. README.md, Method, says why these
+ * rates and what the control phase shows.
  */
 import type { Agent } from 'node:http';
+import { sleep } from '@edge-mcp/test-kit';
 import type { Config } from '../config.ts';
 import { type Flood, startFlood } from '../lib/flood.ts';
-import { sleep } from '../lib/http.ts';
+
 import { type CallShape, checkEcho, echoCall } from '../lib/mcp.ts';
 import { boundAgent, openLoop } from '../lib/open-loop.ts';
 import { type RunningTarget, startTarget } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
 import { groupCpuMs } from '../lib/system.ts';
 import { FAIRNESS_LIMIT, type FairnessTarget, LEGACY } from '../targets.ts';
-import {
-  add,
-  type FairnessPhase,
-  type PhaseName,
-  phaseOf,
-  type Segment,
-} from './fairness-phases.ts';
-import { type Measured, measureRounds, type Stamp, stamp, sum } from './measure.ts';
+import { type FairnessPhase, type PhaseName, phaseOf, type Segment } from './fairness-phases.ts';
+import { add, type Measured, measureRows, type Stamp, sum } from './measure.ts';
 
 export type { FairnessPhase } from './fairness-phases.ts';
 
 /** Half the victim's limit: even a client stall of a second, caught up at once, fits the burst. */
-export const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
-export const ATTACKER_RATE = FAIRNESS_LIMIT.perSecond * 10;
+const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
+const ATTACKER_RATE = FAIRNESS_LIMIT.perSecond * 10;
 const VICTIM_ADDRESS = '127.0.0.1';
 const ATTACKER_ADDRESS = '127.0.0.2';
 /** Enough sockets that neither client waits for one in a normal run (a few are busy at once). */
@@ -202,54 +177,46 @@ async function measureRound(
   }
 }
 
-export async function runFairness(
+export function runFairness(
   targets: readonly FairnessTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<FairnessRow[]> {
   const ms = (phase: FairnessPhase) => `${phase.p99Ms.toFixed(2)} ms`;
-  const measured = await measureRounds(
+  return measureRows(
     targets,
     config.rounds,
     log,
-    (target) => `fairness ${target.id}:`,
-    async (target, round, position) => ({
-      ...stamp(round, position),
-      ...(await measureRound(target, config)),
-    }),
-    ({ alone, attack, control, ...s }) =>
-      `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
+    {
+      name: (target) => `fairness ${target.id}:`,
+      once: (target) => measureRound(target, config),
+      describe: ({ alone, attack, control, ...s }) =>
+        `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
+    },
+    (_target, samples) => {
+      const of = (pick: (s: FairnessSample) => number | null | undefined) =>
+        spread(samples.map(pick));
+      const phase = (name: PhaseName): PhaseSpread => ({
+        calls: sum(samples, (s) => s[name].calls),
+        errors: sum(samples, (s) => s[name].errors),
+        p50Ms: of((s) => s[name].p50Ms),
+        p99Ms: of((s) => s[name].p99Ms),
+        maxLagMs: of((s) => s[name].maxLagMs),
+        serverCpuUsPerRequest: of((s) => s[name].serverCpuUsPerRequest),
+        floodCores: of((s) => s[name].floodCores),
+      });
+      const phases = { alone: phase('alone'), attack: phase('attack'), control: phase('control') };
+      return {
+        limit: { ...FAIRNESS_LIMIT },
+        victimRate: VICTIM_RATE,
+        attackerRate: ATTACKER_RATE,
+        segmentSeconds: config.duration,
+        phases,
+        ratio: of((s) => s.ratio),
+        controlRatio: of((s) => s.controlRatio),
+        victimErrors: phases.alone.errors + phases.attack.errors + phases.control.errors,
+        attackerStatuses: samples.reduce((all, s) => add(all, s.attack.flood?.statuses ?? {}), {}),
+      };
+    },
   );
-  return targets.map((target) => {
-    const { samples, errors } = measured.get(target)!;
-    const of = (pick: (s: FairnessSample) => number | null | undefined) =>
-      spread(samples.map(pick));
-    const phase = (name: PhaseName): PhaseSpread => ({
-      calls: sum(samples, (s) => s[name].calls),
-      errors: sum(samples, (s) => s[name].errors),
-      p50Ms: of((s) => s[name].p50Ms),
-      p99Ms: of((s) => s[name].p99Ms),
-      maxLagMs: of((s) => s[name].maxLagMs),
-      serverCpuUsPerRequest: of((s) => s[name].serverCpuUsPerRequest),
-      floodCores: of((s) => s[name].floodCores),
-    });
-    const phases = { alone: phase('alone'), attack: phase('attack'), control: phase('control') };
-    return {
-      id: target.id,
-      limit: { ...FAIRNESS_LIMIT },
-      victimRate: VICTIM_RATE,
-      attackerRate: ATTACKER_RATE,
-      segmentSeconds: config.duration,
-      samples,
-      phases,
-      ratio: of((s) => s.ratio),
-      controlRatio: of((s) => s.controlRatio),
-      victimErrors: phases.alone.errors + phases.attack.errors + phases.control.errors,
-      attackerStatuses: samples.reduce(
-        (all, s) => add(all, s.attack.flood?.statuses ?? {}),
-        {} as Record<string, number>,
-      ),
-      errors,
-    };
-  });
 }

@@ -1,30 +1,22 @@
 /**
- * A million idle legacy sessions next to a few active ones (issue 25, item 3), in one process and
- * one round (it takes minutes):
- *
- * 1. alone: `ACTIVE` sessions send legacy `tools/call echo`, open-loop, `ACTIVE_RATE` calls/s
- *    in all, for `warmup` + `duration` s; the latencies of the last `duration` s are kept;
- * 2. `idleSessions` more are opened (autocannon, one `initialize` each) and left idle; RSS and
- *    heap are read after a forced GC;
- * 3. with them: the active sessions' calls again, as in 1;
- * 4. none may have been reaped or evicted by then (else the idle timeout was too short, and the
- *    measure fails saying so);
- * 5. the sweep: the active calls go on while the server's own sampler (entries/expiry-lag.ts)
- *    notes how late its 1 ms timer fires in the turns the sweep ends sessions in, until every
- *    idle session is reaped; then RSS after GC again.
+ * A million idle legacy sessions next to a few active ones, in one process and one round: the
+ * active calls alone, the idle sessions opened (RSS after GC), the active calls with them, then
+ * during the sweep that reaps them, timed by the server's own 1 ms timer (entries/expiry-lag.ts).
+ * README.md, Method.
  */
 import type { Agent } from 'node:http';
+import { sleep, until } from '@edge-mcp/test-kit';
 import type { Config } from '../config.ts';
 import type { ExpiryLag } from '../entries/expiry-lag.ts';
 import type { Memory } from '../entries/side-channel.ts';
-import { getJson, sleep } from '../lib/http.ts';
+import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { echoCall, initializeShape, openSession } from '../lib/mcp.ts';
 import { boundAgent, type OpenLoopResult, openLoop } from '../lib/open-loop.ts';
-import { type RunningTarget, startTarget } from '../lib/spawn.ts';
-import { percentile } from '../lib/stats.ts';
+import type { RunningTarget } from '../lib/spawn.ts';
+import { latencies } from '../lib/stats.ts';
 import type { IdleSessionTarget } from '../targets.ts';
-import { type Measured, measureRounds, type Stamp, stamp } from './measure.ts';
+import { type Measured, measureRows, type Stamp, withTarget } from './measure.ts';
 
 /** Active sessions and their calls per second in all (a steady load far below saturation). */
 const ACTIVE = 4;
@@ -39,7 +31,7 @@ export interface ActivePhase {
   errors: number;
 }
 
-export interface IdleSessionSample extends Stamp {
+interface IdleSessionFigures {
   sessions: number;
   idleTimeoutS: number;
   /** `initialize` per second while the idle sessions were opened. */
@@ -56,6 +48,8 @@ export interface IdleSessionSample extends Stamp {
   sweep: ExpiryLag & { seconds: number };
 }
 
+type IdleSessionSample = IdleSessionFigures & Stamp;
+
 export interface IdleSessionRow extends Measured<IdleSessionSample> {
   id: string;
   label: string;
@@ -68,136 +62,113 @@ interface Stats {
 }
 
 /** The active sessions' open loops, started together; `stop` merges their answers. */
-function activeCalls(
-  server: RunningTarget,
-  ids: string[],
-  version: string,
-  agent: Agent,
-  from: number,
-) {
-  const loops = ids.map((id) =>
+function activeCalls(run: IdleRun, from: number) {
+  const loops = run.active.map((id) =>
     openLoop(
       {
-        url: server.mcpUrl,
-        shape: echoCall('legacy', version, id),
-        rate: ACTIVE_RATE / ids.length,
+        url: run.server.mcpUrl,
+        shape: echoCall('legacy', run.version, id),
+        rate: ACTIVE_RATE / run.active.length,
         firstId: from,
       },
-      agent,
+      run.agent,
     ),
   );
   return {
     async stop(): Promise<ActivePhase> {
       const runs: OpenLoopResult[] = await Promise.all(loops.map((loop) => loop.stop()));
-      const latencies = runs.flatMap((run) => run.latenciesMs).sort((a, b) => a - b);
-      const errors = runs.reduce((sum, run) => sum + run.errors, 0);
-      return {
-        calls: latencies.length,
-        p50Ms: percentile(latencies, 50),
-        p99Ms: percentile(latencies, 99),
-        errors,
-      };
+      const { p50Ms, p99Ms } = latencies(runs.flatMap((r) => r.latenciesMs));
+      const calls = runs.reduce((sum, r) => sum + r.latenciesMs.length, 0);
+      return { calls, p50Ms, p99Ms, errors: runs.reduce((sum, r) => sum + r.errors, 0) };
     },
   };
 }
 
-async function measureOnce(
-  target: IdleSessionTarget,
-  config: Config,
-  round: number,
-  position: number,
-): Promise<IdleSessionSample> {
-  const at = stamp(round, position);
+/** What the phases of one run share; `nextId` goes up across them. */
+interface IdleRun {
+  server: RunningTarget;
+  version: string;
+  agent: Agent;
+  active: string[];
+  nextId: number;
+}
+
+const memory = (run: IdleRun) => getJson<Memory>(`${run.server.sideUrl}/memory?gc=1`);
+const stats = (run: IdleRun) => getJson<Stats>(`${run.server.sideUrl}/stats`);
+
+/** Warm-up, then the measured seconds (a sleep here is the length of the load, not a wait). */
+async function phase(run: IdleRun, config: Config): Promise<ActivePhase> {
+  const warm = activeCalls(run, run.nextId);
+  await sleep(config.warmup * 1000);
+  await warm.stop();
+  run.nextId += 10_000_000;
+  const measured = activeCalls(run, run.nextId);
+  await sleep(config.duration * 1000);
+  run.nextId += 10_000_000;
+  return measured.stop();
+}
+
+/** The sweep, with the active calls going on: until every idle session is reaped. */
+async function sweep(run: IdleRun, count: number, idleMs: number) {
+  await getJson(`${run.server.sideUrl}/lag/start`);
+  const started = performance.now();
+  const during = activeCalls(run, run.nextId);
+  // The sweep runs every idle/10 and reaps between idle and idle × 1.1 after the last use.
+  const reaped = async () => (await stats(run)).reaped >= count;
+  await until(reaped, `the sweep to reap ${count} sessions`, idleMs * 1.2 + 60_000, 500);
+  const seconds = (performance.now() - started) / 1000;
+  const lag = await getJson<ExpiryLag>(`${run.server.sideUrl}/lag/stop`);
+  return { sweep: { ...lag, seconds }, duringSweep: await during.stop() };
+}
+
+async function measureIdle(run: IdleRun, config: Config): Promise<IdleSessionFigures> {
   const count = config.idleSessions;
-  const idleMs = config.idleTimeoutS * 1000;
-  const server = await startTarget({
-    ...target.spec,
-    env: { ...target.spec.env, MAX_SESSIONS: String(count + 100), SESSION_IDLE_MS: String(idleMs) },
-  });
-  const agent = boundAgent('127.0.0.1', 4 * ACTIVE);
-  const side = server.sideUrl!;
-  const memory = () => getJson<Memory>(`${side}/memory?gc=1`);
-  const stats = () => getJson<Stats>(`${side}/stats`);
-  const active: string[] = [];
-  let ids = 1;
-  /** Warm-up, then the measured seconds (a sleep here is the length of the load, not a wait). */
-  const phase = async (): Promise<ActivePhase> => {
-    const warm = activeCalls(server, active, target.version, agent, ids);
-    await sleep(config.warmup * 1000);
-    await warm.stop();
-    ids += 10_000_000;
-    const run = activeCalls(server, active, target.version, agent, ids);
-    await sleep(config.duration * 1000);
-    ids += 10_000_000;
-    return run.stop();
-  };
-  try {
-    for (let i = 0; i < ACTIVE; i++) {
-      const id = await openSession(server.mcpUrl, target.version);
-      if (!id) throw new Error('initialize gave no session id');
-      active.push(id);
-    }
-    const alone = await phase();
-    const before = await memory();
-    const opened = await load({
-      url: server.mcpUrl,
-      shape: initializeShape(target.version),
-      connections: config.connections,
-      amount: count,
-    });
-    if (opened.failed > 0 || opened.ok !== count)
-      throw new Error(`${opened.failed} of ${count} initialize requests failed`);
-    const held = await memory();
-    const together = await phase();
-    const now = await stats();
-    if (now.reaped > 0 || now.evicted > 0 || now.sessions < count + ACTIVE) {
-      throw new Error(
-        `${now.reaped} sessions reaped and ${now.evicted} evicted before the sweep: raise BENCH_IDLE_TIMEOUT above ${config.idleTimeoutS} s`,
-      );
-    }
-    await getJson(`${side}/lag/start`);
-    const started = performance.now();
-    const during = activeCalls(server, active, target.version, agent, ids);
-    // The sweep runs every idle/10 and reaps between idle and idle × 1.1 after the last use.
-    const deadline = started + idleMs * 1.2 + 60_000;
-    while ((await stats()).reaped < count) {
-      if (performance.now() > deadline)
-        throw new Error(
-          `the sweep had not reaped ${count} sessions in ${((deadline - started) / 1000).toFixed(0)} s`,
-        );
-      await sleep(500);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const lag = await getJson<ExpiryLag>(`${side}/lag/stop`);
-    const duringSweep = await during.stop();
-    const after = await memory();
-    for (const [name, run] of [
-      ['alone', alone],
-      ['with', together],
-      ['during the sweep', duringSweep],
-    ] as const) {
-      if (run.errors > 0)
-        throw new Error(`${run.errors} of the active sessions' calls failed ${name}`);
-    }
-    return {
-      ...at,
-      sessions: count,
-      idleTimeoutS: config.idleTimeoutS,
-      openPerS: opened.rps,
-      rssBeforeMiB: before.rss / MiB,
-      rssWithMiB: held.rss / MiB,
-      heapWithMiB: held.heapUsed / MiB,
-      rssBytesPerSession: (held.rss - before.rss) / count,
-      rssAfterSweepMiB: after.rss / MiB,
-      alone,
-      with: together,
-      duringSweep,
-      sweep: { ...lag, seconds },
-    };
-  } finally {
-    agent.destroy();
-    await server.stop();
+  for (let i = 0; i < ACTIVE; i++) {
+    const id = await openSession(run.server.mcpUrl, run.version);
+    run.active.push(id);
   }
+  const alone = await phase(run, config);
+  const before = await memory(run);
+  const opened = await load({
+    url: run.server.mcpUrl,
+    shape: initializeShape(run.version),
+    connections: config.connections,
+    amount: count,
+  });
+  if (opened.failed > 0 || opened.ok !== count)
+    throw new Error(`${opened.failed} of ${count} initialize requests failed`);
+  const held = await memory(run);
+  const together = await phase(run, config);
+  const now = await stats(run);
+  if (now.reaped > 0 || now.evicted > 0 || now.sessions < count + ACTIVE) {
+    throw new Error(
+      `${now.reaped} sessions reaped and ${now.evicted} evicted before the sweep: raise BENCH_IDLE_TIMEOUT above ${config.idleTimeoutS} s`,
+    );
+  }
+  const { sweep: swept, duringSweep } = await sweep(run, count, config.idleTimeoutS * 1000);
+  const after = await memory(run);
+  for (const [name, phase] of Object.entries({
+    alone,
+    with: together,
+    'during the sweep': duringSweep,
+  })) {
+    if (phase.errors > 0)
+      throw new Error(`${phase.errors} of the active sessions' calls failed ${name}`);
+  }
+  return {
+    sessions: count,
+    idleTimeoutS: config.idleTimeoutS,
+    openPerS: opened.rps,
+    rssBeforeMiB: before.rss / MiB,
+    rssWithMiB: held.rss / MiB,
+    heapWithMiB: held.heapUsed / MiB,
+    rssBytesPerSession: (held.rss - before.rss) / count,
+    rssAfterSweepMiB: after.rss / MiB,
+    alone,
+    with: together,
+    duringSweep,
+    sweep: swept,
+  };
 }
 
 export async function runIdleSessions(
@@ -205,20 +176,31 @@ export async function runIdleSessions(
   config: Config,
   log: (line: string) => void,
 ): Promise<IdleSessionRow[]> {
-  const measured = await measureRounds(
+  const env = {
+    MAX_SESSIONS: String(config.idleSessions + 100),
+    SESSION_IDLE_MS: String(config.idleTimeoutS * 1000),
+  };
+  return measureRows(
     targets,
     1,
     log,
-    (target) => target.id.padEnd(22),
-    (target, round, position) => measureOnce(target, config, round, position),
-    (s) =>
-      `${s.sessions} idle: ${s.rssWithMiB.toFixed(0)} MiB RSS (${s.rssBytesPerSession.toFixed(0)} B each), ` +
-      `sweep lag p99 ${s.sweep.p99Ms.toFixed(2)} ms over ${s.sweep.ticks} ticks in ${s.sweep.seconds.toFixed(0)} s, ` +
-      `active p99 ${s.alone.p99Ms.toFixed(2)} → ${s.with.p99Ms.toFixed(2)} ms (${s.duringSweep.p99Ms.toFixed(2)} during the sweep)  (load ${s.load1.toFixed(2)})`,
+    {
+      name: (target) => target.id.padEnd(22),
+      once: (target) =>
+        withTarget({ ...target.spec, env: { ...target.spec.env, ...env } }, async (server) => {
+          const agent = boundAgent('127.0.0.1', 4 * ACTIVE);
+          const run = { server, version: target.version, agent, active: [], nextId: 1 };
+          try {
+            return await measureIdle(run, config);
+          } finally {
+            agent.destroy();
+          }
+        }),
+      describe: (s) =>
+        `${s.sessions} idle: ${s.rssWithMiB.toFixed(0)} MiB RSS (${s.rssBytesPerSession.toFixed(0)} B each), ` +
+        `sweep lag p99 ${s.sweep.p99Ms.toFixed(2)} ms over ${s.sweep.ticks} ticks in ${s.sweep.seconds.toFixed(0)} s, ` +
+        `active p99 ${s.alone.p99Ms.toFixed(2)} → ${s.with.p99Ms.toFixed(2)} ms (${s.duringSweep.p99Ms.toFixed(2)} during the sweep)  (load ${s.load1.toFixed(2)})`,
+    },
+    (target) => ({ label: target.label }),
   );
-  return targets.map((target) => ({
-    id: target.id,
-    label: target.label,
-    ...measured.get(target)!,
-  }));
 }

@@ -3,6 +3,7 @@
  * sample, the rows' failed rounds, and the figures summarised over the rounds (median, min–max).
  */
 import { messageOf, runRounds } from '../lib/rounds.ts';
+import { type RunningTarget, startTarget, type TargetSpec } from '../lib/spawn.ts';
 import { pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { loadAverage } from '../lib/system.ts';
 
@@ -13,7 +14,7 @@ export interface Stamp {
   load1: number;
 }
 
-export const stamp = (round: number, position: number): Stamp => ({
+const stamp = (round: number, position: number): Stamp => ({
   round,
   position,
   load1: loadAverage()[0],
@@ -31,19 +32,25 @@ interface Runnable {
   unavailable?: () => string | undefined;
 }
 
+/** How a measure takes one sample and says it in the log. */
+export interface Rounds<T, S> {
+  /** The head of the sample's log line. */
+  name: (target: T) => string;
+  once: (target: T, round: number, position: number) => Promise<S>;
+  describe: (sample: S & Stamp) => string;
+}
+
 /**
- * Runs `once` for every target in interleaved rounds (src/lib/rounds.ts), a target that cannot
- * run here skipped with its reason; logs `round r/R  <name> <describe(sample)>` per sample
- * (or the error of a failed one).
+ * Runs `once` for every target in interleaved rounds (src/lib/rounds.ts), each sample stamped
+ * when it starts, a target that cannot run here skipped with its reason; logs
+ * `round r/R  <name> <describe(sample)>` per sample (or the error of a failed one).
  */
 export async function measureRounds<T extends Runnable, S>(
   targets: readonly T[],
   rounds: number,
   log: (line: string) => void,
-  name: (target: T) => string,
-  once: (target: T, round: number, position: number) => Promise<S>,
-  describe: (sample: S) => string,
-): Promise<Map<T, Measured<S>>> {
+  { name, once, describe }: Rounds<T, S>,
+): Promise<Map<T, Measured<S & Stamp>>> {
   const skipped = new Map<T, string>();
   for (const target of targets) {
     const reason = target.unavailable?.();
@@ -56,7 +63,8 @@ export async function measureRounds<T extends Runnable, S>(
   const results = await runRounds(runnable, rounds, async (target, round, position) => {
     const head = `round ${round + 1}/${rounds}  ${name(target)}`;
     try {
-      const sample = await once(target, round, position);
+      const at = stamp(round, position);
+      const sample = { ...at, ...(await once(target, round, position)) };
       log(`${head} ${describe(sample)}`);
       return sample;
     } catch (error) {
@@ -68,7 +76,7 @@ export async function measureRounds<T extends Runnable, S>(
     targets.map((target) => {
       const runs = results.get(target) ?? [];
       const reason = skipped.get(target);
-      const measured: Measured<S> = {
+      const measured: Measured<S & Stamp> = {
         samples: runs.flatMap((run) => (run.result === undefined ? [] : [run.result])),
         errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
         ...(reason ? { skipped: reason } : {}),
@@ -76,6 +84,62 @@ export async function measureRounds<T extends Runnable, S>(
       return [target, measured];
     }),
   );
+}
+
+/** `measureRounds`, then a row per target: its id, what `row` makes of its samples, the rest. */
+export async function measureRows<T extends Runnable, S, X>(
+  targets: readonly T[],
+  rounds: number,
+  log: (line: string) => void,
+  spec: Rounds<T, S>,
+  row: (target: T, samples: (S & Stamp)[]) => X,
+) {
+  const measured = await measureRounds(targets, rounds, log, spec);
+  return targets.map((target) => {
+    const { samples, errors, skipped } = measured.get(target)!;
+    return {
+      id: target.id,
+      ...row(target, samples),
+      samples,
+      errors,
+      ...(skipped ? { skipped } : {}),
+    };
+  });
+}
+
+/**
+ * `warmUp` uncounted runs of `once` (first calls compile the code paths; their failures are
+ * ignored), then `count` counted ones: their values, and how many failed.
+ */
+export async function series<V>(
+  warmUp: number,
+  count: number,
+  once: (i: number, counted: boolean) => Promise<V>,
+): Promise<{ values: V[]; failures: number }> {
+  for (let i = 0; i < warmUp; i++) await once(i, false).catch(() => {});
+  const values: V[] = [];
+  let failures = 0;
+  for (let i = 0; i < count; i++) {
+    try {
+      values.push(await once(i, true));
+    } catch {
+      failures++;
+    }
+  }
+  return { values, failures };
+}
+
+/** Starts `spec`, hands it to `use`, and stops it however `use` ends. */
+export async function withTarget<R>(
+  spec: TargetSpec,
+  use: (server: RunningTarget) => Promise<R>,
+): Promise<R> {
+  const server = await startTarget(spec);
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
 }
 
 /** The spread over the samples of each named figure. */
@@ -87,6 +151,12 @@ export function spreadsOf<S, K extends keyof S>(
   for (const key of keys) out[key] = spread(samples.map((s) => s[key] as number | null));
   return out;
 }
+
+/** Adds the counts of `from` to `into`'s, key by key. */
+export const add = (into: Record<string, number>, from: Record<string, number>) => {
+  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+  return into;
+};
 
 export const sum = <S>(samples: readonly S[], pick: (sample: S) => number) =>
   samples.reduce((total, sample) => total + pick(sample), 0);

@@ -1,23 +1,12 @@
 /**
- * SSE event latency through nginx and HAProxy, against the direct path: one Node process of the
- * example server (apps/server as `pnpm start` runs it, with `MCP_TRUST_PROXY=1` and
- * `ALLOWED_HOSTS` as docs/deploying.md runs it behind a proxy), nginx from
- * docs/deploying/nginx.conf and HAProxy from docs/deploying/haproxy.cfg in front of it (only the
- * ports changed: `deploy-configs.ts` of the test kit, as the proxy matrix runs them), on loopback.
- *
- * The server's own write time is not observable without instrumenting it, so each exchange is a
- * ping-pong on one legacy session per path, with the example's `greet` tool (elicitation):
- * 1. the client POSTs `tools/call greet`; the server answers with an event stream and writes an
- *    `elicitation/create` request on it at once, and the stream stays open: the time from the
- *    POST to that event is **first event** (a mid-stream event: the stream goes on);
- * 2. on that event the client POSTs its answer (accept, a name); the server resumes the handler
- *    and writes the result on the open stream, its last event: the time from that POST to the
- *    result is **answer → event**.
- * Both are round trips (a request through the path, then the event back through it); the path's
- * added latency is its figure minus the direct path's, per round. The paths are interleaved, one
- * exchange each in turn, on keep-alive connections; 3 uncounted exchanges per path first.
+ * SSE event latency through nginx and HAProxy (docs/deploying's configurations) against the
+ * direct path, on one example server: per exchange a `greet` call's first event (its
+ * elicitation, mid-stream) and, after the client's answer, the result event on the same stream.
+ * The paths take turns, one exchange each; a proxy's added latency is its figure minus the
+ * direct path's in the same round (README.md, Method).
  */
 import { Agent } from 'node:http';
+import { legacyMessage } from '@edge-mcp/test-kit';
 import {
   freePort,
   haproxyDocumented,
@@ -31,10 +20,10 @@ import { type ExampleInstance, startExample } from '../lib/example.ts';
 import { httpRequest } from '../lib/http.ts';
 import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
 import { postStream } from '../lib/sse-stream.ts';
-import { percentile, roundMedians, type Spread, spread } from '../lib/stats.ts';
+import { latencies, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { LEGACY } from '../target-shapes.ts';
 import type { ExampleTarget, ProxyKind } from '../targets-example.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, stamp, sum } from './measure.ts';
+import { type Measured, measureRounds, type Stamp, spreadsOf, sum } from './measure.ts';
 
 export interface ProxySseSample extends Stamp {
   events: number;
@@ -82,12 +71,7 @@ const PROXIES: Record<ProxyKind, (port: number, upstream: number) => Promise<Rev
 /** One greet exchange on `path`: both round trips in ms. */
 async function exchange(path: Path, id: number): Promise<{ first: number; answer: number }> {
   const headers = legacyPostHeaders(LEGACY, path.session);
-  const call = {
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: { name: 'greet', arguments: {} },
-  };
+  const call = legacyMessage('tools/call', { name: 'greet', arguments: {} }, id);
   const sent = performance.now();
   const stream = await postStream(path.mcpUrl, headers, JSON.stringify(call), path.agent);
   try {
@@ -135,7 +119,6 @@ async function openPaths(
     }
     const mcpUrl = `${url}/mcp`;
     const session = await openSession(mcpUrl, LEGACY, { elicitation: {} });
-    if (!session) throw new Error(`${target.id}: no session id`);
     const agent = new Agent({ keepAlive: true, maxSockets: 2 });
     paths.push({ target, mcpUrl, session, agent, first: [], answer: [], failures: 0 });
   }
@@ -176,15 +159,15 @@ async function runProxySse(
 }
 
 function summary(path: Path, events: number): Omit<ProxySseSample, keyof Stamp> {
-  const first = [...path.first].sort((a, b) => a - b);
-  const answer = [...path.answer].sort((a, b) => a - b);
+  const first = latencies(path.first);
+  const answer = latencies(path.answer);
   return {
     events,
     failures: path.failures,
-    firstP50Ms: percentile(first, 50),
-    firstP99Ms: percentile(first, 99),
-    answerP50Ms: percentile(answer, 50),
-    answerP99Ms: percentile(answer, 99),
+    firstP50Ms: first.p50Ms,
+    firstP99Ms: first.p99Ms,
+    answerP50Ms: answer.p50Ms,
+    answerP99Ms: answer.p99Ms,
   };
 }
 
@@ -199,17 +182,11 @@ export async function runProxySseRounds(
     return !reason;
   });
   const round = { id: 'node/edge-mcp-example', unavailable: undefined };
-  const measured = await measureRounds(
-    runnable.length > 0 ? [round] : [],
-    config.rounds,
-    log,
-    () => `proxy SSE (${runnable.map((t) => t.proxy ?? 'direct').join(', ')}):`,
-    async (_round, index, position) => ({
-      ...stamp(index, position),
-      paths: await runProxySse(runnable, config.events),
-    }),
-    (s) => `${[...s.paths].map(describePath).join('; ')}  (load ${s.load1.toFixed(2)})`,
-  );
+  const measured = await measureRounds(runnable.length > 0 ? [round] : [], config.rounds, log, {
+    name: () => `proxy SSE (${runnable.map((t) => t.proxy ?? 'direct').join(', ')}):`,
+    once: async () => ({ paths: await runProxySse(runnable, config.events) }),
+    describe: (s) => `${[...s.paths].map(describePath).join('; ')}  (load ${s.load1.toFixed(2)})`,
+  });
   const rounds = measured.get(round) ?? { samples: [], errors: [] };
   const rows = targets.map((target) => rowOf(target, rounds, config.events));
   for (const row of rows) {

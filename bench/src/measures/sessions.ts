@@ -1,34 +1,26 @@
 /**
- * Idle legacy sessions, in interleaved rounds, a fresh process per target and round:
- *
- * - memory: `config.sessions` sessions are created (autocannon, one `initialize` each) as a
- *   warm-up batch, then as many again; RSS and heapUsed are read after a forced GC (the target
- *   runs with --expose-gc) before and after the second batch and divided by its count. The first
- *   batch also grows the process itself once (V8's young generation, heap and allocator pages),
- *   which is not a cost per session; its figure is kept as `warmUpRssBytesPerSession`.
- * - creation rate: `initialize` requests per second over a timed run (`config.warmup` s, then
- *   `config.duration` s), like the throughput measure. Every request opens a session that stays
- *   open.
+ * Idle legacy sessions: memory per session over a second batch of `initialize`s (after a
+ * warm-up batch as large, whose figure is kept as `warmUpRssBytesPerSession`: README.md, Method,
+ * says why), and `initialize` per second over a timed run.
  */
 import type { Config } from '../config.ts';
 import type { Memory } from '../entries/side-channel.ts';
 import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape } from '../lib/mcp.ts';
-import { startTarget } from '../lib/spawn.ts';
 import type { Spread } from '../lib/stats.ts';
 import type { Library, SessionTarget } from '../targets.ts';
 import {
   type Measured,
-  measureRounds,
+  measureRows,
   ratiosToBaselines,
   type Stamp,
   spreadsOf,
-  stamp,
   sum,
+  withTarget,
 } from './measure.ts';
 
-export interface SessionSample extends Stamp {
+interface SessionFigures {
   sessions: number;
   initPerS: number;
   p50Ms: number;
@@ -42,6 +34,8 @@ export interface SessionSample extends Stamp {
   /** What the server itself counts, when it exposes it. */
   serverStats: unknown;
 }
+
+type SessionSample = SessionFigures & Stamp;
 
 export interface SessionRow extends Measured<SessionSample> {
   id: string;
@@ -61,15 +55,8 @@ export interface SessionRow extends Measured<SessionSample> {
   failed: number;
 }
 
-async function measureOnce(
-  target: SessionTarget,
-  config: Config,
-  round: number,
-  position: number,
-): Promise<SessionSample> {
-  const at = stamp(round, position);
-  const server = await startTarget(target.spec);
-  try {
+function measureOnce(target: SessionTarget, config: Config): Promise<SessionFigures> {
+  return withTarget(target.spec, async (server) => {
     const side = server.sideUrl!;
     const shape = initializeShape(target.version);
     const common = { url: server.mcpUrl, shape, connections: config.connections };
@@ -83,7 +70,6 @@ async function measureOnce(
     const failed = run.failed + warmUp.failed + batch.failed;
     if (failed > 0) throw new Error(`${failed} initialize requests failed`);
     return {
-      ...at,
       sessions: batch.ok,
       initPerS: run.rps,
       p50Ms: run.p50,
@@ -95,9 +81,7 @@ async function measureOnce(
       rssAfterMiB: after.rss / 2 ** 20,
       serverStats: await getJson<unknown>(`${side}/stats`),
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 export async function runSessions(
@@ -105,39 +89,33 @@ export async function runSessions(
   config: Config,
   log: (line: string) => void,
 ): Promise<SessionRow[]> {
-  const measured = await measureRounds(
+  const rows = await measureRows(
     targets,
     config.rounds,
     log,
-    (target) => target.id.padEnd(22),
-    (target, round, position) => measureOnce(target, config, round, position),
-    (s) =>
-      `${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
-      `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
-  );
-  const rows = targets.map((target): SessionRow => {
-    const { samples, errors } = measured.get(target)!;
-    const { initPerS, ...figures } = spreadsOf(samples, [
-      'initPerS',
-      'p99Ms',
-      'heapBytesPerSession',
-      'rssBytesPerSession',
-      'warmUpRssBytesPerSession',
-      'rssAfterMiB',
-    ]);
-    return {
-      id: target.id,
+    {
+      name: (target) => target.id.padEnd(22),
+      once: (target) => measureOnce(target, config),
+      describe: (s) =>
+        `${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
+        `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
+    },
+    (target, samples) => ({
       label: target.label,
       library: target.library,
       baseline: target.baseline ?? null,
-      samples,
       sessions: samples.at(-1)?.sessions ?? 0,
-      initPerS,
       ratio: null,
-      ...figures,
+      ...spreadsOf(samples, [
+        'initPerS',
+        'p99Ms',
+        'heapBytesPerSession',
+        'rssBytesPerSession',
+        'warmUpRssBytesPerSession',
+        'rssAfterMiB',
+      ]),
       failed: sum(samples, (s) => s.failed),
-      errors,
-    };
-  });
+    }),
+  );
   return ratiosToBaselines(rows, (s) => s.initPerS);
 }

@@ -1,19 +1,17 @@
 /**
- * Shutdown with sessions and in-flight calls: a fresh edge-mcp Node process (default options,
- * SIGTERM handled by the adapter) gets `sessions` legacy sessions and `inFlight` `sleep` calls
- * (60 s, JSON pending, one per session); once the server counts them all in flight, the client
- * sends SIGTERM to its pid and times until the process has exited (the child's `exit` event).
- * `pnpm bench` does it once per round, each in a fresh process.
+ * Shutdown with sessions and in-flight calls: SIGTERM to a fresh edge-mcp Node process once it
+ * counts every `sleep` in flight, timed to its exit (README.md, Method).
  */
 import { request } from 'node:http';
+import { until } from '@edge-mcp/test-kit';
 import type { Config } from '../config.ts';
-import { getJson, sleep } from '../lib/http.ts';
+import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape, legacyPostHeaders, legacySleepBody, openSession } from '../lib/mcp.ts';
-import { startTarget, type TargetSpec } from '../lib/spawn.ts';
+import type { TargetSpec } from '../lib/spawn.ts';
 import { type Spread, spread } from '../lib/stats.ts';
 import { LEGACY, type ProbeTarget } from '../targets.ts';
-import { type Measured, measureRounds, type Stamp, stamp } from './measure.ts';
+import { add, type Measured, measureRows, type Stamp, withTarget } from './measure.ts';
 
 export interface ShutdownRow extends Measured<ShutdownSample> {
   id: string;
@@ -38,16 +36,36 @@ export interface ShutdownSample extends Stamp {
   callOutcomes: Record<string, number>;
 }
 
-async function runShutdown(
-  spec: TargetSpec,
-  config: Config,
-): Promise<Omit<ShutdownSample, keyof Stamp>> {
-  const server = await startTarget(spec);
-  try {
+/** `legacy sleep` (60 s) on each session; resolves how each call ended once it has. */
+function sleepCalls(mcpUrl: string, ids: string[], outcomes: Record<string, number>) {
+  return ids.map(
+    (id, n) =>
+      new Promise<void>((resolve) => {
+        const count = (key: string) => {
+          outcomes[key] = (outcomes[key] ?? 0) + 1;
+          resolve();
+        };
+        const req = request(mcpUrl, {
+          method: 'POST',
+          agent: false,
+          headers: legacyPostHeaders(LEGACY, id),
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => count(String(res.statusCode)));
+          res.on('error', () => count('reset'));
+        });
+        req.on('error', () => count('reset'));
+        req.end(legacySleepBody(n + 1, 60_000));
+      }),
+  );
+}
+
+function runShutdown(spec: TargetSpec, config: Config): Promise<Omit<ShutdownSample, keyof Stamp>> {
+  return withTarget(spec, async (server) => {
     const ids: string[] = [];
     for (let i = 0; i < config.inFlight; i++) {
       const id = await openSession(server.mcpUrl, LEGACY);
-      if (!id) throw new Error('no session id');
       ids.push(id);
     }
     const rest = config.shutdownSessions - ids.length;
@@ -61,36 +79,14 @@ async function runShutdown(
       if (run.failed > 0) throw new Error(`${run.failed} initialize requests failed`);
     }
     const outcomes: Record<string, number> = {};
-    const calls = ids.map(
-      (id, n) =>
-        new Promise<void>((resolve) => {
-          const count = (key: string) => {
-            outcomes[key] = (outcomes[key] ?? 0) + 1;
-            resolve();
-          };
-          const req = request(server.mcpUrl, {
-            method: 'POST',
-            agent: false,
-            headers: legacyPostHeaders(LEGACY, id),
-          });
-          req.on('response', (res) => {
-            res.resume();
-            res.on('end', () => count(String(res.statusCode)));
-            res.on('error', () => count('reset'));
-          });
-          req.on('error', () => count('reset'));
-          req.end(legacySleepBody(n + 1, 60_000));
-        }),
+    const calls = sleepCalls(server.mcpUrl, ids, outcomes);
+    const stats = () => getJson<{ inFlight: number; sessions: number }>(`${server.sideUrl!}/stats`);
+    await until(
+      async () => (await stats()).inFlight >= ids.length,
+      'every call in flight',
+      5_000,
+      25,
     );
-    const stats = async () =>
-      getJson<{ inFlight: number; sessions: number }>(`${server.sideUrl!}/stats`);
-    for (let tries = 0; (await stats()).inFlight < ids.length; tries++) {
-      if (tries > 200)
-        throw new Error(
-          `the calls never were all in flight (${(await stats()).inFlight} of ${ids.length}; ended: ${JSON.stringify(outcomes)})`,
-        );
-      await sleep(25);
-    }
     const { sessions, inFlight } = await stats();
     const sent = performance.now();
     process.kill(server.pid, 'SIGTERM');
@@ -105,44 +101,30 @@ async function runShutdown(
       exitSignal: exit.signal,
       callOutcomes: outcomes,
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
-export async function runShutdownRounds(
+export function runShutdownRounds(
   targets: readonly ProbeTarget[],
   config: Config,
   log: (line: string) => void,
 ): Promise<ShutdownRow[]> {
-  const measured = await measureRounds(
+  return measureRows(
     targets,
     config.rounds,
     log,
-    (target) => `shutdown ${target.id}:`,
-    async (target, round, position) => ({
-      ...stamp(round, position),
-      ...(await runShutdown(target.spec, config)),
-    }),
-    (s) => `${s.exitMs.toFixed(1)} ms to exit (code ${s.exitCode})  (load ${s.load1.toFixed(2)})`,
-  );
-  return targets.map((target) => {
-    const { samples, errors } = measured.get(target)!;
-    const callOutcomes: Record<string, number> = {};
-    for (const sample of samples) {
-      for (const [key, count] of Object.entries(sample.callOutcomes)) {
-        callOutcomes[key] = (callOutcomes[key] ?? 0) + count;
-      }
-    }
-    return {
-      id: target.id,
-      samples,
+    {
+      name: (target) => `shutdown ${target.id}:`,
+      once: (target) => runShutdown(target.spec, config),
+      describe: (s) =>
+        `${s.exitMs.toFixed(1)} ms to exit (code ${s.exitCode})  (load ${s.load1.toFixed(2)})`,
+    },
+    (_target, samples) => ({
       sessions: samples.at(-1)?.sessions ?? 0,
       inFlight: samples.at(-1)?.inFlight ?? 0,
       exitMs: spread(samples.map((s) => s.exitMs)),
       exitCodes: samples.map((s) => s.exitCode),
-      callOutcomes,
-      errors,
-    };
-  });
+      callOutcomes: samples.reduce((all, s) => add(all, s.callOutcomes), {}),
+    }),
+  );
 }

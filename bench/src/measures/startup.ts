@@ -1,25 +1,19 @@
 /**
- * Start-up (the serverless cold path): from spawning the runtime on a bundle (src/lib/bundle.ts)
- * to the first answered `tools/call` echo, on one clock (this process's `performance.now()`).
- * The client tries the call every millisecond from the moment it spawned the process (a refused
- * connection costs microseconds) until one answers 200 with the echo; the process is then killed.
- *
- * Each target gets one uncounted start first (the OS caches the runtime and the bundle; Deno and
- * Bun cache their compiled modules). Then, per round, `config.starts` passes over every target
- * in the round's rotated order. A round's figure for a target is the median of its starts in that
- * round; ratios to the bare handler are taken per round.
+ * Start-up: from spawning the runtime on a bundle (src/lib/bundle.ts) to the first answered
+ * `tools/call` echo, tried every millisecond; one uncounted start per target first, then
+ * `config.starts` passes per round in the round's order. README.md, Method.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { sleep } from '@edge-mcp/test-kit';
 import { freePort } from '@edge-mcp/test-kit/node';
 import type { Config } from '../config.ts';
 import { type Bundle, bundle } from '../lib/bundle.ts';
-import { httpRequest, sleep } from '../lib/http.ts';
+import { httpRequest } from '../lib/http.ts';
 import { echoCall, echoText } from '../lib/mcp.ts';
 import { messageOf, rotation } from '../lib/rounds.ts';
-import { kill, NODE_BINARY, runtimeCommand } from '../lib/spawn.ts';
+import { kill, NODE_BINARY, runtimeCommand, spawnChild } from '../lib/spawn.ts';
 import { median, pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { groupCpuMs, loadAverage } from '../lib/system.ts';
 import type { Library, StartupTarget } from '../targets.ts';
@@ -72,22 +66,13 @@ export async function startOnce(
   const port = await freePort();
   const [binary, args] = command(runtime, file);
   const started = performance.now();
-  const child = spawn(binary, args, {
-    cwd: dirname(file),
-    env: { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors = (errors + chunk.toString()).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const env = { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' };
+  const { child, exited, output } = spawnChild(binary, args, env, dirname(file));
   try {
     const url = `http://127.0.0.1:${port}/mcp`;
     for (let attempts = 1; ; attempts++) {
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`exited before it answered:\n${errors}`);
+        throw new Error(`exited before it answered:\n${output()}`);
       }
       try {
         const answer = await httpRequest(url, {

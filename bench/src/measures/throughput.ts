@@ -10,22 +10,21 @@ import { type DriverRun, perCallOf, readCounters } from '../lib/driver.ts';
 import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
-import { startTarget } from '../lib/spawn.ts';
 import { pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { groupCpuSeconds, groupRssBytes, workerdCpuSeconds } from '../lib/system.ts';
 import type { Library, ThroughputTarget } from '../targets.ts';
 import {
   type Measured,
-  measureRounds,
+  measureRows,
   ratiosToBaselines,
   type Stamp,
   spreadsOf,
-  stamp,
   sum,
+  withTarget,
 } from './measure.ts';
 
 /** One round of one target. */
-export interface ThroughputSample extends Stamp {
+interface ThroughputFigures {
   rps: number;
   p50Ms: number;
   p99Ms: number;
@@ -47,6 +46,8 @@ export interface ThroughputSample extends Stamp {
   /** The target's figures per answered call (`perCall` of the registry), by name. */
   perCall?: Record<string, number>;
 }
+
+export type ThroughputSample = ThroughputFigures & Stamp;
 
 export interface ThroughputRow extends Measured<ThroughputSample> {
   id: string;
@@ -72,49 +73,33 @@ export interface ThroughputRow extends Measured<ThroughputSample> {
   failed: number;
 }
 
-async function measureOnce(
-  target: ThroughputTarget,
-  config: Config,
-  round: number,
-  position: number,
-): Promise<ThroughputSample> {
-  const at = stamp(round, position);
-  const server = await startTarget(target.spec);
-  try {
+function measureOnce(target: ThroughputTarget, config: Config): Promise<ThroughputFigures> {
+  return withTarget(target.spec, async (server) => {
     const run = target.driver
       ? await target.driver.start(server)
       : await echoRun(target, server.mcpUrl, server.headers);
-    const answer = run.answer;
     const figures = target.perCall ?? [];
-    if (config.warmup > 0)
-      await run.load({ duration: config.warmup, connections: config.connections });
+    const { duration, warmup, connections } = config;
+    if (warmup > 0) await run.load({ duration: warmup, connections });
     const countersBefore = figures.length > 0 ? await readCounters(server) : {};
     const port = Number(new URL(server.url).port);
     const workerd = target.runtime === 'workerd';
-    const cpuBefore = groupCpuSeconds(server.pid);
-    const isolateBefore = workerd ? workerdCpuSeconds(server.pid, port) : null;
-    const result = await run.load({ duration: config.duration, connections: config.connections });
-    const cpuAfter = groupCpuSeconds(server.pid);
-    const isolateAfter = workerd ? workerdCpuSeconds(server.pid, port) : null;
-    const perRequest = (before: number | null, after: number | null) =>
-      before !== null && after !== null && result.ok > 0
+    const cpu = () => [
+      groupCpuSeconds(server.pid),
+      workerd ? workerdCpuSeconds(server.pid, port) : null,
+    ];
+    const [groupBefore, isolateBefore] = cpu();
+    const result = await run.load({ duration, connections });
+    const [groupAfter, isolateAfter] = cpu();
+    const perRequest = (before: number | null | undefined, after: number | null | undefined) =>
+      typeof before === 'number' && typeof after === 'number' && result.ok > 0
         ? ((after - before) * 1e6) / result.ok
         : null;
-    const perCall =
-      figures.length > 0
-        ? perCallOf(
-            figures,
-            countersBefore,
-            await readCounters(server, 200),
-            result.ok,
-            result.perCall,
-          )
-        : undefined;
+    const after = figures.length > 0 ? await readCounters(server, 200) : {};
     let rss = groupRssBytes(server.pid);
     if (rss === null && server.sideUrl)
       rss = (await getJson<Memory>(`${server.sideUrl}/memory`)).rss;
     return {
-      ...at,
       rps: result.rps,
       p50Ms: result.p50,
       p99Ms: result.p99,
@@ -123,15 +108,15 @@ async function measureOnce(
       statuses: result.statuses,
       cpuUsPerRequest: workerd
         ? perRequest(isolateBefore, isolateAfter)
-        : perRequest(cpuBefore, cpuAfter),
-      ...(workerd ? { groupCpuUsPerRequest: perRequest(cpuBefore, cpuAfter) } : {}),
+        : perRequest(groupBefore, groupAfter),
+      ...(workerd ? { groupCpuUsPerRequest: perRequest(groupBefore, groupAfter) } : {}),
       rssMiB: rss === null ? null : rss / 2 ** 20,
-      answer,
-      ...(perCall ? { perCall } : {}),
+      answer: run.answer,
+      ...(figures.length > 0
+        ? { perCall: perCallOf(figures, countersBefore, after, result.ok, result.perCall) }
+        : {}),
     };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 export async function runThroughput(
@@ -139,43 +124,39 @@ export async function runThroughput(
   config: Config,
   log: (line: string) => void,
 ): Promise<ThroughputRow[]> {
-  const measured = await measureRounds(
+  const rows = await measureRows(
     targets,
     config.rounds,
     log,
-    (target) => target.id.padEnd(36),
-    (target, round, position) => measureOnce(target, config, round, position),
-    (sample) =>
-      `${sample.rps.toFixed(0).padStart(7)} req/s  p99 ${sample.p99Ms} ms` +
-      `${sample.cpuUsPerRequest === null ? '' : `  ${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req`}` +
-      `${sample.failed ? `  FAILED ${sample.failed}` : ''}  (load ${sample.load1.toFixed(2)})`,
+    {
+      name: (target) => target.id.padEnd(36),
+      once: (target) => measureOnce(target, config),
+      describe: (sample) =>
+        `${sample.rps.toFixed(0).padStart(7)} req/s  p99 ${sample.p99Ms} ms` +
+        `${sample.cpuUsPerRequest === null ? '' : `  ${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req`}` +
+        `${sample.failed ? `  FAILED ${sample.failed}` : ''}  (load ${sample.load1.toFixed(2)})`,
+    },
+    (target, samples) => {
+      const perCall = target.perCall?.map(({ name }) => [
+        name,
+        spread(samples.map((s) => s.perCall?.[name])),
+      ]);
+      return {
+        label: target.label,
+        runtime: target.runtime,
+        library: target.library,
+        era: target.era,
+        session: target.session,
+        baseline: target.baseline ?? null,
+        answer: samples[0]?.answer ?? '',
+        ...spreadsOf(samples, ['rps', 'p50Ms', 'p99Ms', 'cpuUsPerRequest', 'rssMiB']),
+        ratio: null,
+        cpuRatio: null as Spread | null,
+        ...(perCall ? { perCall: Object.fromEntries(perCall) } : {}),
+        failed: sum(samples, (s) => s.failed),
+      };
+    },
   );
-  const rows = targets.map((target): ThroughputRow => {
-    const { samples, errors, skipped } = measured.get(target)!;
-    const figures = spreadsOf(samples, ['rps', 'p50Ms', 'p99Ms', 'cpuUsPerRequest', 'rssMiB']);
-    const perCall = target.perCall?.map(({ name }) => [
-      name,
-      spread(samples.map((s) => s.perCall?.[name])),
-    ]);
-    return {
-      id: target.id,
-      label: target.label,
-      runtime: target.runtime,
-      library: target.library,
-      era: target.era,
-      session: target.session,
-      baseline: target.baseline ?? null,
-      answer: samples[0]?.answer ?? '',
-      samples,
-      ...figures,
-      ratio: null,
-      cpuRatio: null,
-      ...(perCall ? { perCall: Object.fromEntries(perCall) } : {}),
-      failed: sum(samples, (s) => s.failed),
-      errors,
-      ...(skipped ? { skipped } : {}),
-    };
-  });
   ratiosToBaselines(rows, (s) => s.rps);
   // The same per round for CPU per request, where both were read.
   for (const row of rows) {
@@ -186,7 +167,7 @@ export async function runThroughput(
 }
 
 /** The median CPU time per request of each round (rounds whose CPU was read). */
-export function cpuByRound(row: ThroughputRow): Map<number, number> {
+export function cpuByRound(row: Pick<ThroughputRow, 'samples'>): Map<number, number> {
   return roundMedians(
     row.samples.filter((x) => x.cpuUsPerRequest !== null),
     (x) => x.cpuUsPerRequest as number,
@@ -200,7 +181,6 @@ async function echoRun(
   headers: Record<string, string>,
 ): Promise<DriverRun> {
   const sessionId = target.session ? await openSession(url, target.version) : undefined;
-  if (target.session && !sessionId) throw new Error('no Mcp-Session-Id');
   const echo = echoCall(target.era, target.version, sessionId);
   const shape = { ...echo, headers: { ...echo.headers, ...headers } };
   return {

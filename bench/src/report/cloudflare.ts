@@ -56,44 +56,35 @@ function cloudflareTables(results: CloudflareResults | undefined): string[] {
   return [
     ...titled(
       '**Durable Object storage per 1,000 legacy `tools/call`s** (one session, steady state after a warm-up; counted through the storage API in the object; rows = the SQL cursors\u2019 own counts; open = `initialize` + `notifications/initialized`)',
+      results?.storage.map((row) => ({ row, last: row.samples.at(-1)! })),
       [
-        'target',
-        'calls',
-        'reads',
-        'writes',
-        'rows read',
-        'rows written',
-        'open: reads / writes',
-        'by method (last round)',
+        ['target', ({ row }) => row.label],
+        ['calls', ({ last }) => n(last.calls), true],
+        ['reads', ({ row }) => s(row.readsPer1k, 1), true],
+        ['writes', ({ row }) => s(row.writesPer1k, 1), true],
+        ['rows read', ({ row }) => s(row.rowsReadPer1k, 1), true],
+        ['rows written', ({ row }) => s(row.rowsWrittenPer1k, 1), true],
+        ['open: reads / writes', ({ last }) => `${last.open.reads} / ${last.open.writes}`, true],
+        [
+          'by method (last round)',
+          ({ last }) =>
+            Object.entries(last.methods)
+              .map(([name, count]) => `${name} ${n((count * 1000) / last.calls)}`)
+              .join(', ') || 'none',
+        ],
       ],
-      results?.storage,
-      (r) => {
-        const last = r.samples.at(-1);
-        if (!last) return [r.label, 'error', problem(r), '', '', '', '', ''];
-        return [
-          r.label,
-          n(last.calls),
-          s(r.readsPer1k, 1),
-          s(r.writesPer1k, 1),
-          s(r.rowsReadPer1k, 1),
-          s(r.rowsWrittenPer1k, 1),
-          `${last.open.reads} / ${last.open.writes}`,
-          Object.entries(last.methods)
-            .map(([name, count]) => `${name} ${n((count * 1000) / last.calls)}`)
-            .join(', ') || 'none',
-        ];
-      },
-      [1, 2, 3, 4, 5, 6],
+      ({ row, last }) => (last ? undefined : [row.label, 'error', problem(row)]),
     ),
     ...titled(
       '**The bundle a user deploys** (`wrangler deploy --dry-run --outdir`: the modules it would upload, no source maps, not minified (wrangler\u2019s default); gzip: node:zlib; zod: its bytes in the bundle, from the esbuild metafile)',
-      ['bundle', 'KiB', 'gzip KiB', 'of which zod KiB'],
       results?.bundles,
-      (r) =>
-        r.rawKiB
-          ? [r.label, s(r.rawKiB, 1), s(r.gzipKiB, 1), n(r.schemaKiB?.median, 1)]
-          : [r.label, problem(r), '', ''],
-      [1, 2, 3],
+      [
+        ['bundle', (r) => r.label],
+        ['KiB', (r) => s(r.rawKiB, 1), true],
+        ['gzip KiB', (r) => s(r.gzipKiB, 1), true],
+        ['of which zod KiB', (r) => n(r.schemaKiB?.median, 1), true],
+      ],
+      (r) => (r.rawKiB ? undefined : [r.label, problem(r)]),
     ),
   ];
 }

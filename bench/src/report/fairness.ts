@@ -4,7 +4,7 @@
  * and its table.
  */
 import type { FairnessRow, PhaseSpread } from '../measures/fairness.ts';
-import { n, s, table } from './format.ts';
+import { type Column, n, s, titled } from './format.ts';
 import { goal } from './goal.ts';
 import type { Section } from './types.ts';
 
@@ -35,46 +35,41 @@ function fairnessGoals(rows: readonly FairnessRow[] | undefined) {
   });
 }
 
+interface PhaseLine {
+  label: string;
+  phase: PhaseSpread;
+  ratio: string;
+}
+
+const COLUMNS: Column<PhaseLine>[] = [
+  ['victim', (l) => l.label],
+  ['calls', (l) => n(l.phase.calls), true],
+  ['errors', (l) => String(l.phase.errors), true],
+  ['p50 ms', (l) => s(l.phase.p50Ms, 2), true],
+  ['p99 ms', (l) => s(l.phase.p99Ms, 2), true],
+  ['p99 / alone', (l) => l.ratio, true],
+  ['victim send lag ms', (l) => s(l.phase.maxLagMs, 1), true],
+  ['server CPU µs/req', (l) => s(l.phase.serverCpuUsPerRequest, 1), true],
+  ['flood client cores', (l) => (l.phase.floodCores ? s(l.phase.floodCores, 2) : ''), true],
+];
+
 function fairnessTables(rows: readonly FairnessRow[] | undefined): string[] {
   return (rows ?? []).map((row) => {
-    const line = (label: string, phase: PhaseSpread, ratio: string) => [
-      label,
-      n(phase.calls),
-      String(phase.errors),
-      s(phase.p50Ms, 2),
-      s(phase.p99Ms, 2),
-      ratio,
-      s(phase.maxLagMs, 1),
-      s(phase.serverCpuUsPerRequest, 1),
-      phase.floodCores ? s(phase.floodCores, 2) : '',
-    ];
     const failed = row.errors.length > 0 ? `; ${row.errors.length} round(s) failed` : '';
-    return [
+    const { alone, attack, control } = row.phases;
+    return titled(
       `**Fairness** (edge-mcp on Node with a bucket of ${row.limit.perSecond}/s, burst ${row.limit.burst}, per principal only; the victim sends modern \`tools/call\` echo open-loop at ${row.victimRate}/s from 127.0.0.1; the flood, ${row.attackerRate}/s open-loop from 127.0.0.2 in a process of its own, goes to the same server (under attack) or to a bare node:http process on the same machine (control); 2 × ${row.segmentSeconds} s per phase and round; percentiles per round; calls over every round; victim send lag = how late the victim's client sent its worst call against its schedule (its own process stalled that long); server CPU = edge-mcp's per request it answered, 429s included; the attacker's answers over every round: ${statusList(row.attackerStatuses)}${failed})`,
-      table(
-        [
-          'victim',
-          'calls',
-          'errors',
-          'p50 ms',
-          'p99 ms',
-          'p99 / alone',
-          'victim send lag ms',
-          'server CPU µs/req',
-          'flood client cores',
-        ],
-        [
-          line('alone', row.phases.alone, ''),
-          line('under attack', row.phases.attack, s(row.ratio, 2, '×')),
-          line(
-            'flood to another process (control)',
-            row.phases.control,
-            s(row.controlRatio, 2, '×'),
-          ),
-        ],
-        [1, 2, 3, 4, 5, 6, 7, 8],
-      ),
-    ].join('\n\n');
+      [
+        { label: 'alone', phase: alone, ratio: '' },
+        { label: 'under attack', phase: attack, ratio: s(row.ratio, 2, '×') },
+        {
+          label: 'flood to another process (control)',
+          phase: control,
+          ratio: s(row.controlRatio, 2, '×'),
+        },
+      ],
+      COLUMNS,
+    ).join('\n\n');
   });
 }
 

@@ -56,15 +56,34 @@ export function s(value: Spread | null | undefined, digits = 0, suffix = ''): st
   return `${mid} (${n(value.min, digits)}–${n(value.max, digits)})`;
 }
 
-/** A table under its bold title; nothing when the measure has no rows. */
+/** A table's column: its head, its cell of a row, and whether it is right-aligned. */
+export type Column<Row> = readonly [head: string, cell: (row: Row) => string, right?: true];
+
+/**
+ * A table under its bold title; nothing when the measure has no rows. A row `broken` gives
+ * cells for (one without figures) takes them, the rest of its cells empty.
+ */
 export function titled<Row>(
   title: string,
-  head: string[],
   rows: readonly Row[] | undefined,
-  cells: (row: Row) => string[],
-  right: number[],
+  columns: readonly Column<Row>[],
+  broken?: (row: Row) => string[] | undefined,
 ): string[] {
-  return rows?.length ? [title, table(head, rows.map(cells), right)] : [];
+  if (!rows?.length) return [];
+  const cells = rows.map((row) => {
+    const head = broken?.(row);
+    if (!head) return columns.map(([, cell]) => cell(row));
+    return [...head, ...columns.slice(head.length).map(() => '')];
+  });
+  const right = columns.flatMap(([, , alignRight], i) => (alignRight ? [i] : []));
+  return [
+    title,
+    table(
+      columns.map(([head]) => head),
+      cells,
+      right,
+    ),
+  ];
 }
 
 /** Why a row has no figures: skipped, or its first failed round. */

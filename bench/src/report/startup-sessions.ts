@@ -16,18 +16,16 @@ export const startupSection: Section = {
   tables: ({ results }) =>
     titled(
       '**Start-up to the first answered `tools/call`** (a bundle per runtime; spawn → answer, over every counted start; × = round medians against the bare handler of the runtime; CPU = the CPU time the process had used when its answer arrived)',
-      ['target', 'runtime', 'bundle KiB', 'starts', 'ms', '× bare', 'CPU ms'],
       results.startup,
-      (r) => [
-        r.label,
-        r.runtime,
-        n(r.bundleBytes / 1024, 1),
-        String(r.samples.length),
-        r.ms ? s(r.ms, 1) : problem(r),
-        r.ratio ? s(r.ratio, 2, '×') : '',
-        s(r.cpuMs, 1),
+      [
+        ['target', (r) => r.label],
+        ['runtime', (r) => r.runtime],
+        ['bundle KiB', (r) => n(r.bundleBytes / 1024, 1), true],
+        ['starts', (r) => String(r.samples.length), true],
+        ['ms', (r) => (r.ms ? s(r.ms, 1) : problem(r)), true],
+        ['× bare', (r) => (r.ratio ? s(r.ratio, 2, '×') : ''), true],
+        ['CPU ms', (r) => s(r.cpuMs, 1), true],
       ],
-      [2, 3, 4, 5, 6],
     ),
 };
 
@@ -69,30 +67,17 @@ export const sessionsSection: Section = {
   tables: ({ results }) =>
     titled(
       '**Idle legacy sessions** (Node; initialize/s over a timed run; memory delta after GC over the second batch)',
-      [
-        'target',
-        'sessions',
-        'initialize/s',
-        '× bare',
-        'p99 ms',
-        'heap B/session',
-        'RSS B/session',
-        'RSS MiB after',
-      ],
       results.sessions,
-      (r) =>
-        r.initPerS
-          ? [
-              r.label,
-              n(r.sessions),
-              s(r.initPerS),
-              r.ratio ? s(r.ratio, 2, '×') : '',
-              s(r.p99Ms),
-              s(r.heapBytesPerSession),
-              s(r.rssBytesPerSession),
-              n(r.rssAfterMiB?.median, 1),
-            ]
-          : [r.label, 'error', problem(r), '', '', '', '', ''],
-      [1, 2, 3, 4, 5, 6, 7],
+      [
+        ['target', (r) => r.label],
+        ['sessions', (r) => n(r.sessions), true],
+        ['initialize/s', (r) => s(r.initPerS), true],
+        ['× bare', (r) => (r.ratio ? s(r.ratio, 2, '×') : ''), true],
+        ['p99 ms', (r) => s(r.p99Ms), true],
+        ['heap B/session', (r) => s(r.heapBytesPerSession), true],
+        ['RSS B/session', (r) => s(r.rssBytesPerSession), true],
+        ['RSS MiB after', (r) => n(r.rssAfterMiB?.median, 1), true],
+      ],
+      (r) => (r.initPerS ? undefined : [r.label, 'error', problem(r)]),
     ),
 };

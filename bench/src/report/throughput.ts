@@ -5,7 +5,7 @@
 import { roundMedians } from '../lib/stats.ts';
 import { cpuByRound, type ThroughputRow } from '../measures/throughput.ts';
 import { THROUGHPUT_TARGETS } from '../targets.ts';
-import { n, problem, s, titled } from './format.ts';
+import { type Column, n, problem, s, titled } from './format.ts';
 import { failed, goal, ratioGoals } from './goal.ts';
 import type { Goal, Section } from './types.ts';
 
@@ -47,17 +47,18 @@ function perCallLine(rows: readonly ThroughputRow[]): string[] {
   return lines.length > 0 ? [`**Per call** (over the measured seconds): ${lines.join('; ')}.`] : [];
 }
 
-const HEAD = [
-  'target',
-  'runtime',
-  'answer',
-  'req/s',
-  '×',
-  'vs',
-  'p99 ms',
-  'CPU µs/req',
-  'CPU ×',
-  'failed',
+const COLUMNS: Column<ThroughputRow>[] = [
+  ['target', (r) => r.label],
+  ['runtime', (r) => r.runtime],
+  ['answer', (r) => r.answer],
+  ['req/s', (r) => s(r.rps), true],
+  ['×', (r) => (r.ratio ? s(r.ratio, 2, '×') : ''), true],
+  ['vs', (r) => r.baseline ?? ''],
+  ['p99 ms', (r) => s(r.p99Ms), true],
+  ['CPU µs/req', (r) => s(r.cpuUsPerRequest, 1), true],
+  ['CPU ×', (r) => (r.cpuRatio ? s(r.cpuRatio, 2, '×') : ''), true],
+  ['failed', (r) => (problem(r) ? `${r.failed}; ${problem(r)}` : String(r.failed)), true],
+  ['RSS MiB', (r) => n(r.rssMiB?.median, 1), true],
 ];
 
 export const throughputSection: Section = {
@@ -70,26 +71,9 @@ export const throughputSection: Section = {
   tables: (report) => [
     ...titled(
       `**tools/call echo under load** (autocannon, ${(report.config as { connections?: number }).connections ?? 50} connections; × = req/s against the target named in "vs", measured in the same round; CPU = the server's CPU time per answered request, every thread of its process group, and CPU × its ratio to the "vs" target's: where the load client saturates first, req/s ratios near 1 say little and CPU × is the verdict)`,
-      [...HEAD, 'RSS MiB'],
       report.results.throughput,
-      (r) => {
-        const trouble = problem(r);
-        if (!r.rps) return [r.label, r.runtime, 'error', trouble, '', '', '', '', '', '', ''];
-        return [
-          r.label,
-          r.runtime,
-          r.answer,
-          s(r.rps),
-          r.ratio ? s(r.ratio, 2, '×') : '',
-          r.baseline ?? '',
-          s(r.p99Ms),
-          s(r.cpuUsPerRequest, 1),
-          r.cpuRatio ? s(r.cpuRatio, 2, '×') : '',
-          trouble ? `${r.failed}; ${trouble}` : String(r.failed),
-          n(r.rssMiB?.median, 1),
-        ];
-      },
-      [3, 4, 6, 7, 8, 9, 10],
+      COLUMNS,
+      (r) => (r.rps ? undefined : [r.label, r.runtime, 'error', problem(r)]),
     ),
     ...perCallLine(report.results.throughput),
   ],
