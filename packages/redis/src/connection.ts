@@ -168,7 +168,7 @@ export class RedisConnection {
         return answer.value;
       }
       // NOSCRIPT: the write was the EVAL sent after the WAIT; that one is waited for now.
-      const count = fellBack ? await this.#wait(key) : acked.value;
+      const count = fellBack ? await this.#wait(key).catch(() => 0) : acked.value;
       if (count < this.#replicas.count)
         this.#onError?.(
           new Error(

@@ -89,6 +89,58 @@ export function createExampleServer(): McpServer {
   );
 
   server.tool(
+    'long_job',
+    {
+      description:
+        'A long piece of work (ms milliseconds, progress each second) that may safely run again from the start: run it as a task; cancellable.',
+      inputSchema: z.object({
+        ms: z.number().int().min(0).max(3_600_000).describe('How long the work takes'),
+      }),
+      // Running it twice does no harm: a store that can re-run tasks may run it again after its
+      // runner was lost, rather than answer it failed.
+      annotations: { idempotentHint: true },
+      taskSupport: 'optional',
+    },
+    async ({ ms }, ctx: RequestContext) => {
+      const step = 1000;
+      for (let done = 0; done < ms; done += step) {
+        ctx.progress(done, ms, `${done} of ${ms} ms done`);
+        await wait(Math.min(step, ms - done), ctx.signal);
+      }
+      return `long job done: ${ms} ms of work`;
+    },
+  );
+
+  server.tool(
+    'ask_job',
+    {
+      description:
+        'A job that asks the client how to finish (elicitation) before it does: run as a task, it waits in input_required for the answer.',
+      inputSchema: z.object({ job: z.string().default('report').describe('What to finish') }),
+      taskSupport: 'optional',
+    },
+    async ({ job }, ctx) => {
+      const answer = await ctx.elicit(
+        {
+          message: `How should the ${job} end?`,
+          requestedSchema: {
+            type: 'object',
+            properties: { ending: { type: 'string', title: 'Ending' } },
+            required: ['ending'],
+          },
+        },
+        'ending',
+      );
+      if (answer.action !== 'accept')
+        return {
+          content: [{ type: 'text', text: `The ${job} was left unfinished.` }],
+          isError: true,
+        };
+      return `${job} finished: ${(answer.content as { ending: string }).ending}`;
+    },
+  );
+
+  server.tool(
     'greet',
     {
       description: 'Asks the user for their name (elicitation), then greets them.',
