@@ -46,6 +46,7 @@ test('the quick mode runs every measure (but idle-sessions) and writes its outpu
       'node/edge-mcp-ratelimit/modern',
       'node/edge-mcp/legacy-session',
       'node/edge-mcp-redis/legacy-session',
+      'node/edge-mcp-redis-cluster/legacy-session',
       'node/edge-mcp-auth/modern',
       'node/edge-mcp-auth-nocache/modern',
       'node/edge-mcp-tasks/legacy-memory',
@@ -57,9 +58,13 @@ test('the quick mode runs every measure (but idle-sessions) and writes its outpu
       expect(row.skipped).toBe(redis);
     }
     // The round trips per call are there (their value is the package's test's business).
-    const roundTrips = throughput.find((r) => r.id === 'node/edge-mcp-redis/legacy-session')
-      ?.perCall?.redisRoundTrips?.median;
-    expect(typeof roundTrips).toBe(redis ? 'undefined' : 'number');
+    for (const id of [
+      'node/edge-mcp-redis/legacy-session',
+      'node/edge-mcp-redis-cluster/legacy-session',
+    ]) {
+      const roundTrips = throughput.find((r) => r.id === id)?.perCall?.redisRoundTrips?.median;
+      expect(typeof roundTrips, id).toBe(redis ? 'undefined' : 'number');
+    }
     const ran = throughput.filter((row) => !row.skipped);
     // Every throughput target reports the server's CPU per call, in every round (a verdict on
     // req/s alone says nothing where the load client saturates first).
@@ -80,6 +85,7 @@ test('the quick mode runs every measure (but idle-sessions) and writes its outpu
     const { crossCancel = [], proxySse = [] } = report.results;
     expect(crossCancel.map((row) => row.id)).toEqual([
       'node/edge-mcp-example/redis-cross-instance',
+      'node/edge-mcp-example/redis-cluster-cross-instance',
     ]);
     expect(proxySse.map((row) => row.id)).toEqual([
       'node/edge-mcp-example/direct',
