@@ -103,6 +103,14 @@ export const DEFAULTS = {
     pollIntervalMs: 1000,
     /** Tasks not yet finished per principal (or session). */
     maxActivePerPrincipal: 100,
+    /** Runs a task of a tool annotated `idempotentHint: true` gets in all (its `retry`). */
+    idempotentAttempts: 3,
+    /**
+     * Runs a task waiting for input gets in all, whatever its tool's `retry`: re-running up to an
+     * answered `input()` is what the input rule allows, but a task that kills its runner must not
+     * loop for ever.
+     */
+    maxInputAttempts: 16,
     /** Tasks a memory store keeps at most. */
     maxTasks: 10_000,
     /** The largest result a task keeps (JSON characters); a larger one fails the task. */

@@ -6,8 +6,10 @@
  */
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export {
+  fenced,
   isTerminal,
   newTaskId,
+  type StoredCall,
   type TaskHost,
   TaskLimitError,
   type TaskRecord,

@@ -7,27 +7,18 @@ import {
   legacyGetRequest,
   legacyRequest,
   openSession,
-  pollTask,
   readAnswer,
   SseReader,
 } from '@edge-mcp/test-kit';
 import { afterEach, expect, test } from 'vitest';
-import type { McpHandler } from '../src/index.ts';
 import { aborted, call } from './helpers.ts';
-import { type Node, startCluster } from './support/cluster-setup.ts';
-
-const WITH_TASKS = {
-  capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } },
-};
+import { type Node, poll, startCluster, WITH_TASKS } from './support/cluster-setup.ts';
 
 let running: Node[] = [];
 afterEach(async () => {
   await Promise.all(running.map((node) => node.handler.close()));
   running = [];
 });
-
-const poll = (handler: McpHandler, taskId: string, done: (status: string) => boolean) =>
-  pollTask(() => call(handler, 'tasks/get', { taskId }, WITH_TASKS), done);
 
 test('tasks/cancel on B aborts the task running on A (task-cancelled); C sees it cancelled', async () => {
   const { nodes } = startCluster();
@@ -69,7 +60,7 @@ test('tasks/update on B answers the input the task on A waits for; C gets the re
   expect(done.result.content[0].text).toBe('answered Ada');
 });
 
-test('a task whose runner is gone (killed, nothing recorded) is answered failed elsewhere', async () => {
+test('a task whose runner is gone (killed, nothing recorded) and whose tool may not run again is answered failed (instance-lost) elsewhere', async () => {
   const { world, nodes } = startCluster();
   running = nodes;
   const [a, b] = nodes;
@@ -83,7 +74,7 @@ test('a task whose runner is gone (killed, nothing recorded) is answered failed 
   world.stopped('ia');
   const failed = await poll(b.handler, created.taskId, () => true);
   expect(failed.status).toBe('failed');
-  expect(failed.error).toMatchObject({ data: { reason: 'restart' } });
+  expect(failed.error).toMatchObject({ data: { reason: 'instance-lost' } });
 });
 
 test('2025-11-25: task status notifications go out on the GET stream of the session, from its home', async () => {

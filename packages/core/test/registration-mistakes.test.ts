@@ -38,7 +38,7 @@ describe('unknown option names', () => {
 
   test('a name near none of the options is refused with the list of them', () => {
     expect(() => server().tool('x', { schema: {} } as never, () => '')).toThrow(
-      'tool x: unknown option "schema" (known: title, description, inputSchema, outputSchema, taskSupport, taskStart, annotations, icons, scopes, visibleTo, _meta)',
+      'tool x: unknown option "schema" (known: title, description, inputSchema, outputSchema, taskSupport, taskStart, retry, annotations, icons, scopes, visibleTo, _meta)',
     );
   });
 

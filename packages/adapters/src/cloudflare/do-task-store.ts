@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from '@edge-mcp/core/sessions';
 import {
+  fenced,
   type TaskHost,
   TaskLimitError,
   type TaskRecord,
@@ -130,9 +131,9 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     return record;
   }
 
-  update(id: string, patch: Partial<TaskRecord>): TaskRecord | undefined {
+  update(id: string, patch: Partial<TaskRecord>, fence?: number): TaskRecord | undefined {
     const record = this.#kv.get<TaskRecord>(PREFIX + id);
-    if (!record || !active(record)) return record;
+    if (!record || !active(record) || !fenced(record, fence)) return record;
     const next = plain({ ...record, ...patch, updatedAt: Date.now() } as TaskRecord);
     this.#kv.put(PREFIX + id, next);
     if (!active(next)) {

@@ -26,6 +26,7 @@ import type { Session } from '../sessions/session.ts';
 import { SessionManager } from '../sessions/session-manager.ts';
 import type { SessionHolder } from '../sessions/session-seams.ts';
 import { TaskEngine } from '../tasks/engine.ts';
+import { runStoredTask } from '../tasks/tools-call.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
 import { endWaitingStreams } from './drain.ts';
 import type { Instrumentation } from './instrumentation.ts';
@@ -139,6 +140,8 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
         : undefined;
     this.tasks =
       options.tasks === false ? undefined : new TaskEngine(this.root, options.tasks ?? {});
+    // Tasks queued for a runner, or lost by theirs, may run here too.
+    this.tasks?.serve((record, scope) => runStoredTask(this, record, scope));
     this.allow = this.sessions ? 'GET, POST, DELETE' : 'POST';
     this.legacy = {
       streams: this.streams,

@@ -236,6 +236,8 @@ export const NESTED_OPTION_KEYS = {
     'pollIntervalMs',
     'maxActivePerPrincipal',
     'maxResultBytes',
+    'run',
+    'maxRunning',
   ]),
   cors: optionKeys<CorsOptions>()(['origins', 'maxAgeSeconds']),
   rateLimit: optionKeys<RateLimitOptions>()(['perPrincipal', 'perTool', 'total', 'store']),

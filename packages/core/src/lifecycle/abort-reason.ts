@@ -17,6 +17,7 @@ export type AbortReasonType =
   | 'stream-overflow'
   | 'task-cancelled'
   | 'task-expired'
+  | 'task-lost'
   | 'shutdown';
 
 /**
@@ -52,6 +53,8 @@ function describe(type: AbortReasonType): string {
       return 'The task was cancelled';
     case 'task-expired':
       return 'The task reached its time to live';
+    case 'task-lost':
+      return 'Another runner took the task over (this one lost its lease)';
     case 'shutdown':
       return 'The server is shutting down';
   }

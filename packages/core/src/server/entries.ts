@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { DEFAULTS } from '../defaults.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import {
   compileObjectSchema,
@@ -59,6 +60,7 @@ export function toolEntry(
     visible: visibilityOf(options.visibleTo, what),
     taskSupport: options.taskSupport === 'forbidden' ? undefined : options.taskSupport,
     taskStart: options.taskStart ?? 'immediate',
+    maxAttempts: attemptsOf(options, what),
     name,
     definition,
     input,
@@ -104,4 +106,15 @@ function promptArguments(json: JsonSchema): JsonObject[] | undefined {
   return Object.entries(properties).map(([name, property]) =>
     strip({ name, description: property.description, required: required.has(name) }),
   );
+}
+
+/** Runs a task of the tool may have: its `retry`, else 3 for an idempotent tool, else 1. */
+function attemptsOf(options: ToolOptions<SchemaOption, SchemaOption>, what: string): number {
+  const retry = options.retry;
+  if (retry === undefined)
+    return options.annotations?.idempotentHint === true ? DEFAULTS.tasks.idempotentAttempts : 1;
+  const attempts = (retry as { attempts?: unknown } | null)?.attempts;
+  if (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 1)
+    throw new TypeError(`${what}: retry.attempts must be an integer of at least 1`);
+  return attempts;
 }

@@ -52,6 +52,14 @@ export interface ToolOptions<I extends SchemaOption, O extends SchemaOption> {
    * @default 'immediate'
    */
   taskStart?: 'immediate' | 'manual';
+  /**
+   * Whether a task of this tool may run again when its runner is lost (a crash, a deploy, a
+   * paused process whose lease lapsed): `attempts` runs in all, each from the start (with the
+   * input already answered). Past them, or without it, such a task is answered `failed`
+   * (`data.reason: 'instance-lost'`). @default { attempts: 3 } with `annotations.idempotentHint:
+   * true`, else { attempts: 1 }
+   */
+  retry?: { attempts: number };
   annotations?: JsonObject;
   /** Icons a client may show for the tool (2025-11-25). */
   icons?: Icon[];
@@ -77,6 +85,7 @@ export const TOOL_OPTION_KEYS = optionKeys<ToolOptions<SchemaOption, SchemaOptio
   'outputSchema',
   'taskSupport',
   'taskStart',
+  'retry',
   'annotations',
   'icons',
   'scopes',

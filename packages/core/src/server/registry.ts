@@ -35,6 +35,8 @@ export interface ToolEntry extends Scoped {
   readonly taskSupport: TaskSupport | undefined;
   /** `immediate`: a call that may be a task is one before the handler runs; `manual`: `ctx.detach()`. */
   readonly taskStart: 'immediate' | 'manual';
+  /** Runs a task of it may have in all (its `retry`; a lost runner past it fails the task). */
+  readonly maxAttempts: number;
   readonly definition: JsonObject;
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;

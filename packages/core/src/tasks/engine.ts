@@ -6,7 +6,7 @@ import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { InputRequest } from '../server/types.ts';
 import { MemoryTaskStore } from './memory-task-store.ts';
-import { RunningTasks } from './running-tasks.ts';
+import { newRunning, RunningTasks } from './running-tasks.ts';
 import {
   isTerminal,
   newTaskId,
@@ -15,8 +15,9 @@ import {
   type TaskRecord,
   type TaskStore,
 } from './store.ts';
-import { issueKeys, mergeAnswers, takeAnswers, waitForAnswers, wake } from './task-input.ts';
-import { RESTART_ERROR, type Running, SHUTDOWN_ERROR, type TaskOptions } from './task-options.ts';
+import { TaskClaims } from './task-claims.ts';
+import { askKeys, mergeAnswers, takeAnswers, waitForAnswers, wake } from './task-input.ts';
+import type { Running, TaskOptions, TaskPlan } from './task-options.ts';
 import { settlement, workingTask } from './task-records.ts';
 import { type TaskWatch, watchTask } from './watch.ts';
 
@@ -37,6 +38,9 @@ export class TaskEngine implements TaskHost {
   readonly #maxResult: number;
   readonly #root: Scope;
   readonly #running = new RunningTasks();
+  /** Whether this engine runs tasks (`run: 'here'`), else only queues them for workers. */
+  readonly runs: boolean;
+  readonly #claims: TaskClaims;
 
   constructor(root: Scope, options: TaskOptions) {
     this.#root = root;
@@ -46,7 +50,17 @@ export class TaskEngine implements TaskHost {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.tasks.pollIntervalMs;
     this.#maxActive = options.maxActivePerPrincipal ?? DEFAULTS.tasks.maxActivePerPrincipal;
     this.#maxResult = options.maxResultBytes ?? DEFAULTS.tasks.maxResultBytes;
+    this.runs = options.run !== 'workers';
+    this.#claims = new TaskClaims(this, this.#running, options.maxRunning);
     this.store.bind(this);
+  }
+
+  /**
+   * Lets the engine run tasks it did not start from a request (queued ones, and those another
+   * runner lost): `start` runs the task's tool in `scope` and settles it.
+   */
+  serve(start: (record: TaskRecord, scope: Scope) => void): void {
+    if (this.runs) this.#claims.start = start;
   }
   /**
    * This engine instance (a task's `runner`): the store's `runner`, else a fresh id, made on first
@@ -79,24 +93,16 @@ export class TaskEngine implements TaskHost {
   }
 
   /**
-   * Creates a task, durably, for a handler running in `scope`; `undefined` when the principal
-   * has too many unfinished tasks (the call then simply runs without one).
+   * Creates a task of `plan`, durably, for a handler running in `scope` (`undefined` scope:
+   * queued for a runner, `run: 'workers'`); `undefined` when the principal has too many
+   * unfinished tasks (the call then simply runs without one).
    */
-  async create(
-    scope: Scope,
-    binding: string,
-    tool: string,
-    ttlMs: number,
-    sessionId: string | undefined,
-  ): Promise<TaskRecord | undefined> {
+  async create(scope: Scope | undefined, plan: TaskPlan): Promise<TaskRecord | undefined> {
     // A quick answer without a write; the store checks again as it creates (atomically, where
     // instances share it).
-    if ((await this.store.countActive(binding)) >= this.#maxActive) return undefined;
-    const record = workingTask(this.store.newId?.(binding) ?? newTaskId(), binding, tool, ttlMs, {
-      pollIntervalMs: this.pollIntervalMs,
-      sessionId,
-      runner: this.id,
-    });
+    if ((await this.store.countActive(plan.binding)) >= this.#maxActive) return undefined;
+    const id = this.store.newId?.(plan.binding) ?? newTaskId();
+    const record = workingTask(id, plan, this.pollIntervalMs, scope ? this.id : '');
     try {
       await this.store.create(record, this.#maxActive);
     } catch (error) {
@@ -104,7 +110,7 @@ export class TaskEngine implements TaskHost {
       if (error instanceof TaskLimitError) return undefined;
       throw error;
     }
-    this.#running.add(record.id, { scope, binding, waiters: [], answers: {} });
+    if (scope) this.#running.add(id, newRunning(scope, plan.binding, 1, undefined));
     this.#running.emit(record);
     return record;
   }
@@ -112,46 +118,52 @@ export class TaskEngine implements TaskHost {
   /** The handler of a task settled: its result, or what it threw. */
   async settle(id: string, outcome: { result: JsonObject } | { error: unknown }): Promise<void> {
     const running = this.#running.get(id);
+    // Not running here any more (expired, lost to another runner): its end is not ours to write.
+    if (!running) return;
     this.#running.forget(id);
-    running?.scope.dispose();
-    const patch = settlement(outcome, running?.scope.reason, this.#maxResult);
+    running.scope.dispose();
+    const patch = settlement(outcome, running.scope.reason, this.#maxResult);
     if (patch === undefined) return;
-    let record: TaskRecord | undefined;
     try {
-      record = await this.store.update(id, { ...patch, inputRequests: undefined });
+      const record = await this.store.update(
+        id,
+        { ...patch, inputRequests: undefined },
+        running.fence,
+      );
+      if (record) this.#running.emit(record);
     } catch {
       // Nobody awaits a settle: a store that cannot take the write (a remote one that is away)
       // must not make it an unhandled rejection. A store that can keeps the write for later.
-      return;
     }
-    if (record) this.#running.emit(record);
   }
 
   /** Sets a running task's status message. */
   status(id: string, message: string): void {
-    const updated = this.store.update(id, { statusMessage: message });
-    if (updated instanceof Promise)
-      updated.then(
-        (r) => r && this.#running.emit(r),
-        () => {},
-      );
-    else if (updated) this.#running.emit(updated);
+    const running = this.#running.get(id);
+    if (!running) return;
+    const updated = this.store.update(id, { statusMessage: message }, running.fence);
+    if (updated instanceof Promise) updated.then((r) => this.#wrote(id, running, r), ignore);
+    else this.#wrote(id, running, updated);
   }
 
-  /** A task's handler asks the client for input: the task waits in `input_required`. */
+  /**
+   * A task's handler asks the client for input: the task waits in `input_required`, unless
+   * every answer is in already (a run that started again, asking what was answered).
+   */
   async input(id: string, requests: Record<string, InputRequest>): Promise<JsonObject> {
-    const current = await this.store.get(id);
-    if (!current) throw new McpError(ErrorCode.InternalError, 'The task is gone');
-    const { keys, outstanding, issued } = issueKeys(current, requests);
     const running = this.#running.get(id);
     if (!running) throw new McpError(ErrorCode.InternalError, 'The task is not running here');
+    const current = await this.store.get(id);
+    if (!current) throw new McpError(ErrorCode.InternalError, 'The task is gone');
+    if (current.answers) mergeAnswers(running, current.answers);
+    const { keys, outstanding, issued, waiting } = askKeys(running, current, requests);
     const answered = waitForAnswers(running, keys);
-    const record = await this.store.update(id, {
-      status: 'input_required',
-      inputRequests: outstanding,
-      issuedKeys: issued,
-    });
-    if (record) this.#running.emit(record);
+    if (!waiting) {
+      wake(running);
+      return answered;
+    }
+    const patch = { status: 'input_required', inputRequests: outstanding, issuedKeys: issued };
+    this.#wrote(id, running, await this.store.update(id, patch as TaskRecord, running.fence));
     return answered;
   }
 
@@ -171,8 +183,9 @@ export class TaskEngine implements TaskHost {
       status: pending ? 'input_required' : 'working',
       inputRequests: pending ? outstanding : undefined,
     };
-    // Its runner is another instance: the answers travel in the record (it is told by `changed`).
-    if (!running) patch.answers = { ...record.answers, ...given };
+    // Kept in the record: a runner elsewhere is told (`changed`), and a run that starts again
+    // (its runner lost) finds them.
+    patch.answers = { ...record.answers, ...given };
     const updated = await this.store.update(id, patch);
     if (updated) this.#running.emit(updated);
     if (running) wake(running);
@@ -193,21 +206,51 @@ export class TaskEngine implements TaskHost {
     return cancelled;
   }
 
-  /** A task as `binding` may see it: another's is "not found", and so is an expired one. */
+  /**
+   * A task as `binding` may see it: another's is "not found", and so is an expired one. One
+   * whose runner is gone (a restart; on a shared store, a lapsed lease) is claimed to run again
+   * here if it may, else answered with a definite end: never `working` for ever.
+   */
   async get(binding: string, id: string): Promise<TaskRecord | undefined> {
     const record = await this.store.get(id);
     if (!record || record.binding !== binding) return undefined;
-    // A task whose runner restarted (or died: stores shared by instances) is answered with a
-    // definite end, never `working` for ever.
+    if (!(await this.#claims.orphan(record))) return record;
+    const recovered = await this.#claims.recover(record);
+    if (recovered && recovered !== record) this.#running.emit(recovered);
+    return recovered ?? record;
+  }
+
+  /** TaskHost: task `id` may have lost its runner; claimed or failed if it has. */
+  orphaned(id: string): void {
+    if (this.#running.has(id)) return;
+    (async () => {
+      const record = await this.store.get(id);
+      if (!record || !(await this.#claims.orphan(record))) return;
+      const recovered = await this.#claims.recover(record);
+      if (recovered && recovered !== record) this.#running.emit(recovered);
+    })().catch(ignore);
+  }
+
+  /** A write of a task running here came back: refused for another fence, the task was lost. */
+  #wrote(id: string, running: Running, record: TaskRecord | undefined): void {
+    if (!record) return;
     if (
+      this.#running.get(id) === running &&
       !isTerminal(record.status) &&
-      record.runner !== this.id &&
-      !this.#running.has(id) &&
-      (this.store.exclusive || !((await this.store.alive?.(record.runner)) ?? true))
-    ) {
-      return (await this.store.update(id, { status: 'failed', error: RESTART_ERROR })) ?? record;
-    }
-    return record;
+      this.#taken(record, running)
+    )
+      this.#lose(id, running);
+    this.#running.emit(record);
+  }
+
+  #taken(record: TaskRecord, running: Running): boolean {
+    return record.runner !== this.id || (record.fence ?? 1) !== running.fence;
+  }
+
+  /** Another runner holds task `id` now: the handler here stops without writing its end. */
+  #lose(id: string, running: Running): void {
+    this.#running.forget(id);
+    running.scope.abort('task-lost');
   }
 
   list(binding: string, cursor: string | undefined, limit: number) {
@@ -237,6 +280,7 @@ export class TaskEngine implements TaskHost {
     if (!record) return;
     if (running !== undefined && this.#running.get(id) === running) {
       if (isTerminal(record.status)) running.scope.abort('task-cancelled');
+      else if (this.#taken(record, running)) this.#lose(id, running);
       else if (record.answers && mergeAnswers(running, record.answers)) wake(running);
     }
     this.#running.emit(record);
@@ -250,8 +294,9 @@ export class TaskEngine implements TaskHost {
     const binding = TaskEngine.binding(undefined, sessionId);
     for (const [id, running] of this.#running.entries()) {
       if (running.binding !== binding) continue;
-      const cancelled = this.store.update(id, { status: 'cancelled', inputRequests: undefined });
-      if (cancelled instanceof Promise) cancelled.catch(() => {});
+      const patch: Partial<TaskRecord> = { status: 'cancelled', inputRequests: undefined };
+      const cancelled = this.store.update(id, patch, running.fence);
+      if (cancelled instanceof Promise) cancelled.catch(ignore);
       running.scope.abort('task-cancelled');
     }
   }
@@ -270,19 +315,16 @@ export class TaskEngine implements TaskHost {
   }
 
   /**
-   * Shutdown: every running task is recorded `failed` (saying the server shut down), so a poll
-   * after a restart gets a definite answer; the root's abort then stops the handlers.
+   * Shutdown: a running task that may run again is let go (queued, its fence one more, so the
+   * handler's end here is refused) for a live runner to claim, on a store shared by instances;
+   * every other is recorded `failed`, saying the server shut down, so a poll after a restart
+   * gets a definite answer. The root's abort then stops the handlers.
    */
   async shutdown(): Promise<void> {
-    const ids = this.#running.ids();
     await Promise.all(
-      ids.map(async (id) => {
+      [...this.#running.entries()].map(async ([id, running]) => {
         try {
-          const record = await this.store.update(id, {
-            status: 'failed',
-            error: SHUTDOWN_ERROR,
-            inputRequests: undefined,
-          });
+          const record = await this.#claims.letGo(id, running.fence);
           if (record) this.#running.emit(record);
         } catch {}
       }),

@@ -8,6 +8,7 @@ import { DEFAULTS } from '../defaults.ts';
 import { unrefTimer } from '../lifecycle/timers.ts';
 import { storedSize } from './result-size.ts';
 import {
+  fenced,
   isTerminal,
   type TaskHost,
   TaskLimitError,
@@ -110,10 +111,10 @@ export class MemoryTaskStore implements TaskStore {
     return record && { ...record };
   }
 
-  update(id: string, patch: Partial<TaskRecord>): TaskRecord | undefined {
+  update(id: string, patch: Partial<TaskRecord>, fence?: number): TaskRecord | undefined {
     const record = this.#tasks.get(id);
     if (!record) return undefined;
-    if (!isTerminal(record.status)) {
+    if (!isTerminal(record.status) && fenced(record, fence)) {
       Object.assign(record, patch, { updatedAt: Date.now() });
       if (isTerminal(record.status)) {
         const holding = this.#holdings.get(record.binding);

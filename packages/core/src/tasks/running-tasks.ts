@@ -4,8 +4,20 @@
  *
  * @module
  */
+import type { Scope } from '../lifecycle/scope.ts';
+import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { TaskRecord } from './store.ts';
 import type { Running } from './task-options.ts';
+
+/** A task this engine begins to run, held with `fence`, with the answers it has so far. */
+export function newRunning(
+  scope: Scope,
+  binding: string,
+  fence: number,
+  answers: Record<string, JsonObject> | undefined,
+): Running {
+  return { scope, binding, fence, uses: new Map(), waiters: [], answers: { ...answers } };
+}
 
 export class RunningTasks {
   readonly #running = new Map<string, Running>();

@@ -1,5 +1,6 @@
+import type { AuthInfo } from '../auth/auth-info.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
-import type { InputRequest } from '../server/types.ts';
+import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
 
 /** Where a task is: `working` ⇄ `input_required`, then one of the three terminal states. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -38,13 +39,46 @@ export interface TaskRecord {
   result?: JsonObject | undefined;
   /** The protocol error (status `failed`). */
   error?: { code: number; message: string; data?: unknown } | undefined;
-  /** The engine instance running it: another instance's non-terminal task lost its runner. */
-  readonly runner: string;
+  /**
+   * The runner holding it (an engine's id): a non-terminal task whose runner is gone lost it. ''
+   * while it is queued, waiting for a runner to claim it (`tasks: { run: 'workers' }`, or released
+   * by a runner that shut down).
+   */
+  runner: string;
+  /**
+   * The fencing token of the runner's hold: one more each time a runner claims the task or lets
+   * it go. A runner's writes carry the token it claimed with, and a store refuses a write whose
+   * token is not the current one: two runners never both complete a task. @default 1
+   */
+  fence?: number | undefined;
+  /** Runs begun so far (a queued task that never ran: 0). @default 1 */
+  attempts?: number | undefined;
+  /** The most runs its tool allows (`retry`, `idempotentHint`): past it a lost runner fails it. @default 1 */
+  maxAttempts?: number | undefined;
+  /** What it takes another runner to run the call again (`StoredCall`). */
+  call?: StoredCall | undefined;
   /**
    * Answers to input requests the runner has not taken yet (a `tasks/update` that landed on
-   * another instance than the runner's), by wire key.
+   * another instance than the runner's), by wire key. Kept for the task's life: a run that
+   * starts again finds its input answered.
    */
   answers?: Record<string, JsonObject> | undefined;
+}
+
+/**
+ * A tool call as a task keeps it, so that any runner can start it again: the arguments and the
+ * caller as the request presented it (the verified principal and scopes, never a token).
+ */
+export interface StoredCall {
+  readonly arguments: JsonObject;
+  readonly protocolVersion: string;
+  readonly clientInfo?: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly auth?: AuthInfo | undefined;
+  /** The client address or principal the call counted against. */
+  readonly client?: string | undefined;
+  /** The URL the request addressed. */
+  readonly url: string;
 }
 
 /** What the engine lends its store when it binds it. */
@@ -56,6 +90,12 @@ export interface TaskHost {
    * engine reads it again if it runs or watches it here. Stores shared by instances call it.
    */
   changed?(id: string): void;
+  /**
+   * Task `id` may have no live runner (its runner's lease lapsed, or it is queued): the engine
+   * claims it if it may run it, or answers it `failed`. Stores that find such tasks (a sweep of
+   * leases, a restarted Durable Object) call it.
+   */
+  orphaned?(id: string): void;
 }
 
 /**
@@ -99,12 +139,14 @@ export interface TaskStore {
   get(id: string): TaskRecord | undefined | Promise<TaskRecord | undefined>;
   /**
    * Applies `patch` unless the task is terminal (a terminal task never changes: the first
-   * terminal write wins, a cancel stays a cancel); the record after it, or `undefined` when the
-   * task is unknown. Applied or not, the current record comes back.
+   * terminal write wins, a cancel stays a cancel) or, with `fence`, unless the task's fencing
+   * token is another (`fenced()`): atomically, where instances share the store. The record after
+   * it, or `undefined` when the task is unknown. Applied or not, the current record comes back.
    */
   update(
     id: string,
     patch: Partial<TaskRecord>,
+    fence?: number,
   ): TaskRecord | undefined | Promise<TaskRecord | undefined>;
   /** A binding's tasks, newest first, one page at a time. */
   list(
@@ -116,6 +158,11 @@ export interface TaskStore {
     | Promise<{ records: TaskRecord[]; nextCursor?: string | undefined }>;
   /** Non-terminal tasks of a binding. */
   countActive(binding: string): number | Promise<number>;
+}
+
+/** Whether a write guarded by `fence` may change `record` (its token is still `fence`). */
+export function fenced(record: TaskRecord, fence: number | undefined): boolean {
+  return fence === undefined || (record.fence ?? 1) === fence;
 }
 
 /** The store is full of tasks still running: no new one can be created. */

@@ -11,16 +11,7 @@ import type { MethodContext } from '../server/methods.ts';
 import type { ClientCapabilities, Implementation, InputRequest } from '../server/types.ts';
 import type { TaskEngine } from './engine.ts';
 import type { TaskRecord } from './store.ts';
-
-/** What a task needs to be created: who owns it, for how long, for which tool. */
-export interface TaskPlan {
-  readonly binding: string;
-  readonly tool: string;
-  readonly ttlMs: number;
-  readonly sessionId: string | undefined;
-  /** Whether the request may become a task at all (the client asked for one). */
-  readonly allowed: boolean;
-}
+import type { TaskPlan } from './task-options.ts';
 
 /**
  * The context of a task-capable tool call. Until `detach()` it is the request's own context
@@ -68,6 +59,12 @@ export class TaskContext implements MethodContext {
     return this.#record;
   }
 
+  /** Attaches the context to `record` from the start: a run that began from the store. */
+  adopt(record: TaskRecord): void {
+    this.#inner.signal.removeEventListener('abort', this);
+    this.#record = record;
+  }
+
   /** The call ended without becoming a task: its scope leaves the tree. */
   release(): void {
     this.#inner.signal.removeEventListener('abort', this);
@@ -82,14 +79,7 @@ export class TaskContext implements MethodContext {
   }
 
   async #create(statusMessage: string | undefined): Promise<string | undefined> {
-    const plan = this.#plan;
-    const record = await this.#engine.create(
-      this.#scope,
-      plan.binding,
-      plan.tool,
-      plan.ttlMs,
-      plan.sessionId,
-    );
+    const record = await this.#engine.create(this.#scope, this.#plan);
     if (!record) return undefined;
     this.#inner.signal.removeEventListener('abort', this);
     this.#record = statusMessage === undefined ? record : { ...record, statusMessage };

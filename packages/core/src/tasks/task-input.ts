@@ -10,19 +10,31 @@ import type { InputRequest } from '../server/types.ts';
 import type { TaskRecord } from './store.ts';
 import type { Running } from './task-options.ts';
 
-/** Wire keys for `requests` (key, key~2, key~3, … never reused), and the record's new books. */
-export function issueKeys(current: TaskRecord, requests: Record<string, InputRequest>) {
+/**
+ * Wire keys for `requests`, and the record's new books. The n-th ask of key `k` in one run is
+ * `k`, then `k~2`, `k~3`, …: never reused within a run, and the same in a run that starts again,
+ * so its `input()` finds what the client already answered. `outstanding` leaves answered keys out.
+ */
+export function askKeys(
+  running: Running,
+  current: TaskRecord,
+  requests: Record<string, InputRequest>,
+) {
   const keys = new Map<string, string>();
   const outstanding = { ...current.inputRequests };
   const issued = [...current.issuedKeys];
+  let waiting = false;
   for (const [key, request] of Object.entries(requests)) {
-    let wire = key;
-    for (let n = 2; issued.includes(wire); n++) wire = `${key}~${n}`;
-    issued.push(wire);
+    const n = (running.uses.get(key) ?? 0) + 1;
+    running.uses.set(key, n);
+    const wire = n === 1 ? key : `${key}~${n}`;
     keys.set(wire, key);
+    if (!issued.includes(wire)) issued.push(wire);
+    if (wire in running.answers) continue;
     outstanding[wire] = request;
+    waiting = true;
   }
-  return { keys, outstanding, issued };
+  return { keys, outstanding, issued, waiting };
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Scope } from '../lifecycle/scope.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
-import type { TaskStore } from './store.ts';
+import type { StoredCall, TaskStore } from './store.ts';
 
 /** The `tasks` option of the handler. */
 export interface TaskOptions {
@@ -27,12 +27,42 @@ export interface TaskOptions {
    * callers pile up memory. @default 1048576 (1 MiB)
    */
   maxResultBytes?: number;
+  /**
+   * Who runs the tasks this handler creates: `here`, its own engine (and, on a store shared by
+   * instances, tasks other runners lost); `workers`, only processes running `serveTasks()` on the
+   * same store: the call is answered with its task at once, queued, and this instance never runs
+   * a task's handler, so long CPU-heavy tools and request handling scale apart. @default 'here'
+   */
+  run?: 'here' | 'workers';
+  /**
+   * Tasks this engine runs at once at most: past it, it claims no queued or orphaned task (they
+   * wait for a runner with room). Tasks its own requests create are not refused. @default Infinity
+   */
+  maxRunning?: number;
+}
+
+/** What a task needs to be created: who owns it, for how long, for which tool, and its call. */
+export interface TaskPlan {
+  readonly binding: string;
+  readonly tool: string;
+  readonly ttlMs: number;
+  readonly sessionId: string | undefined;
+  /** Whether the request may become a task at all (the client asked for one). */
+  readonly allowed: boolean;
+  /** Runs its tool allows in all (`ToolEntry.maxAttempts`). */
+  readonly maxAttempts: number;
+  /** What another runner needs to run it again. */
+  readonly call: StoredCall;
 }
 
 /** A task this engine runs: its scope, and the handler's pending `input()` calls. */
 export interface Running {
   readonly scope: Scope;
   readonly binding: string;
+  /** The fencing token this engine holds the task with: every write it makes carries it. */
+  fence: number;
+  /** How often this run asked each input key so far: the same run asks the same wire keys. */
+  readonly uses: Map<string, number>;
   waiters: Array<{ keys: Map<string, string>; resolve(answers: JsonObject): void }>;
   /** Every answer taken so far, by wire key (keys are never reused). */
   answers: Record<string, JsonObject>;
@@ -47,4 +77,9 @@ export const RESTART_ERROR = {
   code: ErrorCode.InternalError,
   message: 'The server restarted before the task finished',
   data: { reason: 'restart' },
+};
+export const INSTANCE_LOST_ERROR = {
+  code: ErrorCode.InternalError,
+  message: 'The instance running the task was lost, and its tool may not run again',
+  data: { reason: 'instance-lost' },
 };

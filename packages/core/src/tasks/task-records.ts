@@ -10,30 +10,36 @@ import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import { completion } from './result-size.ts';
 import type { TaskRecord } from './store.ts';
-import { SHUTDOWN_ERROR } from './task-options.ts';
+import { SHUTDOWN_ERROR, type TaskPlan } from './task-options.ts';
 
-/** A new task, `working` from now until `ttlMs` from now, run by `runner`. */
+/**
+ * A new task of `plan`, `working` from now until its TTL from now: held by `runner` (its first
+ * run begun), or queued for one (`runner` '', no run yet).
+ */
 export function workingTask(
   id: string,
-  binding: string,
-  tool: string,
-  ttlMs: number,
-  where: { pollIntervalMs: number; sessionId: string | undefined; runner: string },
+  plan: TaskPlan,
+  pollIntervalMs: number,
+  runner: string,
 ): TaskRecord {
   const now = Date.now();
   return {
     id,
-    binding,
+    binding: plan.binding,
     status: 'working',
     createdAt: now,
     updatedAt: now,
-    ttlMs,
-    pollIntervalMs: where.pollIntervalMs,
-    expiresAt: now + ttlMs,
-    tool,
-    sessionId: where.sessionId,
+    ttlMs: plan.ttlMs,
+    pollIntervalMs,
+    expiresAt: now + plan.ttlMs,
+    tool: plan.tool,
+    sessionId: plan.sessionId,
     issuedKeys: [],
-    runner: where.runner,
+    runner,
+    fence: 1,
+    attempts: runner === '' ? 0 : 1,
+    maxAttempts: plan.maxAttempts,
+    call: plan.call,
   };
 }
 
@@ -48,7 +54,8 @@ export function settlement(
   maxResultBytes: number,
 ): Partial<TaskRecord> | undefined {
   if ('result' in outcome) return completion(outcome.result, maxResultBytes);
-  if (reason === 'task-cancelled' || reason === 'task-expired') return undefined;
+  if (reason === 'task-cancelled' || reason === 'task-expired' || reason === 'task-lost')
+    return undefined;
   // Shut down: failed, saying why.
   const error =
     reason === 'shutdown' ? SHUTDOWN_ERROR : rpcError(outcome.error, ErrorCode.InvalidParams);

@@ -1,4 +1,5 @@
 import { McpError } from '../errors.ts';
+import type { Scope } from '../lifecycle/scope.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonObject } from '../protocol/jsonrpc.ts';
 import { callTool } from '../server/call-tool.ts';
@@ -8,7 +9,8 @@ import type { MethodContext, MethodSpec } from '../server/methods.ts';
 import type { ToolEntry } from '../server/registry.ts';
 import { requireScopes } from '../server/resource-server.ts';
 import { TaskEngine } from './engine.ts';
-import type { TaskRecord } from './store.ts';
+import type { StoredCall, TaskRecord } from './store.ts';
+import { StoredCallContext, storedCall } from './stored-call.ts';
 import { TaskContext } from './task-context.ts';
 
 /** An endpoint that runs tasks (when a tool allows them). */
@@ -74,14 +76,24 @@ async function runAsTask(
   ctx: TaskMethodContext,
   era: TaskEra,
 ): Promise<JsonObject> {
-  const scope = engine.scope();
-  const task = new TaskContext(ctx, engine, scope, {
+  const plan = {
     binding: TaskEngine.binding(ctx.auth, ctx.session?.id, ctx.client),
     tool: tool.name,
     ttlMs: era.ttlMs(engine, params),
     sessionId: ctx.session?.id,
     allowed: true,
-  });
+    maxAttempts: tool.maxAttempts,
+    call: storedCall(ctx, params),
+  };
+  if (!engine.runs) {
+    // Workers run it: queued, and answered with the task at once.
+    const queued = await engine.create(undefined, plan);
+    if (queued) return era.created(queued);
+    if (tool.taskSupport === 'required') throw tooManyTasks();
+    return callTool(tool, params, ctx);
+  }
+  const scope = engine.scope();
+  const task = new TaskContext(ctx, engine, scope, plan);
   const created = new Promise<JsonObject>((resolve) => {
     task.onCreated = (record) => resolve(era.created(record));
   });
@@ -90,15 +102,50 @@ async function runAsTask(
     (await task.detach()) === undefined &&
     tool.taskSupport === 'required'
   )
-    throw new McpError(ErrorCode.ServerError, 'Too many unfinished tasks; try again later', {
-      status: 429,
-    });
+    throw tooManyTasks();
   const work = Promise.resolve().then(() => callTool(tool, params, task));
   work.then(
     (result) => settle(engine, task, { result }),
     (error: unknown) => settle(engine, task, { error }),
   );
   return Promise.race([created, work.then((result) => (task.detached ? created : result))]);
+}
+
+function tooManyTasks(): McpError {
+  return new McpError(ErrorCode.ServerError, 'Too many unfinished tasks; try again later', {
+    status: 429,
+  });
+}
+
+/**
+ * Runs a task this engine claimed from the store (queued for a worker, or lost by its runner):
+ * its tool again, from the start, with the call as stored, in a context attached to the task
+ * from the start. A tool that is gone or may not be seen by the caller any more fails the task.
+ */
+export function runStoredTask(endpoint: TaskEndpoint, record: TaskRecord, scope: Scope): void {
+  const engine = endpoint.tasks as TaskEngine;
+  const call = record.call as StoredCall;
+  const params: JsonObject = { name: record.tool, arguments: call.arguments };
+  const inner = new StoredCallContext(endpoint, record, call);
+  const task = new TaskContext(inner, engine, scope, {
+    binding: record.binding,
+    tool: record.tool,
+    ttlMs: record.ttlMs,
+    sessionId: record.sessionId,
+    allowed: true,
+    maxAttempts: record.maxAttempts ?? 1,
+    call,
+  });
+  task.adopt(record);
+  const work = Promise.resolve().then(() => {
+    const tool = findTool(endpoint.registry, params, call.auth);
+    requireScopes(call.auth, tool.scopes);
+    return callTool(tool, params, task);
+  });
+  work.then(
+    (result) => settle(engine, task, { result }),
+    (error: unknown) => settle(engine, task, { error }),
+  );
 }
 
 function settle(

@@ -4,7 +4,7 @@
  * instance saw (handler signals, closed sessions).
  */
 
-import { sleep } from '@edge-mcp/test-kit';
+import { pollTask, sleep } from '@edge-mcp/test-kit';
 import { addClusterTools } from '@edge-mcp/test-kit/cluster';
 import type { SessionEvent } from '../../src/endpoint/options.ts';
 import {
@@ -13,6 +13,7 @@ import {
   type McpHandlerOptions,
   McpServer,
 } from '../../src/index.ts';
+import { call } from '../helpers.ts';
 import { type ClusterInstance, MemoryCluster } from './memory-cluster.ts';
 
 export interface Node {
@@ -25,11 +26,33 @@ export interface Node {
   readonly closes: SessionEvent[];
   /** Resolves when the next tool handler starts here. */
   started(): Promise<AbortSignal>;
+  /** Lets the `again` handlers waiting here return. */
+  release(): void;
   /** This instance stops: `handler.close()`. */
   stop(): Promise<void>;
 }
 
-function server(node: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) => void> }) {
+interface Seen {
+  readonly tag: string;
+  readonly signals: AbortSignal[];
+  readonly waiting: Array<(s: AbortSignal) => void>;
+  readonly gates: Array<() => void>;
+}
+
+/** Waits for `release()` of the node, or for `signal`. */
+function gate(node: Seen, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const open = () => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    };
+    const abort = () => reject(signal.reason);
+    node.gates.push(open);
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+function server(node: Seen) {
   const s = new McpServer({ name: 'cluster', version: '1.0.0' });
   const begin = (signal: AbortSignal) => {
     node.signals.push(signal);
@@ -43,6 +66,16 @@ function server(node: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) 
     ctx.signal.throwIfAborted();
     return 'computed';
   });
+  // May run again (idempotent): it says where it ran, once released.
+  s.tool(
+    'again',
+    { taskSupport: 'required', annotations: { idempotentHint: true } },
+    async (_args, ctx) => {
+      begin(ctx.signal);
+      await gate(node, ctx.signal);
+      return `again on ${node.tag}`;
+    },
+  );
   s.tool('question', { taskSupport: 'required' }, async (_args, ctx) => {
     begin(ctx.signal);
     const answer = await ctx.elicit(
@@ -54,13 +87,20 @@ function server(node: { signals: AbortSignal[]; waiting: Array<(s: AbortSignal) 
   return s;
 }
 
-/** `count` handlers (`ia`, `ib`, `ic`) over one memory cluster. */
-export function startCluster(count = 3, options: McpHandlerOptions = {}) {
+/**
+ * `count` handlers (`ia`, `ib`, `ic`) over one memory cluster; `tasks` adds to each one's task
+ * options (its store stays the cluster's).
+ */
+export function startCluster(
+  count = 3,
+  options: McpHandlerOptions = {},
+  tasks: ReadonlyArray<McpHandlerOptions['tasks']> = [],
+) {
   const world = new MemoryCluster();
   const nodes: Node[] = [];
   for (let i = 0; i < count; i++) {
     const instance = world.instance(`i${'abc'[i]}`);
-    const seen = { signals: [] as AbortSignal[], waiting: [] as Array<(s: AbortSignal) => void> };
+    const seen: Seen = { tag: `i${'abc'[i]}`, signals: [], waiting: [], gates: [] };
     const closes: SessionEvent[] = [];
     const s = server(seen);
     const handler = createMcpHandler(s, {
@@ -68,6 +108,7 @@ export function startCluster(count = 3, options: McpHandlerOptions = {}) {
       requestState: { secret: 'cluster-secret' },
       onSessionClose: (event) => closes.push(event),
       ...options,
+      tasks: { ...instance.options.tasks, ...tasks[i] },
     });
     nodes.push({
       instance,
@@ -76,8 +117,20 @@ export function startCluster(count = 3, options: McpHandlerOptions = {}) {
       signals: seen.signals,
       closes,
       started: () => new Promise((resolve) => seen.waiting.push(resolve)),
+      release: () => {
+        for (const open of seen.gates.splice(0)) open();
+      },
       stop: () => handler.close(),
     });
   }
   return { world, nodes: nodes as [Node, Node, Node] };
 }
+
+/** A 2026-07-28 client with the tasks extension and form elicitation. */
+export const WITH_TASKS = {
+  capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } },
+};
+
+/** Polls task `taskId` with `tasks/get` on `handler` until `done(status)`. */
+export const poll = (handler: McpHandler, taskId: string, done: (status: string) => boolean) =>
+  pollTask(() => call(handler, 'tasks/get', { taskId }, WITH_TASKS), done);

@@ -9,7 +9,13 @@ import {
   parseEventId,
   type ReplayedEvents,
 } from '../../src/sessions.ts';
-import { isTerminal, type TaskHost, type TaskRecord, type TaskStore } from '../../src/tasks.ts';
+import {
+  fenced,
+  isTerminal,
+  type TaskHost,
+  type TaskRecord,
+  type TaskStore,
+} from '../../src/tasks.ts';
 import type { ClusterWorld } from './memory-cluster-world.ts';
 
 interface Logged {
@@ -118,11 +124,11 @@ export class ClusterTaskStore implements TaskStore {
     return record && structuredClone(record);
   }
 
-  update(id: string, patch: Partial<TaskRecord>): TaskRecord | undefined {
+  update(id: string, patch: Partial<TaskRecord>, fence?: number): TaskRecord | undefined {
     this.#world.check();
     const record = this.#world.tasks.get(id);
     if (!record) return undefined;
-    if (!isTerminal(record.status)) {
+    if (!isTerminal(record.status) && fenced(record, fence)) {
       Object.assign(record, structuredClone(patch), { updatedAt: Date.now() });
       this.#world.taskChanged(this.runner, id);
     }

@@ -13,7 +13,7 @@ import { StoreUnavailableError } from '../../src/errors.ts';
 import type { AbortReasonType } from '../../src/lifecycle/abort-reason.ts';
 import type { RequestId } from '../../src/protocol/jsonrpc.ts';
 import { SessionManager } from '../../src/sessions.ts';
-import type { TaskHost, TaskRecord } from '../../src/tasks.ts';
+import { isTerminal, type TaskHost, type TaskRecord } from '../../src/tasks.ts';
 import { ClusterLinks, ClusterRecords } from './memory-cluster-sessions.ts';
 import { ClusterTaskStore, SharedEventStore } from './memory-cluster-stores.ts';
 import type { ClusterWorld, StoredSession } from './memory-cluster-world.ts';
@@ -111,6 +111,12 @@ export class MemoryCluster implements ClusterWorld {
     if (member) member.alive = false;
   }
 
+  /** A stopped instance is back (a frozen process that woke up): it gets messages again. */
+  revived(tag: string): void {
+    const member = this.#members.get(tag);
+    if (member) member.alive = true;
+  }
+
   /** The session manager of a live instance. */
   sessionsOf(tag: string): SessionManager | undefined {
     const member = this.#members.get(tag);
@@ -147,6 +153,18 @@ export class MemoryCluster implements ClusterWorld {
   /** A task changed on `from`: every other instance's engine is told. */
   taskChanged(from: string, id: string): void {
     this.broadcast(from, 'task', (member) => member.taskHost?.changed?.(id));
+  }
+
+  /**
+   * A sweep of leases, as a shared store runs it: every live instance hears of each unfinished
+   * task whose runner is gone or that is queued.
+   */
+  sweepTasks(): void {
+    for (const record of this.tasks.values()) {
+      if (isTerminal(record.status) || this.alive(record.runner)) continue;
+      for (const member of this.#members.values())
+        if (member.alive) member.taskHost?.orphaned?.(record.id);
+    }
   }
 
   taskExpired(id: string): void {

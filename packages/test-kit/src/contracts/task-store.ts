@@ -2,7 +2,8 @@
  * The contract every `TaskStore` passes, on its own API (what the task engine rests on): a record
  * comes back as it was stored, a patch is applied and answered, a listing gives one binding's
  * records page by page and no one else's, unfinished ones are counted, `maxActive` is held (with
- * `TaskLimitError`), and an expired record is gone. Web APIs only (Node and workerd).
+ * `TaskLimitError`), a write with a stale fencing token is refused (two runners never both
+ * complete a task), a run's books survive the store, and an expired record is gone. Web APIs only (Node and workerd).
  */
 import { until } from '../wait.ts';
 import type { ContractCase } from './session-store.ts';
@@ -21,7 +22,19 @@ export interface ContractTask {
   readonly tool: string;
   issuedKeys: string[];
   result?: Record<string, unknown> | undefined;
-  readonly runner: string;
+  runner: string;
+  fence?: number | undefined;
+  attempts?: number | undefined;
+  maxAttempts?: number | undefined;
+  call?:
+    | {
+        arguments: Record<string, unknown>;
+        protocolVersion: string;
+        clientCapabilities: Record<string, unknown>;
+        url: string;
+      }
+    | undefined;
+  answers?: Record<string, Record<string, unknown>> | undefined;
 }
 
 /** A task store as the contract sees it (the core's `TaskStore`, structurally). */
@@ -31,7 +44,7 @@ export interface ContractTaskStore {
   newId?(binding: string): string;
   create(record: ContractTask, maxActive?: number): void | Promise<void>;
   get(id: string): unknown;
-  update(id: string, patch: Partial<ContractTask>): unknown;
+  update(id: string, patch: Partial<ContractTask>, fence?: number): unknown;
   list(binding: string, cursor: string | undefined, limit: number): unknown;
   countActive(binding: string): number | Promise<number>;
 }
@@ -67,6 +80,9 @@ function task(store: ContractTaskStore, binding: string, ttlMs = 60_000): Contra
     tool: 'contract',
     issuedKeys: [],
     runner: store.runner ?? 'contract-runner',
+    fence: 1,
+    attempts: 1,
+    maxAttempts: 3,
   };
 }
 
@@ -165,6 +181,68 @@ export const taskStoreContract: ReadonlyArray<ContractCase<TaskStoreTarget>> = [
       }
       check((refused as Error | undefined)?.name === 'TaskLimitError', `refused (${refused})`);
       check((await store.countActive(binding)) === 2, 'two unfinished');
+    },
+  },
+  {
+    name: 'a write with a stale fence is refused; a claim moves the fence; client writes need none',
+    async run(target) {
+      const { store, binding } = await fresh(target);
+      const record = task(store, binding);
+      await store.create(record);
+      const read = async () => (await store.get(record.id)) as ContractTask;
+      await store.update(record.id, { statusMessage: 'first run' }, 1);
+      check((await read()).statusMessage === 'first run', "the holder's write is applied");
+      // Another runner claims it: with the fence it read, moving the fence on.
+      const claim = { runner: 'contract-other', fence: 2, attempts: 2 };
+      const claimed = (await store.update(record.id, claim, 1)) as ContractTask | undefined;
+      check(claimed?.runner === 'contract-other' && claimed.fence === 2, 'the claim is applied');
+      // A second claim with the same (now stale) fence loses: one runner wins.
+      const lost = (await store.update(record.id, { runner: 'contract-third', fence: 2 }, 1)) as
+        | ContractTask
+        | undefined;
+      check(lost?.runner === 'contract-other', `a second claim is refused (${lost?.runner})`);
+      // The first runner wakes up and writes its end: refused, and answered the current record.
+      const stale = (await store.update(
+        record.id,
+        { status: 'completed', result: { content: [] } },
+        1,
+      )) as ContractTask | undefined;
+      check(stale?.status === 'working' && stale.fence === 2, 'the stale end is refused');
+      check((await read()).status === 'working', 'and not stored');
+      await store.update(record.id, { statusMessage: 'seen' });
+      check((await read()).statusMessage === 'seen', 'an unfenced (client) write is applied');
+      const result = { content: [{ type: 'text', text: 'second run' }] };
+      await store.update(record.id, { status: 'completed', result }, 2);
+      const done = await read();
+      check(done.status === 'completed' && done.attempts === 2, "the holder's end is applied");
+      check(JSON.stringify(done.result) === JSON.stringify(result), 'with its result');
+    },
+  },
+  {
+    name: "a run's books (call, attempts, answers, a queued runner) come back as written",
+    async run(target) {
+      const { store, binding } = await fresh(target);
+      const record: ContractTask = {
+        ...task(store, binding),
+        runner: '',
+        attempts: 0,
+        call: {
+          arguments: { ms: 5, list: [] },
+          protocolVersion: '2026-07-28',
+          clientCapabilities: {},
+          url: 'http://x/',
+        },
+      };
+      await store.create(record);
+      const answers = { ending: { action: 'accept', content: { ending: 'ok' } } };
+      await store.update(record.id, { answers });
+      const got = (await store.get(record.id)) as ContractTask;
+      check(got.runner === '' && got.attempts === 0 && got.fence === 1, 'queued, never run');
+      check(
+        JSON.stringify(got.call) === JSON.stringify(record.call),
+        `the call (${JSON.stringify(got.call)})`,
+      );
+      check(JSON.stringify(got.answers) === JSON.stringify(answers), 'the answers');
     },
   },
   {

@@ -1,0 +1,82 @@
+/**
+ * Who holds a task: an engine claims a task that has no live runner (queued for one, or lost by
+ * its runner) when its tool may run again, with the next fencing token, so the lost runner's
+ * writes are refused from then on; the rest it answers `failed`. At shutdown it lets go of what
+ * may run again, for a live runner to claim.
+ *
+ * @module
+ */
+import type { Scope } from '../lifecycle/scope.ts';
+import { newRunning, type RunningTasks } from './running-tasks.ts';
+import { isTerminal, type TaskRecord, type TaskStore } from './store.ts';
+import { mayRunAgain } from './stored-call.ts';
+import { INSTANCE_LOST_ERROR, RESTART_ERROR, SHUTDOWN_ERROR } from './task-options.ts';
+
+/** The engine as its claims see it. */
+interface Claimant {
+  readonly id: string;
+  readonly store: TaskStore;
+  scope(): Scope;
+}
+
+export class TaskClaims {
+  /** Starts the tool of a task claimed here; unset, the engine claims nothing. */
+  start: ((record: TaskRecord, scope: Scope) => void) | undefined;
+  readonly #engine: Claimant;
+  readonly #running: RunningTasks;
+  readonly #maxRunning: number;
+
+  constructor(engine: Claimant, running: RunningTasks, maxRunning = Number.POSITIVE_INFINITY) {
+    this.#engine = engine;
+    this.#running = running;
+    this.#maxRunning = maxRunning;
+  }
+
+  /** Whether `record` is unfinished with no live runner: queued, or its runner is gone. */
+  async orphan(record: TaskRecord): Promise<boolean> {
+    if (isTerminal(record.status) || this.#running.has(record.id)) return false;
+    if (record.runner === '') return true;
+    const { id, store } = this.#engine;
+    if (record.runner === id) return false;
+    return store.exclusive || !((await store.alive?.(record.runner)) ?? true);
+  }
+
+  /**
+   * Claims orphan `record` to run here when it may run again and this engine runs tasks with
+   * room; leaves a task that may run to a runner that can; answers the rest `failed`.
+   */
+  async recover(record: TaskRecord): Promise<TaskRecord | undefined> {
+    const { id, store } = this.#engine;
+    const fence = record.fence ?? 1;
+    const again = mayRunAgain(record);
+    if (again && this.start && this.#running.size < this.#maxRunning) {
+      const claim = { runner: id, fence: fence + 1, attempts: (record.attempts ?? 1) + 1 };
+      const claimed = await store.update(record.id, claim, fence);
+      // Lost to another claimant (its fence moved on first), or begun here meanwhile.
+      if (claimed?.runner !== id || claimed.fence !== fence + 1 || this.#running.has(record.id))
+        return claimed;
+      const scope = this.#engine.scope();
+      this.#running.add(record.id, newRunning(scope, record.binding, fence + 1, claimed.answers));
+      this.start(claimed, scope);
+      return claimed;
+    }
+    if (again) return record;
+    const error = store.exclusive ? RESTART_ERROR : INSTANCE_LOST_ERROR;
+    return store.update(record.id, { status: 'failed', error, inputRequests: undefined }, fence);
+  }
+
+  /**
+   * Shutdown of a task held here with `fence`: one that may run again is let go (queued, its
+   * fence one more, so the handler's end here is refused), on a store shared by instances; any
+   * other is recorded `failed`, saying the server shut down.
+   */
+  async letGo(id: string, fence: number): Promise<TaskRecord | undefined> {
+    const store = this.#engine.store;
+    const current = store.exclusive ? undefined : await store.get(id);
+    const patch: Partial<TaskRecord> =
+      current && mayRunAgain(current)
+        ? { runner: '', fence: fence + 1 }
+        : { status: 'failed', error: SHUTDOWN_ERROR, inputRequests: undefined };
+    return store.update(id, patch, fence);
+  }
+}
