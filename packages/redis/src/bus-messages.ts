@@ -48,6 +48,8 @@ export interface BusMessages {
   task: { t: string; st: string; s?: string };
   /** A task expired (the sweep). */
   taskExp: { t: string };
+  /** A task waits for a runner (queued for workers, or let go by a runner that shut down). */
+  queued: { t: string };
   /**
    * Nothing to do: sent to an instance whose liveness key is missing, to ask its subscriber
    * whether it lives (sharded: the key's shard may have failed over and lost it).
@@ -82,6 +84,7 @@ export const BUS_KINDS: ReadonlySet<string> = new Set<BusKind>([
   'res',
   'task',
   'taskExp',
+  'queued',
   'ping',
 ]);
 

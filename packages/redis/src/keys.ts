@@ -127,6 +127,8 @@ export interface TaskPrefixes {
   readonly list: string;
   readonly active: string;
   readonly index: string;
+  /** Hash: the partition's unfinished tasks, id → the runner holding it ('' queued): the lease sweep. */
+  readonly held: string;
 }
 
 /** The default namespace: several deployments may share one Redis with others. */
@@ -259,7 +261,8 @@ export class RedisKeys {
   /**
    * The key prefixes of one task partition, for the scripts that build the keys of its tasks: a
    * task's hash is `task[0] + id + task[1]`, a binding's list `list + binding`, its active set
-   * `active + binding`; `index` is the partition's expiry index.
+   * `active + binding`; `index` is the partition's expiry index, `held` its unfinished tasks'
+   * runners.
    */
   taskPrefixes(_part: string): TaskPrefixes {
     const [before, after = ''] = this.task('\0').split('\0') as [string, string?];
@@ -268,6 +271,7 @@ export class RedisKeys {
       list: this.taskList(''),
       active: this.taskActive(''),
       index: this.tasks,
+      held: `${this.tasks}:held`,
     };
   }
 
@@ -451,6 +455,7 @@ export class ShardedKeys extends RedisKeys {
       list: `${tag}:tb:`,
       active: `${tag}:ta:`,
       index: `${tag}:tasks`,
+      held: `${tag}:tasks:held`,
     };
   }
 }

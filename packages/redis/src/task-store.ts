@@ -16,9 +16,11 @@ import {
 } from '@edge-mcp/core/tasks';
 import type { RedisReply } from './connection.ts';
 import type { RedisContext } from './context.ts';
+import type { RedisOp } from './redis-types.ts';
 import { type TaskScripts, taskScripts } from './scripts/tasks.ts';
 import { TaskBooks } from './task-books.ts';
 import { decodeCursor, encodeCursor } from './task-cursor.ts';
+import { LeaseSweep } from './task-leases.ts';
 import { TaskWriter } from './task-writes.ts';
 
 /** How long a runner's liveness read with its task answers `alive()` without asking again. */
@@ -57,6 +59,7 @@ export class RedisTaskStore implements TaskStore {
   /** What this instance knows and times of tasks (versions, its own, the watched ones). */
   readonly #books: TaskBooks;
   readonly #writer: TaskWriter;
+  readonly #leases: LeaseSweep;
   /** The last write of each task being written from here. */
   readonly #writing = new Map<string, Promise<TaskRecord | undefined>>();
   readonly #detach: Array<() => void> = [];
@@ -69,6 +72,7 @@ export class RedisTaskStore implements TaskStore {
     this.runner = instance.tag;
     this.#books = new TaskBooks((id) => this.#host?.expired(id));
     this.#writer = new TaskWriter(context, this.#books);
+    this.#leases = new LeaseSweep(context, (id) => this.#host?.orphaned?.(id));
     this.#scripts = taskScripts(keys);
     this.#channelPrefix = keys.channel('');
     this.#instancePrefix = keys.instance('');
@@ -76,18 +80,22 @@ export class RedisTaskStore implements TaskStore {
       bus.on('task', ({ t }) => {
         if (typeof t === 'string') this.#host?.changed?.(t);
       }),
+      bus.on('queued', ({ t }) => {
+        if (typeof t === 'string') this.#host?.orphaned?.(t);
+      }),
       instance.onBeat(() => {
         if (this.#writer.unwritten.size > 0 && connection.available) this.#writer.flush();
-        return {
-          ops: keys.taskParts().map((part) => {
-            const prefixes = keys.taskPrefixes(part);
-            return {
-              script: this.#scripts.sweep,
-              keys: [prefixes.index],
-              args: [...prefixes.task, prefixes.list, prefixes.active, SWEEP_BATCH],
-            };
-          }),
-        };
+        const parts = keys.taskParts();
+        const ops: RedisOp[] = parts.map((part) => {
+          const prefixes = keys.taskPrefixes(part);
+          return {
+            script: this.#scripts.sweep,
+            keys: [prefixes.index, prefixes.held],
+            args: [...prefixes.task, prefixes.list, prefixes.active, SWEEP_BATCH],
+          };
+        });
+        for (const part of parts) ops.push(this.#leases.op(part, []));
+        return { ops, done: (replies) => this.#leases.swept(parts, replies.slice(parts.length)) };
       }),
       connection.onAvailable(() => this.#reconcile()),
     );
@@ -119,6 +127,7 @@ export class RedisTaskStore implements TaskStore {
           keys.taskActive(record.binding),
           prefixes.index,
           session === undefined ? keys.task(record.id) : keys.session(session),
+          prefixes.held,
         ],
         [
           json,
@@ -156,6 +165,7 @@ export class RedisTaskStore implements TaskStore {
       );
     this.#books.remember(record.id, { version: 1, json });
     if (record.runner === this.runner && !terminal) this.#books.track(record.id, record.expiresAt);
+    if (record.runner === '' && !terminal) this.#queued(record.id);
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
@@ -191,16 +201,15 @@ export class RedisTaskStore implements TaskStore {
     return record;
   }
 
-  update(id: string, patch: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+  update(id: string, patch: Partial<TaskRecord>, fence?: number): Promise<TaskRecord | undefined> {
     // One write of a task at a time from this instance: they would only race each other for
     // its version (a lost compare-and-set costs a round trip).
     const previous = this.#writing.get(id);
-    const write = previous
-      ? previous.then(
-          () => this.#writer.write(id, patch, true),
-          () => this.#writer.write(id, patch, true),
-        )
-      : this.#writer.write(id, patch, true);
+    const run = () => this.#writer.write(id, patch, true, fence);
+    const write = (previous ? previous.then(run, run) : run()).then((record) => {
+      if (record) this.#held(record, patch);
+      return record;
+    });
     this.#writing.set(id, write);
     const done = () => {
       if (this.#writing.get(id) === write) this.#writing.delete(id);
@@ -278,6 +287,21 @@ export class RedisTaskStore implements TaskStore {
     } catch (error) {
       this.#writer.fail(error);
     }
+  }
+
+  /** After a write: a task claimed here is timed here; one let go is announced to runners. */
+  #held(record: TaskRecord, patch: Partial<TaskRecord>): void {
+    if (patch.runner === undefined || isTerminal(record.status)) return;
+    if (record.runner === this.runner && patch.runner === this.runner)
+      this.#books.track(record.id, record.expiresAt);
+    else if (record.runner === '' && patch.runner === '') this.#queued(record.id);
+  }
+
+  /** Task `id` waits for a runner: every instance hears of it (one claims it). */
+  #queued(id: string): void {
+    this.#context.bus
+      .broadcast({ k: 'queued', t: id })
+      .catch((error: Error) => this.#context.options.onError(error, 'tasks'));
   }
 
   /**

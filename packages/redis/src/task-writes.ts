@@ -6,7 +6,7 @@
  * @module
  */
 import { StoreUnavailableError } from '@edge-mcp/core/sessions';
-import { isTerminal, type TaskRecord } from '@edge-mcp/core/tasks';
+import { fenced, isTerminal, type TaskRecord } from '@edge-mcp/core/tasks';
 import { encodeMessage } from './bus-messages.ts';
 import { type RedisReply, RedisUnavailableError } from './connection.ts';
 import type { RedisContext } from './context.ts';
@@ -25,7 +25,10 @@ type Outcome = [0] | [1 | 2, number, string] | [3, number, ...string[]];
 export class TaskWriter {
   readonly runner: string;
   /** Terminal writes of tasks running here that Redis did not take (first one per task). */
-  readonly unwritten = new Map<string, Partial<TaskRecord>>();
+  readonly unwritten = new Map<
+    string,
+    { patch: Partial<TaskRecord>; fence?: number | undefined }
+  >();
   readonly #context: RedisContext;
   readonly #books: TaskBooks;
   readonly #channelPrefix: string;
@@ -87,13 +90,16 @@ export class TaskWriter {
 
   /**
    * Compare-and-set from the version known here (read first when none is), merged again onto
-   * what another writer left whenever it lost. `queue`: a terminal write of a task running here
-   * that Redis cannot take now is kept for later, and its outcome answered as if written.
+   * what another writer left whenever it lost. With `fence`, refused (the current record is
+   * answered) once the task's fencing token is another. `queue`: a terminal write of a task
+   * running here that Redis cannot take now is kept for later, and its outcome answered as if
+   * written.
    */
   async write(
     id: string,
     patch: Partial<TaskRecord>,
     queue: boolean,
+    fence?: number,
   ): Promise<TaskRecord | undefined> {
     const { keys, connection } = this.#context;
     let known = this.#books.known.get(id);
@@ -123,6 +129,8 @@ export class TaskWriter {
         this.#books.ended(id);
         return current;
       }
+      // Another runner holds it now: the version compare makes this check atomic with the write.
+      if (!fenced(current, fence)) return current;
       const next: TaskRecord = { ...current, ...patch, updatedAt: Date.now() };
       const json = JSON.stringify(next);
       const terminal = isTerminal(next.status);
@@ -136,6 +144,7 @@ export class TaskWriter {
             keys.task(id),
             keys.taskActive(next.binding),
             session === undefined ? keys.task(id) : keys.session(session),
+            keys.taskPrefixes(keys.taskPartOf(next.binding)).held,
           ],
           [
             known.version,
@@ -148,12 +157,13 @@ export class TaskWriter {
             this.message(id, next.status),
             id,
             session === undefined ? 0 : 1,
+            next.runner,
           ],
         )) as Outcome;
       } catch (error) {
         if (queue && terminal && this.#books.mine.has(id) && unreachable(error)) {
           // Redis is away as the task ends here: written once it is back, never left `working`.
-          if (!this.unwritten.has(id)) this.unwritten.set(id, patch);
+          if (!this.unwritten.has(id)) this.unwritten.set(id, { patch, fence });
           this.#books.ended(id);
           return JSON.parse(json) as TaskRecord;
         }
@@ -188,9 +198,9 @@ export class TaskWriter {
   flush(): void {
     this.#flushing ??= (async () => {
       try {
-        for (const [id, patch] of [...this.unwritten]) {
+        for (const [id, { patch, fence }] of [...this.unwritten]) {
           try {
-            await this.write(id, patch, false);
+            await this.write(id, patch, false, fence);
           } catch (error) {
             if (unreachable(error)) return;
             this.#context.options.onError(error as Error, 'tasks');

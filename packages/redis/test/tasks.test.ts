@@ -3,15 +3,7 @@
  * then two or three handlers in this process sharing it, as instances of one server would.
  */
 
-import {
-  type AuthInfo,
-  createMcpHandler,
-  McpError,
-  type McpHandler,
-  type McpHandlerOptions,
-  McpServer,
-  type TaskOptions,
-} from '@edge-mcp/core';
+import { type AuthInfo, McpError, type McpHandler } from '@edge-mcp/core';
 import type { TaskHost, TaskRecord } from '@edge-mcp/core/tasks';
 import {
   aborted,
@@ -19,24 +11,18 @@ import {
   legacyRequest,
   modernRequest,
   notificationRequest,
-  pollTask,
-  type RpcAnswer,
   readAnswer,
   SseReader,
   sleep,
 } from '@edge-mcp/test-kit';
 import { startRedis } from '@edge-mcp/test-kit/node';
 import { describe, expect, test } from 'vitest';
-import { createContext, type RedisContext } from '../src/backend.ts';
+import type { RedisContext } from '../src/backend.ts';
 import { SESSION_FIELDS } from '../src/keys.ts';
 import { decodeCursor, encodeCursor } from '../src/task-cursor.ts';
 import { RedisTaskStore } from '../src/task-store.ts';
-import { closeAfter, namespace, taskRecord, until, useRedis } from './helpers.ts';
-
-const redis = useRedis();
-
-const TASKS = { 'io.modelcontextprotocol/tasks': {} };
-const WITH_TASKS = { capabilities: { extensions: TASKS, elicitation: { form: {} } } };
+import { namespace, taskRecord, until } from './helpers.ts';
+import { call, connect, type Node, nodes, poll, redis, WITH_TASKS } from './support/task-nodes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The store alone
@@ -46,26 +32,6 @@ interface Member {
   store: RedisTaskStore;
   changed: string[];
   expired: string[];
-}
-
-/** A context with test timeouts on `url`, closed (with `more` first) after the test. */
-async function connect(url: string, ns: string, more?: () => Promise<void>) {
-  const context = await createContext({
-    url,
-    namespace: ns,
-    connectTimeoutMs: 1000,
-    socketTimeoutMs: 1000,
-    heartbeatMs: 200,
-  });
-  closeAfter({
-    close: async () => {
-      await more?.();
-      await context.instance.stop();
-      await context.bus.close();
-      await context.connection.close();
-    },
-  });
-  return context;
 }
 
 /** Instances of one namespace, each with a store bound to a host that records what it is told. */
@@ -339,106 +305,6 @@ describe('RedisTaskStore', () => {
   });
 });
 
-// ---------------------------------------------------------------------------------------------
-// Handlers on several instances sharing the store
-
-interface Node {
-  context: RedisContext;
-  store: RedisTaskStore;
-  handler: McpHandler;
-  signals: AbortSignal[];
-  /** Resolves when the next tool handler starts here. */
-  started(): Promise<AbortSignal>;
-  /** Lets the `compute` handlers running here return. */
-  release(): void;
-}
-
-function server(node: {
-  signals: AbortSignal[];
-  waiting: Array<(signal: AbortSignal) => void>;
-  released: Array<() => void>;
-}) {
-  const s = new McpServer({ name: 'redis-tasks', version: '1.0.0' });
-  const begin = (signal: AbortSignal) => {
-    node.signals.push(signal);
-    for (const wake of node.waiting.splice(0)) wake(signal);
-  };
-  s.tool('compute', { taskSupport: 'required' }, async (_args, ctx) => {
-    begin(ctx.signal);
-    await new Promise<void>((resolve) => {
-      node.released.push(resolve);
-      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    ctx.signal.throwIfAborted();
-    return 'computed';
-  });
-  s.tool('question', { taskSupport: 'required' }, async (_args, ctx) => {
-    begin(ctx.signal);
-    const answer = await ctx.elicit(
-      { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
-      'name',
-    );
-    return `answered ${(answer.content as { name: string }).name}`;
-  });
-  return s;
-}
-
-async function nodes(
-  count: number,
-  options: McpHandlerOptions = {},
-  tasks: Omit<TaskOptions, 'store'> = {},
-  url = redis().url,
-): Promise<Node[]> {
-  const ns = namespace();
-  const made: Node[] = [];
-  for (let i = 0; i < count; i++) {
-    const seen = {
-      signals: [] as AbortSignal[],
-      waiting: [] as Array<(s: AbortSignal) => void>,
-      released: [] as Array<() => void>,
-    };
-    let handler: McpHandler | undefined;
-    let store: RedisTaskStore | undefined;
-    const context = await connect(url, ns, async () => {
-      await handler?.close();
-      await store?.close();
-    });
-    store = new RedisTaskStore(context);
-    handler = createMcpHandler(server(seen), {
-      requestState: { secret: 'redis-tasks-secret' },
-      ...options,
-      tasks: { ...tasks, store },
-    });
-    made.push({
-      context,
-      store,
-      handler,
-      signals: seen.signals,
-      started: () => new Promise((resolve) => seen.waiting.push(resolve)),
-      release: () => {
-        for (const go of seen.released.splice(0)) go();
-      },
-    });
-  }
-  return made;
-}
-
-async function call(
-  handler: McpHandler,
-  method: string,
-  params: Record<string, unknown> = {},
-  options: Parameters<typeof modernRequest>[2] = WITH_TASKS,
-): Promise<RpcAnswer> {
-  return readAnswer(await handler.fetch(modernRequest(method, params, options)));
-}
-
-const poll = (
-  handler: McpHandler,
-  taskId: string,
-  done: (status: string) => boolean,
-  options: Parameters<typeof modernRequest>[2] = WITH_TASKS,
-) => pollTask(() => call(handler, 'tasks/get', { taskId }, options), done);
-
 describe('handlers on several instances sharing a RedisTaskStore', () => {
   test('a task created on A is polled on B to its result', async () => {
     const [a, b] = (await nodes(2)) as [Node, Node];
@@ -484,7 +350,7 @@ describe('handlers on several instances sharing a RedisTaskStore', () => {
     expect(done.result.content[0].text).toBe('answered Ada');
   });
 
-  test('a runner that died (no heartbeat, no liveness key): its task reads failed (restart), never working', async () => {
+  test('a runner that died (no heartbeat, no liveness key): its task, which may not run again, reads failed (instance-lost), never working', async () => {
     const [a, b] = (await nodes(2)) as [Node, Node];
     const started = a.started();
     const created = (await call(a.handler, 'tools/call', { name: 'compute', arguments: {} }))
@@ -495,7 +361,7 @@ describe('handlers on several instances sharing a RedisTaskStore', () => {
     await a.context.instance.stop();
     const failed = await poll(b.handler, created.taskId, () => true);
     expect(failed.status).toBe('failed');
-    expect(failed.error).toMatchObject({ data: { reason: 'restart' } });
+    expect(failed.error).toMatchObject({ data: { reason: 'instance-lost' } });
     expect((await poll(b.handler, created.taskId, () => true)).status).toBe('failed');
     // A still listened: its handler was told the task ended.
     expect(await aborted(signal, 2000)).toMatchObject({ type: 'task-cancelled' });

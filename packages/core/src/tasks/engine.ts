@@ -41,6 +41,7 @@ export class TaskEngine implements TaskHost {
   /** Whether this engine runs tasks (`run: 'here'`), else only queues them for workers. */
   readonly runs: boolean;
   readonly #claims: TaskClaims;
+  #closing = false;
 
   constructor(root: Scope, options: TaskOptions) {
     this.#root = root;
@@ -122,6 +123,8 @@ export class TaskEngine implements TaskHost {
     if (!running) return;
     this.#running.forget(id);
     running.scope.dispose();
+    // Shutting down: `shutdown()` writes each running task's end (or lets it go) itself.
+    if (this.#closing) return;
     const patch = settlement(outcome, running.scope.reason, this.#maxResult);
     if (patch === undefined) return;
     try {
@@ -321,6 +324,10 @@ export class TaskEngine implements TaskHost {
    * gets a definite answer. The root's abort then stops the handlers.
    */
   async shutdown(): Promise<void> {
+    // What it lets go is for other runners: it claims nothing from now on, and the handlers'
+    // ends (they are about to be aborted) are not written over what it writes.
+    this.#claims.start = undefined;
+    this.#closing = true;
     await Promise.all(
       [...this.#running.entries()].map(async ([id, running]) => {
         try {

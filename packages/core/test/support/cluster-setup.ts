@@ -4,8 +4,8 @@
  * instance saw (handler signals, closed sessions).
  */
 
-import { pollTask, sleep } from '@edge-mcp/test-kit';
-import { addClusterTools } from '@edge-mcp/test-kit/cluster';
+import { pollTask } from '@edge-mcp/test-kit';
+import { addClusterTools, addTaskTools } from '@edge-mcp/test-kit/cluster';
 import type { SessionEvent } from '../../src/endpoint/options.ts';
 import {
   createMcpHandler,
@@ -26,7 +26,7 @@ export interface Node {
   readonly closes: SessionEvent[];
   /** Resolves when the next tool handler starts here. */
   started(): Promise<AbortSignal>;
-  /** Lets the `again` handlers waiting here return. */
+  /** Lets the `compute` and `again` handlers waiting here return. */
   release(): void;
   /** This instance stops: `handler.close()`. */
   stop(): Promise<void>;
@@ -60,30 +60,7 @@ function server(node: Seen) {
   };
   // The cluster scenarios' tools (test kit), and two task tools of the core's own tests.
   addClusterTools(s, begin);
-  s.tool('compute', { taskSupport: 'required' }, async (_args, ctx) => {
-    begin(ctx.signal);
-    await sleep(30_000, ctx.signal);
-    ctx.signal.throwIfAborted();
-    return 'computed';
-  });
-  // May run again (idempotent): it says where it ran, once released.
-  s.tool(
-    'again',
-    { taskSupport: 'required', annotations: { idempotentHint: true } },
-    async (_args, ctx) => {
-      begin(ctx.signal);
-      await gate(node, ctx.signal);
-      return `again on ${node.tag}`;
-    },
-  );
-  s.tool('question', { taskSupport: 'required' }, async (_args, ctx) => {
-    begin(ctx.signal);
-    const answer = await ctx.elicit(
-      { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
-      'name',
-    );
-    return `answered ${(answer.content as { name: string }).name}`;
-  });
+  addTaskTools(s, { tag: node.tag, begin, hold: (signal) => gate(node, signal) });
   return s;
 }
 

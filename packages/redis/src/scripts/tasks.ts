@@ -29,7 +29,8 @@ end`;
  * Creates a task, unless its id exists: the record, version 1, the binding's list and active
  * set, the expiry index (member `<id> <binding>`), and a notice to the home of its legacy
  * session's standalone stream (2025-11-25 status notifications go out there).
- * KEYS: task, binding's list, binding's active set, expiry index, session hash (or the task).
+ * KEYS: task, binding's list, binding's active set, expiry index, session hash (or the task),
+ * the partition's held tasks (id → runner, for the lease sweep).
  * ARGV: JSON, status, runner, binding, createdAt, expiresAt, id, terminal (1/0), channel prefix,
  * message, has session (1/0), the binding's most unfinished tasks ('' for no limit), the most
  * tasks it keeps, task key prefix, task key suffix.
@@ -55,6 +56,7 @@ if redis.call('ZCARD', KEYS[2]) >= keep then
   if redis.call('ZCARD', KEYS[2]) >= keep then
     if not finished then return ${sharded ? '{ 2 }' : '2'} end
     redis.call('DEL', ARGV[14] .. finished .. ARGV[15])
+    redis.call('HDEL', KEYS[6], finished)
     redis.call('ZREM', KEYS[2], finished)
     redis.call('ZREM', KEYS[4], finished .. ' ' .. ARGV[4])
   end
@@ -62,7 +64,10 @@ end
 redis.call('HSET', KEYS[1], '${R}', ARGV[1], '${VER}', 1, '${ST}', ARGV[2], '${RN}', ARGV[3], '${B}', ARGV[4])
 redis.call('PEXPIREAT', KEYS[1], ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[5], ARGV[7])
-if ARGV[8] == '0' then redis.call('SADD', KEYS[3], ARGV[7]) end
+if ARGV[8] == '0' then
+  redis.call('SADD', KEYS[3], ARGV[7])
+  redis.call('HSET', KEYS[6], ARGV[7], ARGV[3])
+end
 redis.call('ZADD', KEYS[4], ARGV[6], ARGV[7] .. ' ' .. ARGV[4])
 if ARGV[11] == '1' then
   tell({[ARGV[3]] = true}, ARGV[9], redis.call('HGET', KEYS[5], '${SESSION_FIELDS.home}'), ARGV[10])
@@ -90,10 +95,12 @@ return {f[1], tonumber(f[2]), alive}`;
  * is not terminal (a terminal task never changes: the first terminal write wins, a cancel stays a
  * cancel). On a write: version + 1, the status, out of the binding's active set once terminal,
  * and the change told to the runner, the watchers and the legacy session's home, never to the
- * writer. A watcher that no longer listens and whose liveness key is gone is dropped.
- * KEYS: task, binding's active set, session hash (or the task).
+ * writer. A watcher that no longer listens and whose liveness key is gone is dropped. The runner
+ * the write names (a claim, a let-go: '') is kept in the task and the partition's held tasks,
+ * which a terminal task leaves; the runner it replaces is told.
+ * KEYS: task, binding's active set, session hash (or the task), the partition's held tasks.
  * ARGV: expected version, JSON, status, terminal (1/0), writer's tag, channel prefix, instance key
- * prefix, message, id, has session (1/0).
+ * prefix, message, id, has session (1/0), runner.
  * Returns {0} unknown, {1, version, json} terminal (unchanged), {2, version, json} another
  * version (unchanged), {3, version} written.
  */
@@ -104,7 +111,8 @@ if not f[1] then return {0} end
 if terminal(f[2]) then return {1, tonumber(f[1]), f[4]} end
 if f[1] ~= ARGV[1] then return {2, tonumber(f[1]), f[4]} end
 local version = redis.call('HINCRBY', KEYS[1], '${VER}', 1)
-redis.call('HSET', KEYS[1], '${R}', ARGV[2], '${ST}', ARGV[3])
+redis.call('HSET', KEYS[1], '${R}', ARGV[2], '${ST}', ARGV[3], '${RN}', ARGV[11])
+if ARGV[4] == '1' then redis.call('HDEL', KEYS[4], ARGV[9]) else redis.call('HSET', KEYS[4], ARGV[9], ARGV[11]) end
 local sent = {[ARGV[5]] = true}
 tell(sent, ARGV[6], f[3], ARGV[8])
 local watchers = {}
@@ -189,8 +197,8 @@ return ${sharded ? 'runners' : 'count'}`;
  * The sweep (each instance's heartbeat): takes up to `batch` tasks past their `expiresAt` (Redis
  * time) off the expiry index and their binding's list and active set; the hash itself expired by
  * its `PEXPIREAT` (deleted here too, should it linger). Returns how many it took.
- * KEYS: expiry index. ARGV: task key prefix, task key suffix, list key prefix, active set key
- * prefix, batch.
+ * KEYS: expiry index, held tasks. ARGV: task key prefix, task key suffix, list key prefix, active
+ * set key prefix, batch.
  */
 const SWEEP = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -202,9 +210,33 @@ for _, member in ipairs(due) do
   redis.call('DEL', ARGV[1] .. id .. ARGV[2])
   redis.call('ZREM', ARGV[3] .. binding, id)
   redis.call('SREM', ARGV[4] .. binding, id)
+  redis.call('HDEL', KEYS[2], id)
   redis.call('ZREM', KEYS[1], member)
 end
 return #due`;
+
+/**
+ * The lease sweep of one partition: its unfinished tasks that have no live runner, queued ones
+ * ('' runner) and those of a runner whose liveness key is gone (one primary) or that the caller
+ * names dead (sharded: liveness keys are other slots, so the caller asks). Also the distinct
+ * runners met, for the caller to ask about.
+ * KEYS: held tasks. ARGV: instance key prefix, check liveness here (1/0), batch, dead tags….
+ * Returns {orphan ids (at most batch), runners}.
+ */
+const HELD = `local dead = {}
+for i = 4, #ARGV do dead[ARGV[i]] = true end
+local batch = tonumber(ARGV[3])
+local orphans, runners, seen = {}, {}, {}
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local id, runner = all[i], all[i + 1]
+  if runner ~= '' and seen[runner] == nil then
+    seen[runner] = dead[runner] == true or (ARGV[2] == '1' and redis.call('EXISTS', ARGV[1] .. runner) == 0)
+    runners[#runners + 1] = runner
+  end
+  if #orphans < batch and (runner == '' or seen[runner]) then orphans[#orphans + 1] = id end
+end
+return {orphans, runners}`;
 
 /** The task scripts of one layout. */
 export interface TaskScripts {
@@ -214,17 +246,19 @@ export interface TaskScripts {
   readonly list: RedisScript;
   readonly count: RedisScript;
   readonly sweep: RedisScript;
+  readonly held: RedisScript;
 }
 
 function scripts(sharded: boolean): TaskScripts {
   const name = (base: string) => (sharded ? `sharded-task-${base}` : `task-${base}`);
   return {
-    create: defineScript(name('create'), 5, create(sharded)),
+    create: defineScript(name('create'), 6, create(sharded)),
     get: defineScript(name('get'), 1, get(sharded)),
-    cas: defineScript(name('cas'), 3, cas(sharded)),
+    cas: defineScript(name('cas'), 4, cas(sharded)),
     list: defineScript(name('list'), 1, LIST),
     count: defineScript(name('count'), 1, count(sharded)),
-    sweep: defineScript(name('sweep'), 1, SWEEP),
+    sweep: defineScript(name('sweep'), 2, SWEEP),
+    held: defineScript(name('held'), 1, HELD),
   };
 }
 

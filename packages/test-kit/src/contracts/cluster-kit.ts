@@ -50,7 +50,7 @@ export interface ClusterTarget {
 interface ToolServer {
   tool(
     name: string,
-    config: { inputSchema?: Record<string, unknown> },
+    config: { inputSchema?: Record<string, unknown>; [option: string]: unknown },
     handler: (args: any, ctx: any) => unknown,
   ): unknown;
   resource(name: string, uri: string, config: object, read: () => string): unknown;
@@ -100,6 +100,43 @@ export function addClusterTools(server: ToolServer, begin: (signal: AbortSignal)
   });
   server.resource('watched', 'test://watched', {}, () => 'watched');
   server.prompt('greeting', {}, () => 'hello');
+}
+
+/** A node's side of the task tools: who it is, who starts, and the wait a test releases. */
+export interface TaskToolNode {
+  readonly tag: string;
+  begin(signal: AbortSignal): void;
+  /** Resolves when the test releases the node's handlers (or `signal` aborts). */
+  hold(signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * The task tests' tools: `compute` (may not run again), `again` (idempotent: may run again
+ * after its runner is lost; says where it ran), both until released, and `question` (waits in
+ * `input_required` for a `name`).
+ */
+export function addTaskTools(server: ToolServer, node: TaskToolNode): void {
+  server.tool('compute', { taskSupport: 'required' }, async (_args, ctx) => {
+    node.begin(ctx.signal);
+    await node.hold(ctx.signal);
+    ctx.signal.throwIfAborted();
+    return 'computed';
+  });
+  const idempotent = { taskSupport: 'required', annotations: { idempotentHint: true } };
+  server.tool('again', idempotent, async (_args, ctx) => {
+    node.begin(ctx.signal);
+    await node.hold(ctx.signal);
+    ctx.signal.throwIfAborted();
+    return `again on ${node.tag}`;
+  });
+  server.tool('question', { taskSupport: 'required' }, async (_args, ctx) => {
+    node.begin(ctx.signal);
+    const answer = await ctx.elicit(
+      { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
+      'name',
+    );
+    return `answered ${answer.content.name}`;
+  });
 }
 
 export const V = '2025-11-25';

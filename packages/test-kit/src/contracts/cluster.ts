@@ -27,7 +27,14 @@ import {
 } from './cluster-kit.ts';
 import { sessionScenarios } from './cluster-sessions.ts';
 
-export { addClusterTools, type ClusterNode, type ClusterTarget, listen } from './cluster-kit.ts';
+export {
+  addClusterTools,
+  addTaskTools,
+  type ClusterNode,
+  type ClusterTarget,
+  listen,
+  type TaskToolNode,
+} from './cluster-kit.ts';
 
 /** Registers the scenarios as vitest tests against `target`. */
 export function clusterScenarios(target: ClusterTarget): void {
