@@ -11,14 +11,14 @@ import { WORKERD } from './targets-cloudflare.ts';
 /** edge-mcp modern and legacy on Deno or Bun, against the runtime's bare handler. */
 export function runtimeTargets(runtime: 'deno' | 'bun'): ThroughputTarget[] {
   const baseline = `${runtime}/bare`;
-  const spec: TargetSpec = { runtime, entry: `${runtime}-edge.ts` };
+  const spec: TargetSpec = { runtime, entry: 'web-edge.ts' };
   return [
     {
       id: baseline,
       label: `bare ${RUNTIME_NAME[runtime]}.serve`,
       runtime,
       library: 'bare',
-      spec: { runtime, entry: `${runtime}-bare.ts` },
+      spec: { runtime, entry: 'web-bare.ts' },
       ...MODERN,
     },
     {

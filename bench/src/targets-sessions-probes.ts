@@ -63,7 +63,7 @@ export const DISCONNECT_TARGETS: ProbeTarget[] = (['node', 'deno', 'bun'] as con
     id: `${runtime}/edge-mcp`,
     ...EDGE,
     runtime,
-    spec: runtime === 'node' ? node('node-edge.ts') : { runtime, entry: `${runtime}-edge.ts` },
+    spec: runtime === 'node' ? node('node-edge.ts') : { runtime, entry: 'web-edge.ts' },
   }),
 );
 

@@ -20,7 +20,7 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       label: `bare ${bare}`,
       runtime,
       library: 'bare',
-      spec: { runtime, entry: `bare-${runtime}.ts` },
+      spec: { runtime, entry: runtime === 'node' ? 'bare-node.ts' : 'bare-web.ts' },
     },
     {
       id: `${runtime}/edge-mcp`,

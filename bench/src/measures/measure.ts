@@ -161,21 +161,25 @@ export const add = (into: Record<string, number>, from: Record<string, number>) 
 export const sum = <S>(samples: readonly S[], pick: (sample: S) => number) =>
   samples.reduce((total, sample) => total + pick(sample), 0);
 
-/** Each row's ratio to its baseline's row, a figure of the same round over the other's. */
+/**
+ * Each row's `key` (by default `ratio`): its figure over its baseline's, per round (the rounds
+ * where `pick` gives both a figure), summarised over the rounds.
+ */
 export function ratiosToBaselines<
-  R extends {
-    id: string;
-    baseline: string | null;
-    samples: { round: number }[];
-    ratio: Spread | null;
-  },
->(rows: R[], pick: (sample: R['samples'][number]) => number): R[] {
+  R extends { id: string; baseline: string | null; samples: { round: number }[] },
+>(
+  rows: R[],
+  pick: (sample: R['samples'][number]) => number | null,
+  key: { [K in keyof R]: R[K] extends Spread | null ? K : never }[keyof R] = 'ratio' as never,
+): R[] {
+  const byRound = (row: R) =>
+    roundMedians(
+      row.samples.filter((s) => pick(s) !== null),
+      (s) => pick(s) as number,
+    );
   for (const row of rows) {
     const base = rows.find((r) => r.id === row.baseline);
-    if (base)
-      row.ratio = spread(
-        pairedRatios(roundMedians(row.samples, pick), roundMedians(base.samples, pick)),
-      );
+    if (base) (row[key] as Spread | null) = spread(pairedRatios(byRound(row), byRound(base)));
   }
   return rows;
 }
