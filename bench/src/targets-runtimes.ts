@@ -4,8 +4,8 @@
  * THROUGHPUT_TARGETS by src/targets.ts.
  */
 import type { TargetSpec } from './lib/spawn.ts';
+import type { ThroughputTarget } from './target-shapes.ts';
 import { atLeast, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
-import type { ThroughputTarget } from './target-types.ts';
 import { WORKERD } from './targets-cloudflare.ts';
 
 /** edge-mcp modern and legacy on Deno or Bun, against the runtime's bare handler. */

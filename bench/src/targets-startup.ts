@@ -1,7 +1,5 @@
 /** The start-up targets: process start → first answered `tools/call`, per runtime. */
-
-import { atMost, RUNTIME_NAME } from './target-shapes.ts';
-import type { Entry } from './target-types.ts';
+import { atMost, type Entry, RUNTIME_NAME } from './target-shapes.ts';
 
 /**
  * Process start → first answered `tools/call`, from a bundle as a user ships it (src/startup,
