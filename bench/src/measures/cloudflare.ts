@@ -124,32 +124,22 @@ export async function runCloudflare(
   config: Config,
   log: (line: string) => void,
 ) {
-  const storage = await measureRows(
-    storageTargets,
-    config.rounds,
-    log,
-    {
-      name: (t) => t.id.padEnd(36),
-      once: (t) => storageOnce(t, config),
-      describe: (s) =>
-        `per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
-    },
-    (t, samples) => ({
+  const storage = await measureRows(storageTargets, config.rounds, log, {
+    name: (t) => t.id.padEnd(36),
+    once: (t) => storageOnce(t, config),
+    describe: (s) =>
+      `per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
+    row: (t, samples) => ({
       label: t.label,
       library: t.library,
       ...spreadsOf(samples, ['readsPer1k', 'writesPer1k', 'rowsReadPer1k', 'rowsWrittenPer1k']),
     }),
-  );
-  const bundles = await measureRows(
-    bundleTargets,
-    config.rounds,
-    log,
-    {
-      name: (t) => t.id.padEnd(36),
-      once: bundleOnce,
-      describe: (s) => `${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`,
-    },
-    (t, samples) => {
+  });
+  const bundles = await measureRows(bundleTargets, config.rounds, log, {
+    name: (t) => t.id.padEnd(36),
+    once: bundleOnce,
+    describe: (s) => `${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`,
+    row: (t, samples) => {
       const kib = (pick: (s: (typeof samples)[number]) => number) =>
         spread(samples.map((s) => KiB(pick(s))));
       return {
@@ -160,6 +150,6 @@ export async function runCloudflare(
         schemaKiB: kib((s) => s.schemaBytes),
       };
     },
-  );
+  });
   return { storage, bundles };
 }

@@ -128,20 +128,15 @@ export function runCrossCancelRounds(
   config: Config,
   log: (line: string) => void,
 ) {
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: () => 'cross-instance cancel:',
-      once: (target) => runCrossCancel(target, config.cancels),
-      describe: (s) =>
-        `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
-    },
-    (_target, samples) => ({
+  return measureRows(targets, config.rounds, log, {
+    name: () => 'cross-instance cancel:',
+    once: (target) => runCrossCancel(target, config.cancels),
+    describe: (s) =>
+      `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+    row: (_target, samples) => ({
       cancels: config.cancels,
       failures: sum(samples, (s) => s.failures),
       ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs', 'endP50Ms', 'endP99Ms']),
     }),
-  );
+  });
 }

@@ -109,22 +109,17 @@ export function runDisconnectRounds(
   config: Config,
   log: (line: string) => void,
 ) {
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => `disconnect ${target.runtime}:`,
-      once: (target) => runDisconnect(target.spec, config.drops),
-      describe: (s) =>
-        `p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
-    },
-    (target, samples) => ({
+  return measureRows(targets, config.rounds, log, {
+    name: (target) => `disconnect ${target.runtime}:`,
+    once: (target) => runDisconnect(target.spec, config.drops),
+    describe: (s) =>
+      `p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+    row: (target, samples) => ({
       runtime: target.runtime as string,
       // Drops per round.
       drops: config.drops,
       failures: sum(samples, (s) => s.failures),
       ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs']),
     }),
-  );
+  });
 }

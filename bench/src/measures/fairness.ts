@@ -12,13 +12,14 @@ import { type Flood, startFlood } from '../lib/flood.ts';
 import { type CallShape, checkEcho, echoCall } from '../lib/mcp.ts';
 import { boundAgent, openLoop } from '../lib/open-loop.ts';
 import { type RunningTarget, startTarget } from '../lib/spawn.ts';
-import { spread } from '../lib/stats.ts';
+import { percentile, spread } from '../lib/stats.ts';
 import { groupCpuMs } from '../lib/system.ts';
 import { FAIRNESS_LIMIT, type FairnessTarget, LEGACY } from '../targets.ts';
-import { type FairnessPhase, type PhaseName, phaseOf, type Segment } from './fairness-phases.ts';
-import { add, measureRows, type Stamp, sum } from './measure.ts';
+import { addAll, measureRows, type Stamp, sum } from './measure.ts';
 
-export type { FairnessPhase } from './fairness-phases.ts';
+type PhaseName = 'alone' | 'attack' | 'control';
+/** The victim's calls of one phase (its two segments) in one round. */
+export type FairnessPhase = ReturnType<typeof phaseOf>;
 
 /** Half the victim's limit: even a client stall of a second, caught up at once, fits the burst. */
 const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
@@ -34,6 +35,54 @@ const answered = (statuses: Record<string, number>) =>
   Object.entries(statuses).reduce((sum, [key, n]) => (/^\d+$/.test(key) ? sum + n : sum), 0);
 const delta = (before: number | null, after: number | null) =>
   before !== null && after !== null ? after - before : null;
+
+/** What one segment of a phase saw: the victim's calls, the server's CPU and the flood. */
+interface Segment {
+  latencies: number[];
+  statuses: Record<string, number>;
+  errors: number;
+  maxLagMs: number;
+  serverCpuMs: number | null;
+  serverRequests: number;
+  flood?: { sent: number; statuses: Record<string, number>; cpuMs: number | null };
+  wallMs: number;
+}
+
+/** Sums up a phase's segments: percentiles over all their calls, CPU over all their requests. */
+function phaseOf(segments: Segment[]) {
+  const latencies = segments.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const total = (pick: (s: Segment) => number | null | undefined) =>
+    segments.every((s) => typeof pick(s) === 'number')
+      ? segments.reduce((sum, s) => sum + pick(s)!, 0)
+      : null;
+  const cpuMs = total((s) => s.serverCpuMs);
+  const requests = total((s) => s.serverRequests) ?? 0;
+  const flooded = segments.flatMap((s) => (s.flood ? [s.flood] : []));
+  const floodCpuMs = total((s) => s.flood?.cpuMs);
+  return {
+    calls: latencies.length,
+    // Victim calls not answered 200 with the echo (429s included): 0 when the limit is fair.
+    errors: segments.reduce((sum, s) => sum + s.errors, 0),
+    statuses: addAll(segments, (s) => s.statuses),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.at(-1) ?? Number.NaN,
+    // The victim's latest send against its schedule (its own event loop's lateness), and the
+    // edge-mcp server's CPU time (every thread, schedstat) per request it answered.
+    maxLagMs: Math.max(...segments.map((s) => s.maxLagMs)),
+    serverCpuUsPerRequest: cpuMs !== null && requests > 0 ? (cpuMs * 1000) / requests : null,
+    ...(flooded.length > 0
+      ? {
+          // The flood's requests and answers by status, and the cores its client process used.
+          flood: {
+            sent: flooded.reduce((sum, f) => sum + f.sent, 0),
+            statuses: addAll(flooded, (f) => f.statuses),
+          },
+          floodCores: floodCpuMs === null ? null : floodCpuMs / total((s) => s.wallMs)!,
+        }
+      : {}),
+  };
+}
 
 /** What the segments of one round share; `nextId` goes up across them. */
 interface Round {
@@ -162,17 +211,12 @@ export function runFairness(
   log: (line: string) => void,
 ) {
   const ms = (phase: FairnessPhase) => `${phase.p99Ms.toFixed(2)} ms`;
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => `fairness ${target.id}:`,
-      once: (target) => measureRound(target, config),
-      describe: ({ alone, attack, control, ...s }) =>
-        `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
-    },
-    (_target, samples) => {
+  return measureRows(targets, config.rounds, log, {
+    name: (target) => `fairness ${target.id}:`,
+    once: (target) => measureRound(target, config),
+    describe: ({ alone, attack, control, ...s }) =>
+      `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
+    row: (_target, samples) => {
       const of = (pick: (s: FairnessSample) => number) => spread(samples.map(pick));
       const phases = {
         alone: phaseSpread(samples, 'alone'),
@@ -189,11 +233,8 @@ export function runFairness(
         ratio: of((s) => s.ratio),
         controlRatio: of((s) => s.controlRatio),
         victimErrors: phases.alone.errors + phases.attack.errors + phases.control.errors,
-        attackerStatuses: samples.reduce<Record<string, number>>(
-          (all, s) => add(all, s.attack.flood?.statuses ?? {}),
-          {},
-        ),
+        attackerStatuses: addAll(samples, (s) => s.attack.flood?.statuses ?? {}),
       };
     },
-  );
+  });
 }

@@ -152,27 +152,22 @@ export async function runIdleSessions(
     MAX_SESSIONS: String(config.idleSessions + 100),
     SESSION_IDLE_MS: String(config.idleTimeoutS * 1000),
   };
-  return measureRows(
-    targets,
-    1,
-    log,
-    {
-      name: (target) => target.id.padEnd(22),
-      once: (target) =>
-        withTarget({ ...target.spec, env: { ...target.spec.env, ...env } }, async (server) => {
-          const agent = boundAgent('127.0.0.1', 4 * ACTIVE);
-          const run = { server, version: target.version, agent, active: [], nextId: 1 };
-          try {
-            return await measureIdle(run, config);
-          } finally {
-            agent.destroy();
-          }
-        }),
-      describe: (s) =>
-        `${s.sessions} idle: ${s.rssWithMiB.toFixed(0)} MiB RSS (${s.rssBytesPerSession.toFixed(0)} B each), ` +
-        `sweep lag p99 ${s.sweep.p99Ms.toFixed(2)} ms over ${s.sweep.ticks} ticks in ${s.sweep.seconds.toFixed(0)} s, ` +
-        `active p99 ${s.alone.p99Ms.toFixed(2)} → ${s.with.p99Ms.toFixed(2)} ms (${s.duringSweep.p99Ms.toFixed(2)} during the sweep)  (load ${s.load1.toFixed(2)})`,
-    },
-    (target) => ({ label: target.label }),
-  );
+  return measureRows(targets, 1, log, {
+    name: (target) => target.id.padEnd(22),
+    once: (target) =>
+      withTarget({ ...target.spec, env: { ...target.spec.env, ...env } }, async (server) => {
+        const agent = boundAgent('127.0.0.1', 4 * ACTIVE);
+        const run = { server, version: target.version, agent, active: [], nextId: 1 };
+        try {
+          return await measureIdle(run, config);
+        } finally {
+          agent.destroy();
+        }
+      }),
+    describe: (s) =>
+      `${s.sessions} idle: ${s.rssWithMiB.toFixed(0)} MiB RSS (${s.rssBytesPerSession.toFixed(0)} B each), ` +
+      `sweep lag p99 ${s.sweep.p99Ms.toFixed(2)} ms over ${s.sweep.ticks} ticks in ${s.sweep.seconds.toFixed(0)} s, ` +
+      `active p99 ${s.alone.p99Ms.toFixed(2)} → ${s.with.p99Ms.toFixed(2)} ms (${s.duringSweep.p99Ms.toFixed(2)} during the sweep)  (load ${s.load1.toFixed(2)})`,
+    row: (target) => ({ label: target.label }),
+  });
 }

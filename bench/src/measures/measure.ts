@@ -91,8 +91,7 @@ export async function measureRows<T extends Runnable, S, X>(
   targets: readonly T[],
   rounds: number,
   log: (line: string) => void,
-  spec: Rounds<T, S>,
-  row: (target: T, samples: (S & Stamp)[]) => X,
+  { row, ...spec }: Rounds<T, S> & { row: (target: T, samples: (S & Stamp)[]) => X },
 ) {
   const measured = await measureRounds(targets, rounds, log, spec);
   return targets.map((target) => {
@@ -152,11 +151,13 @@ export function spreadsOf<S, K extends keyof S>(
   return out;
 }
 
-/** Adds the counts of `from` to `into`'s, key by key. */
-export const add = (into: Record<string, number>, from: Record<string, number>) => {
-  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
-  return into;
-};
+/** The counts of every item, added up key by key. */
+export function addAll<S>(items: readonly S[], pick: (item: S) => Record<string, number>) {
+  const all: Record<string, number> = {};
+  for (const item of items)
+    for (const [key, n] of Object.entries(pick(item))) all[key] = (all[key] ?? 0) + n;
+  return all;
+}
 
 export const sum = <S>(samples: readonly S[], pick: (sample: S) => number) =>
   samples.reduce((total, sample) => total + pick(sample), 0);

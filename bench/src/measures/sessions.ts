@@ -50,18 +50,13 @@ export async function runSessions(
   config: Config,
   log: (line: string) => void,
 ) {
-  const rows = await measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => target.id.padEnd(22),
-      once: (target) => measureOnce(target, config),
-      describe: (s) =>
-        `${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
-        `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
-    },
-    (target, samples) => ({
+  const rows = await measureRows(targets, config.rounds, log, {
+    name: (target) => target.id.padEnd(22),
+    once: (target) => measureOnce(target, config),
+    describe: (s) =>
+      `${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
+      `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
+    row: (target, samples) => ({
       label: target.label,
       library: target.library,
       baseline: target.baseline ?? null,
@@ -78,6 +73,6 @@ export async function runSessions(
       ]),
       failed: sum(samples, (s) => s.failed),
     }),
-  );
+  });
   return ratiosToBaselines(rows, (s) => s.initPerS);
 }

@@ -11,7 +11,7 @@ import { initializeShape, legacyPostHeaders, legacySleepBody, openSession } from
 import type { TargetSpec } from '../lib/spawn.ts';
 import { spread } from '../lib/stats.ts';
 import { LEGACY, type ProbeTarget } from '../targets.ts';
-import { add, measureRows, withTarget } from './measure.ts';
+import { addAll, measureRows, withTarget } from './measure.ts';
 
 /** `legacy sleep` (60 s) on each session; resolves how each call ended once it has. */
 function sleepCalls(mcpUrl: string, ids: string[], outcomes: Record<string, number>) {
@@ -90,26 +90,18 @@ export function runShutdownRounds(
   config: Config,
   log: (line: string) => void,
 ) {
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => `shutdown ${target.id}:`,
-      once: (target) => runShutdown(target.spec, config),
-      describe: (s) =>
-        `${s.exitMs.toFixed(1)} ms to exit (code ${s.exitCode})  (load ${s.load1.toFixed(2)})`,
-    },
-    (_target, samples) => ({
+  return measureRows(targets, config.rounds, log, {
+    name: (target) => `shutdown ${target.id}:`,
+    once: (target) => runShutdown(target.spec, config),
+    describe: (s) =>
+      `${s.exitMs.toFixed(1)} ms to exit (code ${s.exitCode})  (load ${s.load1.toFixed(2)})`,
+    row: (_target, samples) => ({
       // Sessions and calls in flight (the last round's).
       sessions: samples.at(-1)?.sessions ?? 0,
       inFlight: samples.at(-1)?.inFlight ?? 0,
       exitMs: spread(samples.map((s) => s.exitMs)),
       exitCodes: samples.map((s) => s.exitCode),
-      callOutcomes: samples.reduce<Record<string, number>>(
-        (all, s) => add(all, s.callOutcomes),
-        {},
-      ),
+      callOutcomes: addAll(samples, (s) => s.callOutcomes),
     }),
-  );
+  });
 }

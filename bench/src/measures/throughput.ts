@@ -79,19 +79,14 @@ export async function runThroughput(
   config: Config,
   log: (line: string) => void,
 ) {
-  const rows = await measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => target.id.padEnd(36),
-      once: (target) => withTarget(target.spec, (server) => measureOnce(target, server, config)),
-      describe: (sample) =>
-        `${sample.rps.toFixed(0).padStart(7)} req/s  p99 ${sample.p99Ms} ms` +
-        `${sample.cpuUsPerRequest === null ? '' : `  ${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req`}` +
-        `${sample.failed ? `  FAILED ${sample.failed}` : ''}  (load ${sample.load1.toFixed(2)})`,
-    },
-    (target, samples) => {
+  const rows = await measureRows(targets, config.rounds, log, {
+    name: (target) => target.id.padEnd(36),
+    once: (target) => withTarget(target.spec, (server) => measureOnce(target, server, config)),
+    describe: (sample) =>
+      `${sample.rps.toFixed(0).padStart(7)} req/s  p99 ${sample.p99Ms} ms` +
+      `${sample.cpuUsPerRequest === null ? '' : `  ${sample.cpuUsPerRequest.toFixed(1)} µs CPU/req`}` +
+      `${sample.failed ? `  FAILED ${sample.failed}` : ''}  (load ${sample.load1.toFixed(2)})`,
+    row: (target, samples) => {
       const perCall = target.perCall?.map(({ name }) => [
         name,
         spread(samples.map((s) => s.perCall?.[name])),
@@ -114,7 +109,7 @@ export async function runThroughput(
         failed: sum(samples, (s) => s.failed),
       };
     },
-  );
+  });
   ratiosToBaselines(rows, (s) => s.rps);
   ratiosToBaselines(rows, (s) => s.cpuUsPerRequest, 'cpuRatio');
   return rows;
