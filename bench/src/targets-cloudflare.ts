@@ -7,8 +7,8 @@
  */
 import { wranglerScript } from './lib/paths.ts';
 import type { TargetSpec } from './lib/spawn.ts';
+import type { Entry, ThroughputTarget } from './target-shapes.ts';
 import { LEGACY, LEGACY_SESSION, MODERN } from './target-shapes.ts';
-import type { Entry, ThroughputTarget } from './target-types.ts';
 
 const EDGE_DO: TargetSpec & { config: string } = {
   runtime: 'workerd',

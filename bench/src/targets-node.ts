@@ -4,8 +4,8 @@
  * and the other MCP servers (the official SDK v2 and v1, mcp-lite) against bare node:http.
  * Spread into THROUGHPUT_TARGETS by src/targets.ts.
  */
+import type { Library, ThroughputTarget } from './target-shapes.ts';
 import { atLeast, LEGACY_SESSION, LEGACY_STATELESS, LITE, MODERN, node } from './target-shapes.ts';
-import type { Library, ThroughputTarget } from './target-types.ts';
 
 /** A Node target of `library` on `entry` in `mode`, against bare node:http. */
 const vsBare = (library: Library, entry: string, mode?: string, env?: Record<string, string>) =>

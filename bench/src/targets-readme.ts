@@ -6,9 +6,8 @@
  * goals; as written, with the log, for what the log costs. Spread into THROUGHPUT_TARGETS by
  * src/targets.ts.
  */
-
+import type { ThroughputTarget } from './target-shapes.ts';
 import { atLeast, cpuAtMost, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
-import type { ThroughputTarget } from './target-types.ts';
 import { WORKERD } from './targets-cloudflare.ts';
 
 export function readmeTargets(runtime: 'node' | 'deno' | 'bun'): ThroughputTarget[] {

@@ -4,21 +4,21 @@
  * THROUGHPUT_TARGETS by src/targets.ts.
  */
 import type { TargetSpec } from './lib/spawn.ts';
+import type { ThroughputTarget } from './target-shapes.ts';
 import { atLeast, LEGACY_SESSION, MODERN, RUNTIME_NAME } from './target-shapes.ts';
-import type { ThroughputTarget } from './target-types.ts';
 import { WORKERD } from './targets-cloudflare.ts';
 
 /** edge-mcp modern and legacy on Deno or Bun, against the runtime's bare handler. */
 export function runtimeTargets(runtime: 'deno' | 'bun'): ThroughputTarget[] {
   const baseline = `${runtime}/bare`;
-  const spec: TargetSpec = { runtime, entry: `${runtime}-edge.ts` };
+  const spec: TargetSpec = { runtime, entry: 'web-edge.ts' };
   return [
     {
       id: baseline,
       label: `bare ${RUNTIME_NAME[runtime]}.serve`,
       runtime,
       library: 'bare',
-      spec: { runtime, entry: `${runtime}-bare.ts` },
+      spec: { runtime, entry: 'web-bare.ts' },
       ...MODERN,
     },
     {

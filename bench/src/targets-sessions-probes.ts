@@ -3,8 +3,7 @@
  * `initialize` per second), and the lifecycle probes (disconnect, shutdown, fairness).
  */
 import type { TargetSpec } from './lib/spawn.ts';
-import { atLeast, LEGACY, LITE, node } from './target-shapes.ts';
-import type { Entry, Library } from './target-types.ts';
+import { atLeast, type Entry, LEGACY, LITE, type Library, node } from './target-shapes.ts';
 
 /** Legacy sessions on Node: idle memory per session and `initialize` per second. */
 export interface SessionTarget extends Entry {
@@ -63,7 +62,7 @@ export const DISCONNECT_TARGETS: ProbeTarget[] = (['node', 'deno', 'bun'] as con
     id: `${runtime}/edge-mcp`,
     ...EDGE,
     runtime,
-    spec: runtime === 'node' ? node('node-edge.ts') : { runtime, entry: `${runtime}-edge.ts` },
+    spec: runtime === 'node' ? node('node-edge.ts') : { runtime, entry: 'web-edge.ts' },
   }),
 );
 

@@ -1,7 +1,5 @@
 /** The start-up targets: process start → first answered `tools/call`, per runtime. */
-
-import { atMost, RUNTIME_NAME } from './target-shapes.ts';
-import type { Entry } from './target-types.ts';
+import { atMost, type Entry, RUNTIME_NAME } from './target-shapes.ts';
 
 /**
  * Process start → first answered `tools/call`, from a bundle as a user ships it (src/startup,
@@ -20,7 +18,7 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       label: `bare ${bare}`,
       runtime,
       library: 'bare',
-      spec: { runtime, entry: `bare-${runtime}.ts` },
+      spec: { runtime, entry: runtime === 'node' ? 'bare-node.ts' : 'bare-web.ts' },
     },
     {
       id: `${runtime}/edge-mcp`,

@@ -5,15 +5,15 @@
  * baseline, and any goal it declares, show up in the tables and the verdicts without
  * further code. See README.md, "Adding a target".
  */
-import type { ThroughputTarget } from './target-types.ts';
+import type { ThroughputTarget } from './target-shapes.ts';
 import { CLOUDFLARE_THROUGHPUT_TARGETS } from './targets-cloudflare.ts';
 import { NODE_THROUGHPUT_TARGETS } from './targets-node.ts';
 import { PACKAGE_THROUGHPUT_TARGETS } from './targets-packages.ts';
 import { readmeTargets, readmeWorkerTargets } from './targets-readme.ts';
 import { runtimeTargets, WORKERD_THROUGHPUT_TARGETS } from './targets-runtimes.ts';
 
+export type { Entry, Library, RatioGoal, ThroughputTarget } from './target-shapes.ts';
 export { LEGACY } from './target-shapes.ts';
-export type { Entry, Library, RatioGoal, ThroughputTarget } from './target-types.ts';
 export {
   DISCONNECT_TARGETS,
   FAIRNESS_LIMIT,

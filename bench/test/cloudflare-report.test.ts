@@ -44,6 +44,8 @@ function storageRow(id: string, writes: number[]): StorageRow {
 function bundleRow(id: string, gzip: number[]): BundleRow {
   const samples = gzip.map((g, round) => ({
     round,
+    position: 0,
+    load1: 0.2,
     rawBytes: g * 4,
     gzipBytes: g,
     schemaBytes: id.includes('agents') ? g : 0,

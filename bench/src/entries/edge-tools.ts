@@ -4,7 +4,8 @@
  */
 import { McpServer } from '@edge-mcp/core';
 import * as z from 'zod';
-import { SERVER_INFO, sleepFor } from './plain-tools.ts';
+import { SERVER_INFO } from './plain-tools.ts';
+import { sleepFor } from './sleep.ts';
 
 /** `onAbort(requestId)` runs when a `sleep` handler sees its signal abort. */
 export function createEdgeServer(onAbort: (requestId: string) => void): McpServer {

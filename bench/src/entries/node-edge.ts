@@ -1,12 +1,18 @@
 /**
  * Target: edge-mcp on the Node adapter (`serve()`), both eras on one endpoint. SIGTERM shuts it
  * down gracefully (the adapter's default), which also closes the side channel, so the process
- * exits by itself. MAX_SESSIONS raises the session caps for the 10,000-session measures.
+ * exits by itself. MAX_SESSIONS raises the session caps for the 10,000-session measures. MODE
+ * turns one package feature on, so its target differs from the plain one by that option alone:
+ * `auth` (`jwtVerifier` as a user gets it, against the bench's JWKS at `JWKS_URL`, its
+ * verified-token cache on), `auth-nocache` (`cache: false`) or `tasks` (the task tool, memory
+ * store).
  */
 import { serve } from '@edge-mcp/adapters/node';
 import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '@edge-mcp/core';
+import { jwtVerifier } from '@edge-mcp/core/jwt';
 import { createEdgeServer } from './edge-tools.ts';
-import { benchSessions, HOST, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
+import { addTaskTool } from './edge-tools-tasks.ts';
+import { benchSessions, HOST, MODE, nodeSideChannel, PORT, serveSideChannel } from './node-env.ts';
 
 let handler: McpHandler | undefined;
 const side = nodeSideChannel(() => handler?.stats());
@@ -23,9 +29,24 @@ function rateLimit(): McpHandlerOptions['rateLimit'] {
   return { perPrincipal: limit, perTool: { '*': limit }, total: limit };
 }
 
-handler = createMcpHandler(createEdgeServer(side.abort), {
+function auth(): McpHandlerOptions['auth'] {
+  if (MODE !== 'auth' && MODE !== 'auth-nocache') return undefined;
+  const env = (name: string) => {
+    if (!process.env[name]) throw new Error(`${name} is not set`);
+    return process.env[name];
+  };
+  const [issuer, resource] = [env('JWT_ISSUER'), env('MCP_RESOURCE')];
+  const cache = MODE === 'auth-nocache' ? { cache: false as const } : {};
+  const verify = jwtVerifier({ issuer, audience: resource, jwksUrl: env('JWKS_URL'), ...cache });
+  return { verify, resource, authorizationServers: [issuer] };
+}
+
+const server = createEdgeServer(side.abort);
+if (MODE === 'tasks') addTaskTool(server);
+handler = createMcpHandler(server, {
   sessions: benchSessions(),
   rateLimit: rateLimit(),
+  auth: auth(),
 });
 await serve(handler, { port: PORT, hostname: HOST });
 await serveSideChannel(side, handler.signal);

@@ -4,6 +4,7 @@
  * is measured. Web APIs only.
  */
 import { McpServer } from '@edge-mcp/core';
+import { sleepFor } from './sleep.ts';
 
 /** The bench server's name and version, the same for every edge-mcp target. */
 export const SERVER_INFO = { name: 'bench', version: '1.0.0' };
@@ -13,25 +14,6 @@ const object = (properties: Record<string, { type: string }>) => ({
   properties,
   required: Object.keys(properties),
 });
-
-/**
- * Waits `ms`, or rejects with the signal's reason once it aborts (after `onAbort`): the `sleep`
- * tool of both edge-mcp servers, so a cancelled or disconnected call ends its handler.
- */
-export function sleepFor(ms: number, signal: AbortSignal, onAbort?: () => void): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        onAbort?.();
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
 
 export function createPlainServer(): McpServer {
   const server = new McpServer(SERVER_INFO);

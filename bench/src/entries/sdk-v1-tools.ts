@@ -5,6 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
+import { sleepFor } from './sleep.ts';
 
 export function registerSdkV1Tools(server: McpServer): McpServer {
   server.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }) => ({
@@ -14,13 +15,7 @@ export function registerSdkV1Tools(server: McpServer): McpServer {
     content: [{ type: 'text', text: String(a + b) }],
   }));
   server.registerTool('sleep', { inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, ms);
-      extra.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(extra.signal.reason);
-      });
-    });
+    await sleepFor(ms, extra.signal);
     return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
   });
   return server;

@@ -5,6 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { sleepFor } from './sleep.ts';
 
 export function buildSdkV2Server(): McpServer {
   const server = new McpServer({ name: 'bench', version: '1.0.0' });
@@ -22,14 +23,7 @@ export function buildSdkV2Server(): McpServer {
     'sleep',
     { inputSchema: z.object({ ms: z.number() }) },
     async ({ ms }, ctx) => {
-      const signal = ctx.mcpReq.signal;
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        });
-      });
+      await sleepFor(ms, ctx.mcpReq.signal);
       return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
     },
   );

@@ -15,21 +15,20 @@ const APPS_DIR = join(BENCH_DIR, '..', 'apps');
 /** The example server (`pnpm start` runs it there). */
 export const EXAMPLE_DIR = join(APPS_DIR, 'server');
 
-/** The real deno binary, of apps/server's devDependency (the npm package's bin is a Node wrapper). */
-export function denoBinary(): string {
-  return denoOf(join(APPS_DIR, 'server'));
-}
+/** The real deno and bun binaries, of apps/server's devDependencies (the npm bins are wrappers). */
+export const denoBinary = () => denoOf(EXAMPLE_DIR);
+export const bunBinary = () => bunOf(EXAMPLE_DIR);
 
-/** The real bun binary, of apps/server's devDependency. */
-export function bunBinary(): string {
-  return bunOf(join(APPS_DIR, 'server'));
-}
+/** Resolves from apps/worker, whose devDependency wrangler is. */
+const workerRequire = () => createRequire(join(APPS_DIR, 'worker', 'package.json'));
 
-/** wrangler's CLI script, of apps/worker's devDependency (run with this Node). */
-export function wranglerScript(): string {
-  const require = createRequire(join(APPS_DIR, 'worker', 'package.json'));
-  return join(dirname(require.resolve('wrangler/package.json')), 'bin', 'wrangler.js');
-}
+/** wrangler's CLI script (run with this Node). */
+export const wranglerScript = () =>
+  join(dirname(workerRequire().resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+
+/** wrangler's version; throws when it is not installed. */
+export const wranglerVersion = () =>
+  (workerRequire()('wrangler/package.json') as { version: string }).version;
 
 /** Why `binary` cannot run here (`what` installs it), or undefined when it can. */
 export function missingBinary(binary: string, what: string): string | undefined {
@@ -39,10 +38,4 @@ export function missingBinary(binary: string, what: string): string | undefined 
   } catch {
     return `${binary} not installed (${what})`;
   }
-}
-
-/** wrangler's version, or why it cannot run. */
-export function wranglerVersion(): string {
-  const require = createRequire(join(APPS_DIR, 'worker', 'package.json'));
-  return (require('wrangler/package.json') as { version: string }).version;
 }

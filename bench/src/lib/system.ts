@@ -31,6 +31,9 @@ export function formatLoad(load: LoadAverage): string {
 }
 
 const TICKS_PER_SECOND = 100;
+/** User + system CPU seconds of one `/proc/<pid>/stat` (utime and stime are fields 14 and 15). */
+const cpuSeconds = (fields: string[]) =>
+  (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 
 /** The `/proc/<pid>/stat` fields (from field 3, the state) of every process of group `pgid`. */
 function groupStats(pgid: number): { pid: string; fields: string[] }[] | null {
@@ -64,11 +67,7 @@ function groupStats(pgid: number): { pid: string; fields: string[] }[] | null {
  * workerd). Null where /proc cannot be read.
  */
 export function groupCpuSeconds(pgid: number): number | null {
-  const stats = groupStats(pgid);
-  if (stats === null) return null;
-  // utime and stime are fields 14 and 15.
-  const ticks = stats.reduce((sum, { fields }) => sum + Number(fields[11]) + Number(fields[12]), 0);
-  return ticks / TICKS_PER_SECOND;
+  return groupStats(pgid)?.reduce((sum, { fields }) => sum + cpuSeconds(fields), 0) ?? null;
 }
 
 /**
@@ -89,9 +88,7 @@ export function workerdCpuSeconds(pgid: number, port: number): number | null {
       return false;
     }
   });
-  const only = runtime.length === 1 ? runtime[0] : undefined;
-  if (!only) return null;
-  return (Number(only.fields[11]) + Number(only.fields[12])) / TICKS_PER_SECOND;
+  return runtime.length === 1 ? cpuSeconds(runtime[0]!.fields) : null;
 }
 
 /** Resident memory of every process of group `pgid` together (bytes); null without /proc. */

@@ -16,60 +16,11 @@ import { load } from '../lib/load.ts';
 import { checkEcho, echoCall, openSession } from '../lib/mcp.ts';
 import { BENCH_DIR, wranglerScript } from '../lib/paths.ts';
 import { WRANGLER_ENV } from '../lib/spawn.ts';
-import { type Spread, spread } from '../lib/stats.ts';
-import type { Library } from '../targets.ts';
+import { spread } from '../lib/stats.ts';
 import type { BundleTarget, StorageTarget } from '../targets-cloudflare.ts';
-import { type Measured, measureRounds, type Stamp, spreadsOf, withTarget } from './measure.ts';
+import { measureRows, spreadsOf, withTarget } from './measure.ts';
 
-interface StorageFigures {
-  /** Calls answered in the counted part. */
-  calls: number;
-  readsPer1k: number;
-  writesPer1k: number;
-  rowsReadPer1k: number;
-  rowsWrittenPer1k: number;
-  /** Storage operations of `initialize` + `notifications/initialized`. */
-  open: { reads: number; writes: number };
-  /** Counted calls per storage method over the counted part. */
-  methods: Record<string, number>;
-}
-
-export type StorageSample = StorageFigures & Stamp;
-
-export interface StorageRow extends Measured<StorageSample> {
-  id: string;
-  label: string;
-  library: Library;
-  readsPer1k: Spread | null;
-  writesPer1k: Spread | null;
-  rowsReadPer1k: Spread | null;
-  rowsWrittenPer1k: Spread | null;
-}
-
-export interface BundleSample {
-  round: number;
-  rawBytes: number;
-  gzipBytes: number;
-  /** Bytes of the output that come from zod (esbuild's metafile), 0 when none. */
-  schemaBytes: number;
-  files: string[];
-}
-
-export interface BundleRow extends Measured<BundleSample> {
-  id: string;
-  label: string;
-  library: Library;
-  rawKiB: Spread | null;
-  gzipKiB: Spread | null;
-  schemaKiB: Spread | null;
-}
-
-export interface CloudflareResults {
-  storage: StorageRow[];
-  bundles: BundleRow[];
-}
-
-function storageOnce(target: StorageTarget, config: Config): Promise<StorageFigures> {
+function storageOnce(target: StorageTarget, config: Config) {
   return withTarget(target.spec, async (server) => {
     const counts = () => getJson<StorageCounts>(`${server.url}/bench/storage`);
     const start = await counts();
@@ -91,12 +42,15 @@ function storageOnce(target: StorageTarget, config: Config): Promise<StorageFigu
       if (diff > 0) methods[name] = diff;
     }
     return {
+      // Calls answered in the counted part.
       calls: result.ok,
       readsPer1k: per1k('reads'),
       writesPer1k: per1k('writes'),
       rowsReadPer1k: per1k('rowsRead'),
       rowsWrittenPer1k: per1k('rowsWritten'),
+      // Storage operations of `initialize` + `notifications/initialized`.
       open: { reads: opened.reads - start.reads, writes: opened.writes - start.writes },
+      // Counted calls per storage method over the counted part.
       methods,
     };
   });
@@ -116,7 +70,7 @@ interface Metafile {
   >;
 }
 
-async function bundleOnce(target: BundleTarget): Promise<Omit<BundleSample, 'round'>> {
+async function bundleOnce(target: BundleTarget) {
   const dir = mkdtempSync(join(tmpdir(), 'edge-mcp-bench-deploy-'));
   try {
     const out = join(dir, 'out');
@@ -149,6 +103,7 @@ async function bundleOnce(target: BundleTarget): Promise<Omit<BundleSample, 'rou
         if (/node_modules\/zod\//.test(input)) schemaBytes += bytesInOutput;
       }
     }
+    // schemaBytes: the bytes of the output that come from zod (esbuild's metafile).
     return { rawBytes, gzipBytes, schemaBytes, files };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -157,54 +112,44 @@ async function bundleOnce(target: BundleTarget): Promise<Omit<BundleSample, 'rou
 
 const KiB = (bytes: number) => bytes / 1024;
 
-type Item =
-  | { id: string; unavailable?: () => string | undefined; kind: 'storage'; t: StorageTarget }
-  | { id: string; unavailable?: () => string | undefined; kind: 'bundle'; t: BundleTarget };
+export type CloudflareResults = Awaited<ReturnType<typeof runCloudflare>>;
+export type StorageRow = CloudflareResults['storage'][number];
+export type StorageSample = StorageRow['samples'][number];
+export type BundleRow = CloudflareResults['bundles'][number];
 
+/** The storage targets' rounds, then the bundles'. */
 export async function runCloudflare(
   storageTargets: readonly StorageTarget[],
   bundleTargets: readonly BundleTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<CloudflareResults> {
-  const item =
-    <K extends Item['kind']>(kind: K) =>
-    (t: Extract<Item, { kind: K }>['t']) =>
-      ({ id: t.id, unavailable: t.unavailable, kind, t }) as Item;
-  const items = [...storageTargets.map(item('storage')), ...bundleTargets.map(item('bundle'))];
-  const measured = await measureRounds(items, config.rounds, log, {
-    name: (i) => i.id.padEnd(36),
-    once: (i): Promise<StorageFigures | Omit<BundleSample, 'round'>> =>
-      i.kind === 'bundle' ? bundleOnce(i.t) : storageOnce(i.t, config),
+) {
+  const storage = await measureRows(storageTargets, config.rounds, log, {
+    name: (t) => t.id.padEnd(36),
+    once: (t) => storageOnce(t, config),
     describe: (s) =>
-      'gzipBytes' in s
-        ? `${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`
-        : `per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
-  });
-  const of = <S>(id: string) =>
-    [...measured].find(([i]) => i.id === id)![1] as unknown as Measured<S>;
-  const storage = storageTargets.map((t): StorageRow => {
-    const run = of<StorageSample>(t.id);
-    const figures = spreadsOf(run.samples, [
-      'readsPer1k',
-      'writesPer1k',
-      'rowsReadPer1k',
-      'rowsWrittenPer1k',
-    ]);
-    return { id: t.id, label: t.label, library: t.library, ...run, ...figures };
-  });
-  const bundles = bundleTargets.map((t): BundleRow => {
-    const run = of<BundleSample>(t.id);
-    const kib = (pick: (s: BundleSample) => number) => spread(run.samples.map((s) => KiB(pick(s))));
-    return {
-      id: t.id,
+      `per 1,000 calls: ${s.readsPer1k.toFixed(1)} reads, ${s.writesPer1k.toFixed(1)} writes (${s.calls} calls)`,
+    row: (t, samples) => ({
       label: t.label,
       library: t.library,
-      ...run,
-      rawKiB: kib((s) => s.rawBytes),
-      gzipKiB: kib((s) => s.gzipBytes),
-      schemaKiB: kib((s) => s.schemaBytes),
-    };
+      ...spreadsOf(samples, ['readsPer1k', 'writesPer1k', 'rowsReadPer1k', 'rowsWrittenPer1k']),
+    }),
+  });
+  const bundles = await measureRows(bundleTargets, config.rounds, log, {
+    name: (t) => t.id.padEnd(36),
+    once: bundleOnce,
+    describe: (s) => `${KiB(s.rawBytes).toFixed(1)} KiB, gzip ${KiB(s.gzipBytes).toFixed(1)} KiB`,
+    row: (t, samples) => {
+      const kib = (pick: (s: (typeof samples)[number]) => number) =>
+        spread(samples.map((s) => KiB(pick(s))));
+      return {
+        label: t.label,
+        library: t.library,
+        rawKiB: kib((s) => s.rawBytes),
+        gzipKiB: kib((s) => s.gzipBytes),
+        schemaKiB: kib((s) => s.schemaBytes),
+      };
+    },
   });
   return { storage, bundles };
 }

@@ -12,34 +12,10 @@ import { httpRequest } from '../lib/http.ts';
 import { legacyPostHeaders, openSession } from '../lib/mcp.ts';
 import { redisClusterService, redisService } from '../lib/services.ts';
 import { postStream } from '../lib/sse-stream.ts';
-import { latencies, type Spread } from '../lib/stats.ts';
+import { latencies } from '../lib/stats.ts';
 import { LEGACY } from '../target-shapes.ts';
 import type { ExampleTarget } from '../targets-example.ts';
-import { type Measured, measureRows, type Stamp, series, spreadsOf, sum } from './measure.ts';
-
-export interface CrossCancelSample extends Stamp {
-  cancels: number;
-  failures: number;
-  /** Cancel sent to B → A's request-log line (the abort). */
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** Cancel sent to B → A's answer to the call ended. */
-  endP50Ms: number;
-  endP99Ms: number;
-}
-
-export interface CrossCancelRow extends Measured<CrossCancelSample> {
-  id: string;
-  /** Cancels per round. */
-  cancels: number;
-  failures: number;
-  p50Ms: Spread | null;
-  p99Ms: Spread | null;
-  maxMs: Spread | null;
-  endP50Ms: Spread | null;
-  endP99Ms: Spread | null;
-}
+import { measureRows, series, spreadsOf, sum } from './measure.ts';
 
 const WARM_UP = 10;
 const TIMEOUT_MS = 5000;
@@ -111,10 +87,7 @@ async function cancelOnce({ a, b, session, agent }: Pair, id: number) {
 }
 
 /** One series of `cancels` cancels on a fresh Redis (or Redis Cluster) and two fresh instances. */
-async function runCrossCancel(
-  target: ExampleTarget,
-  cancels: number,
-): Promise<Omit<CrossCancelSample, keyof Stamp>> {
+async function runCrossCancel(target: ExampleTarget, cancels: number) {
   const redis = target.redis === 'cluster' ? await redisClusterService() : await redisService();
   const started: ExampleInstance[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -136,6 +109,7 @@ async function runCrossCancel(
     return {
       cancels,
       failures,
+      // Cancel sent to B → A's request-log line (the abort), and → the end of A's answer.
       ...latencies(values.map((sample) => sample.abortMs)),
       endP50Ms: end.p50Ms,
       endP99Ms: end.p99Ms,
@@ -147,25 +121,22 @@ async function runCrossCancel(
   }
 }
 
+export type CrossCancelRow = Awaited<ReturnType<typeof runCrossCancelRounds>>[number];
+
 export function runCrossCancelRounds(
   targets: readonly ExampleTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<CrossCancelRow[]> {
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: () => 'cross-instance cancel:',
-      once: (target) => runCrossCancel(target, config.cancels),
-      describe: (s) =>
-        `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
-    },
-    (_target, samples) => ({
+) {
+  return measureRows(targets, config.rounds, log, {
+    name: () => 'cross-instance cancel:',
+    once: (target) => runCrossCancel(target, config.cancels),
+    describe: (s) =>
+      `abort on A p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms; answer ended p50 ${s.endP50Ms.toFixed(2)} ms; ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+    row: (_target, samples) => ({
       cancels: config.cancels,
       failures: sum(samples, (s) => s.failures),
       ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs', 'endP50Ms', 'endP99Ms']),
     }),
-  );
+  });
 }

@@ -8,38 +8,9 @@ import { request } from 'node:http';
 import type { Config } from '../config.ts';
 import { modernSleepBody, toolCallHeaders } from '../lib/mcp.ts';
 import type { RunningTarget, TargetSpec } from '../lib/spawn.ts';
-import { latencies, type Spread } from '../lib/stats.ts';
+import { latencies } from '../lib/stats.ts';
 import type { ProbeTarget } from '../targets.ts';
-import {
-  type Measured,
-  measureRows,
-  type Stamp,
-  series,
-  spreadsOf,
-  sum,
-  withTarget,
-} from './measure.ts';
-
-/** One series of drops, in one process. */
-interface DisconnectFigures {
-  drops: number;
-  failures: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-}
-type DisconnectSample = DisconnectFigures & Stamp;
-
-export interface DisconnectRow extends Measured<DisconnectSample> {
-  id: string;
-  runtime: string;
-  /** Drops per round. */
-  drops: number;
-  failures: number;
-  p50Ms: Spread | null;
-  p99Ms: Spread | null;
-  maxMs: Spread | null;
-}
+import { measureRows, series, spreadsOf, sum, withTarget } from './measure.ts';
 
 const TIMEOUT_MS = 5000;
 /** Drops before the measured ones; not counted. */
@@ -120,7 +91,7 @@ function dropOnce(
 }
 
 /** One series of `drops` drops against a fresh process of `spec`. */
-function runDisconnect(spec: TargetSpec, drops: number): Promise<DisconnectFigures> {
+function runDisconnect(spec: TargetSpec, drops: number) {
   return withTarget(spec, async (server) => {
     const events = await abortEvents(server);
     const { values, failures } = await series(WARM_UP, drops, (i, counted) =>
@@ -131,26 +102,24 @@ function runDisconnect(spec: TargetSpec, drops: number): Promise<DisconnectFigur
   });
 }
 
+export type DisconnectRow = Awaited<ReturnType<typeof runDisconnectRounds>>[number];
+
 export function runDisconnectRounds(
   targets: readonly ProbeTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<DisconnectRow[]> {
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => `disconnect ${target.runtime}:`,
-      once: (target) => runDisconnect(target.spec, config.drops),
-      describe: (s) =>
-        `p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
-    },
-    (target, samples) => ({
-      runtime: target.runtime,
+) {
+  return measureRows(targets, config.rounds, log, {
+    name: (target) => `disconnect ${target.runtime}:`,
+    once: (target) => runDisconnect(target.spec, config.drops),
+    describe: (s) =>
+      `p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.failures} failed  (load ${s.load1.toFixed(2)})`,
+    row: (target, samples) => ({
+      runtime: target.runtime as string,
+      // Drops per round.
       drops: config.drops,
       failures: sum(samples, (s) => s.failures),
       ...spreadsOf(samples, ['p50Ms', 'p99Ms', 'maxMs']),
     }),
-  );
+  });
 }

@@ -9,17 +9,17 @@ import type { Agent } from 'node:http';
 import { sleep } from '@edge-mcp/test-kit';
 import type { Config } from '../config.ts';
 import { type Flood, startFlood } from '../lib/flood.ts';
-
 import { type CallShape, checkEcho, echoCall } from '../lib/mcp.ts';
 import { boundAgent, openLoop } from '../lib/open-loop.ts';
 import { type RunningTarget, startTarget } from '../lib/spawn.ts';
-import { type Spread, spread } from '../lib/stats.ts';
+import { percentile, spread } from '../lib/stats.ts';
 import { groupCpuMs } from '../lib/system.ts';
 import { FAIRNESS_LIMIT, type FairnessTarget, LEGACY } from '../targets.ts';
-import { type FairnessPhase, type PhaseName, phaseOf, type Segment } from './fairness-phases.ts';
-import { add, type Measured, measureRows, type Stamp, sum } from './measure.ts';
+import { addAll, measureRows, type Stamp, sum } from './measure.ts';
 
-export type { FairnessPhase } from './fairness-phases.ts';
+type PhaseName = 'alone' | 'attack' | 'control';
+/** The victim's calls of one phase (its two segments) in one round. */
+export type FairnessPhase = ReturnType<typeof phaseOf>;
 
 /** Half the victim's limit: even a client stall of a second, caught up at once, fits the burst. */
 const VICTIM_RATE = FAIRNESS_LIMIT.perSecond / 2;
@@ -31,48 +31,58 @@ const VICTIM_SOCKETS = 8;
 const ATTACKER_SOCKETS = 32;
 const ORDER: PhaseName[] = ['alone', 'attack', 'control', 'control', 'attack', 'alone'];
 
-export interface FairnessSample extends Stamp {
-  alone: FairnessPhase;
-  attack: FairnessPhase;
-  control: FairnessPhase;
-  /** p99 under attack / p99 alone: the goal's figure. */
-  ratio: number;
-  /** p99 with the flood sent to another process / p99 alone: the shared cores' share. */
-  controlRatio: number;
-}
-
-export interface FairnessRow extends Measured<FairnessSample> {
-  id: string;
-  limit: { perSecond: number; burst: number };
-  victimRate: number;
-  attackerRate: number;
-  /** Seconds per segment (two segments per phase and round). */
-  segmentSeconds: number;
-  /** Per phase: p50, p99 (ms), the server's CPU µs per request, the flood client's cores. */
-  phases: Record<PhaseName, PhaseSpread>;
-  ratio: Spread | null;
-  controlRatio: Spread | null;
-  /** Victim calls that were not answered 200 with the echo, over every round. */
-  victimErrors: number;
-  /** The attacker's answers by status, over every round. */
-  attackerStatuses: Record<string, number>;
-}
-
-export interface PhaseSpread {
-  calls: number;
-  errors: number;
-  p50Ms: Spread | null;
-  p99Ms: Spread | null;
-  /** The victim's latest send against its schedule: its own client stalled that long. */
-  maxLagMs: Spread | null;
-  serverCpuUsPerRequest: Spread | null;
-  floodCores: Spread | null;
-}
-
 const answered = (statuses: Record<string, number>) =>
   Object.entries(statuses).reduce((sum, [key, n]) => (/^\d+$/.test(key) ? sum + n : sum), 0);
 const delta = (before: number | null, after: number | null) =>
   before !== null && after !== null ? after - before : null;
+
+/** What one segment of a phase saw: the victim's calls, the server's CPU and the flood. */
+interface Segment {
+  latencies: number[];
+  statuses: Record<string, number>;
+  errors: number;
+  maxLagMs: number;
+  serverCpuMs: number | null;
+  serverRequests: number;
+  flood?: { sent: number; statuses: Record<string, number>; cpuMs: number | null };
+  wallMs: number;
+}
+
+/** Sums up a phase's segments: percentiles over all their calls, CPU over all their requests. */
+function phaseOf(segments: Segment[]) {
+  const latencies = segments.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const total = (pick: (s: Segment) => number | null | undefined) =>
+    segments.every((s) => typeof pick(s) === 'number')
+      ? segments.reduce((sum, s) => sum + pick(s)!, 0)
+      : null;
+  const cpuMs = total((s) => s.serverCpuMs);
+  const requests = total((s) => s.serverRequests) ?? 0;
+  const flooded = segments.flatMap((s) => (s.flood ? [s.flood] : []));
+  const floodCpuMs = total((s) => s.flood?.cpuMs);
+  return {
+    calls: latencies.length,
+    // Victim calls not answered 200 with the echo (429s included): 0 when the limit is fair.
+    errors: segments.reduce((sum, s) => sum + s.errors, 0),
+    statuses: addAll(segments, (s) => s.statuses),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.at(-1) ?? Number.NaN,
+    // The victim's latest send against its schedule (its own event loop's lateness), and the
+    // edge-mcp server's CPU time (every thread, schedstat) per request it answered.
+    maxLagMs: Math.max(...segments.map((s) => s.maxLagMs)),
+    serverCpuUsPerRequest: cpuMs !== null && requests > 0 ? (cpuMs * 1000) / requests : null,
+    ...(flooded.length > 0
+      ? {
+          // The flood's requests and answers by status, and the cores its client process used.
+          flood: {
+            sent: flooded.reduce((sum, f) => sum + f.sent, 0),
+            statuses: addAll(flooded, (f) => f.statuses),
+          },
+          floodCores: floodCpuMs === null ? null : floodCpuMs / total((s) => s.wallMs)!,
+        }
+      : {}),
+  };
+}
 
 /** What the segments of one round share; `nextId` goes up across them. */
 interface Round {
@@ -124,10 +134,7 @@ async function runSegment(round: Round, phase: PhaseName, seconds: number): Prom
   };
 }
 
-async function measureRound(
-  target: FairnessTarget,
-  config: Config,
-): Promise<Omit<FairnessSample, keyof Stamp>> {
+async function measureRound(target: FairnessTarget, config: Config) {
   const opened: { stop(): Promise<void> }[] = [];
   const victimAgent = boundAgent(VICTIM_ADDRESS, VICTIM_SOCKETS);
   const flood = async (to: RunningTarget) => {
@@ -168,6 +175,8 @@ async function measureRound(
       alone,
       attack,
       control,
+      // p99 under attack / p99 alone (the goal's figure); with the flood sent to another
+      // process / alone (the shared cores' share).
       ratio: attack.p99Ms / alone.p99Ms,
       controlRatio: control.p99Ms / alone.p99Ms,
     };
@@ -177,46 +186,55 @@ async function measureRound(
   }
 }
 
+type FairnessSample = Awaited<ReturnType<typeof measureRound>> & Stamp;
+export type FairnessRow = Awaited<ReturnType<typeof runFairness>>[number];
+export type PhaseSpread = ReturnType<typeof phaseSpread>;
+
+/** One phase over the rounds: calls and errors summed, the rest as spreads. */
+function phaseSpread(samples: readonly FairnessSample[], name: PhaseName) {
+  const of = (pick: (phase: FairnessPhase) => number | null | undefined) =>
+    spread(samples.map((s) => pick(s[name])));
+  return {
+    calls: sum(samples, (s) => s[name].calls),
+    errors: sum(samples, (s) => s[name].errors),
+    p50Ms: of((p) => p.p50Ms),
+    p99Ms: of((p) => p.p99Ms),
+    maxLagMs: of((p) => p.maxLagMs),
+    serverCpuUsPerRequest: of((p) => p.serverCpuUsPerRequest),
+    floodCores: of((p) => p.floodCores),
+  };
+}
+
 export function runFairness(
   targets: readonly FairnessTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<FairnessRow[]> {
+) {
   const ms = (phase: FairnessPhase) => `${phase.p99Ms.toFixed(2)} ms`;
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => `fairness ${target.id}:`,
-      once: (target) => measureRound(target, config),
-      describe: ({ alone, attack, control, ...s }) =>
-        `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
-    },
-    (_target, samples) => {
-      const of = (pick: (s: FairnessSample) => number | null | undefined) =>
-        spread(samples.map(pick));
-      const phase = (name: PhaseName): PhaseSpread => ({
-        calls: sum(samples, (s) => s[name].calls),
-        errors: sum(samples, (s) => s[name].errors),
-        p50Ms: of((s) => s[name].p50Ms),
-        p99Ms: of((s) => s[name].p99Ms),
-        maxLagMs: of((s) => s[name].maxLagMs),
-        serverCpuUsPerRequest: of((s) => s[name].serverCpuUsPerRequest),
-        floodCores: of((s) => s[name].floodCores),
-      });
-      const phases = { alone: phase('alone'), attack: phase('attack'), control: phase('control') };
+  return measureRows(targets, config.rounds, log, {
+    name: (target) => `fairness ${target.id}:`,
+    once: (target) => measureRound(target, config),
+    describe: ({ alone, attack, control, ...s }) =>
+      `victim p99 ${ms(alone)} alone, ${ms(attack)} under attack (${s.ratio.toFixed(2)}×), ${ms(control)} with the flood elsewhere (${s.controlRatio.toFixed(2)}×); attacker ${attack.flood?.statuses['429'] ?? 0}× 429 of ${attack.flood?.sent ?? 0}; victim errors ${alone.errors + attack.errors + control.errors}  (load ${s.load1.toFixed(2)})`,
+    row: (_target, samples) => {
+      const of = (pick: (s: FairnessSample) => number) => spread(samples.map(pick));
+      const phases = {
+        alone: phaseSpread(samples, 'alone'),
+        attack: phaseSpread(samples, 'attack'),
+        control: phaseSpread(samples, 'control'),
+      };
       return {
-        limit: { ...FAIRNESS_LIMIT },
+        limit: { ...FAIRNESS_LIMIT } as { perSecond: number; burst: number },
         victimRate: VICTIM_RATE,
         attackerRate: ATTACKER_RATE,
+        // Seconds per segment (two segments per phase and round).
         segmentSeconds: config.duration,
         phases,
         ratio: of((s) => s.ratio),
         controlRatio: of((s) => s.controlRatio),
         victimErrors: phases.alone.errors + phases.attack.errors + phases.control.errors,
-        attackerStatuses: samples.reduce((all, s) => add(all, s.attack.flood?.statuses ?? {}), {}),
+        attackerStatuses: addAll(samples, (s) => s.attack.flood?.statuses ?? {}),
       };
     },
-  );
+  });
 }

@@ -16,44 +16,12 @@ import { boundAgent, type OpenLoopResult, openLoop } from '../lib/open-loop.ts';
 import type { RunningTarget } from '../lib/spawn.ts';
 import { latencies } from '../lib/stats.ts';
 import type { IdleSessionTarget } from '../targets.ts';
-import { type Measured, measureRows, type Stamp, withTarget } from './measure.ts';
+import { measureRows, withTarget } from './measure.ts';
 
 /** Active sessions and their calls per second in all (a steady load far below saturation). */
 const ACTIVE = 4;
 const ACTIVE_RATE = 1_000;
 const MiB = 2 ** 20;
-
-/** The active sessions' calls over one phase. */
-export interface ActivePhase {
-  calls: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-}
-
-interface IdleSessionFigures {
-  sessions: number;
-  idleTimeoutS: number;
-  /** `initialize` per second while the idle sessions were opened. */
-  openPerS: number;
-  rssBeforeMiB: number;
-  rssWithMiB: number;
-  heapWithMiB: number;
-  /** RSS growth per idle session, after GC. */
-  rssBytesPerSession: number;
-  rssAfterSweepMiB: number;
-  alone: ActivePhase;
-  with: ActivePhase;
-  duringSweep: ActivePhase;
-  sweep: ExpiryLag & { seconds: number };
-}
-
-type IdleSessionSample = IdleSessionFigures & Stamp;
-
-export interface IdleSessionRow extends Measured<IdleSessionSample> {
-  id: string;
-  label: string;
-}
 
 interface Stats {
   sessions: number;
@@ -75,7 +43,7 @@ function activeCalls(run: IdleRun, from: number) {
     ),
   );
   return {
-    async stop(): Promise<ActivePhase> {
+    async stop() {
       const runs: OpenLoopResult[] = await Promise.all(loops.map((loop) => loop.stop()));
       const { p50Ms, p99Ms } = latencies(runs.flatMap((r) => r.latenciesMs));
       const calls = runs.reduce((sum, r) => sum + r.latenciesMs.length, 0);
@@ -97,7 +65,7 @@ const memory = (run: IdleRun) => getJson<Memory>(`${run.server.sideUrl}/memory?g
 const stats = (run: IdleRun) => getJson<Stats>(`${run.server.sideUrl}/stats`);
 
 /** Warm-up, then the measured seconds (a sleep here is the length of the load, not a wait). */
-async function phase(run: IdleRun, config: Config): Promise<ActivePhase> {
+async function phase(run: IdleRun, config: Config) {
   const warm = activeCalls(run, run.nextId);
   await sleep(config.warmup * 1000);
   await warm.stop();
@@ -121,7 +89,7 @@ async function sweep(run: IdleRun, count: number, idleMs: number) {
   return { sweep: { ...lag, seconds }, duringSweep: await during.stop() };
 }
 
-async function measureIdle(run: IdleRun, config: Config): Promise<IdleSessionFigures> {
+async function measureIdle(run: IdleRun, config: Config) {
   const count = config.idleSessions;
   for (let i = 0; i < ACTIVE; i++) {
     const id = await openSession(run.server.mcpUrl, run.version);
@@ -158,10 +126,12 @@ async function measureIdle(run: IdleRun, config: Config): Promise<IdleSessionFig
   return {
     sessions: count,
     idleTimeoutS: config.idleTimeoutS,
+    // `initialize` per second while the idle sessions were opened.
     openPerS: opened.rps,
     rssBeforeMiB: before.rss / MiB,
     rssWithMiB: held.rss / MiB,
     heapWithMiB: held.heapUsed / MiB,
+    // RSS growth per idle session, after GC.
     rssBytesPerSession: (held.rss - before.rss) / count,
     rssAfterSweepMiB: after.rss / MiB,
     alone,
@@ -171,36 +141,33 @@ async function measureIdle(run: IdleRun, config: Config): Promise<IdleSessionFig
   };
 }
 
+export type IdleSessionRow = Awaited<ReturnType<typeof runIdleSessions>>[number];
+
 export async function runIdleSessions(
   targets: readonly IdleSessionTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<IdleSessionRow[]> {
+) {
   const env = {
     MAX_SESSIONS: String(config.idleSessions + 100),
     SESSION_IDLE_MS: String(config.idleTimeoutS * 1000),
   };
-  return measureRows(
-    targets,
-    1,
-    log,
-    {
-      name: (target) => target.id.padEnd(22),
-      once: (target) =>
-        withTarget({ ...target.spec, env: { ...target.spec.env, ...env } }, async (server) => {
-          const agent = boundAgent('127.0.0.1', 4 * ACTIVE);
-          const run = { server, version: target.version, agent, active: [], nextId: 1 };
-          try {
-            return await measureIdle(run, config);
-          } finally {
-            agent.destroy();
-          }
-        }),
-      describe: (s) =>
-        `${s.sessions} idle: ${s.rssWithMiB.toFixed(0)} MiB RSS (${s.rssBytesPerSession.toFixed(0)} B each), ` +
-        `sweep lag p99 ${s.sweep.p99Ms.toFixed(2)} ms over ${s.sweep.ticks} ticks in ${s.sweep.seconds.toFixed(0)} s, ` +
-        `active p99 ${s.alone.p99Ms.toFixed(2)} → ${s.with.p99Ms.toFixed(2)} ms (${s.duringSweep.p99Ms.toFixed(2)} during the sweep)  (load ${s.load1.toFixed(2)})`,
-    },
-    (target) => ({ label: target.label }),
-  );
+  return measureRows(targets, 1, log, {
+    name: (target) => target.id.padEnd(22),
+    once: (target) =>
+      withTarget({ ...target.spec, env: { ...target.spec.env, ...env } }, async (server) => {
+        const agent = boundAgent('127.0.0.1', 4 * ACTIVE);
+        const run = { server, version: target.version, agent, active: [], nextId: 1 };
+        try {
+          return await measureIdle(run, config);
+        } finally {
+          agent.destroy();
+        }
+      }),
+    describe: (s) =>
+      `${s.sessions} idle: ${s.rssWithMiB.toFixed(0)} MiB RSS (${s.rssBytesPerSession.toFixed(0)} B each), ` +
+      `sweep lag p99 ${s.sweep.p99Ms.toFixed(2)} ms over ${s.sweep.ticks} ticks in ${s.sweep.seconds.toFixed(0)} s, ` +
+      `active p99 ${s.alone.p99Ms.toFixed(2)} → ${s.with.p99Ms.toFixed(2)} ms (${s.duringSweep.p99Ms.toFixed(2)} during the sweep)  (load ${s.load1.toFixed(2)})`,
+    row: (target) => ({ label: target.label }),
+  });
 }

@@ -91,8 +91,7 @@ export async function measureRows<T extends Runnable, S, X>(
   targets: readonly T[],
   rounds: number,
   log: (line: string) => void,
-  spec: Rounds<T, S>,
-  row: (target: T, samples: (S & Stamp)[]) => X,
+  { row, ...spec }: Rounds<T, S> & { row: (target: T, samples: (S & Stamp)[]) => X },
 ) {
   const measured = await measureRounds(targets, rounds, log, spec);
   return targets.map((target) => {
@@ -152,30 +151,36 @@ export function spreadsOf<S, K extends keyof S>(
   return out;
 }
 
-/** Adds the counts of `from` to `into`'s, key by key. */
-export const add = (into: Record<string, number>, from: Record<string, number>) => {
-  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
-  return into;
-};
+/** The counts of every item, added up key by key. */
+export function addAll<S>(items: readonly S[], pick: (item: S) => Record<string, number>) {
+  const all: Record<string, number> = {};
+  for (const item of items)
+    for (const [key, n] of Object.entries(pick(item))) all[key] = (all[key] ?? 0) + n;
+  return all;
+}
 
 export const sum = <S>(samples: readonly S[], pick: (sample: S) => number) =>
   samples.reduce((total, sample) => total + pick(sample), 0);
 
-/** Each row's ratio to its baseline's row, a figure of the same round over the other's. */
+/**
+ * Each row's `key` (by default `ratio`): its figure over its baseline's, per round (the rounds
+ * where `pick` gives both a figure), summarised over the rounds.
+ */
 export function ratiosToBaselines<
-  R extends {
-    id: string;
-    baseline: string | null;
-    samples: { round: number }[];
-    ratio: Spread | null;
-  },
->(rows: R[], pick: (sample: R['samples'][number]) => number): R[] {
+  R extends { id: string; baseline: string | null; samples: { round: number }[] },
+>(
+  rows: R[],
+  pick: (sample: R['samples'][number]) => number | null,
+  key: { [K in keyof R]: R[K] extends Spread | null ? K : never }[keyof R] = 'ratio' as never,
+): R[] {
+  const byRound = (row: R) =>
+    roundMedians(
+      row.samples.filter((s) => pick(s) !== null),
+      (s) => pick(s) as number,
+    );
   for (const row of rows) {
     const base = rows.find((r) => r.id === row.baseline);
-    if (base)
-      row.ratio = spread(
-        pairedRatios(roundMedians(row.samples, pick), roundMedians(base.samples, pick)),
-      );
+    if (base) (row[key] as Spread | null) = spread(pairedRatios(byRound(row), byRound(base)));
   }
   return rows;
 }

@@ -25,28 +25,10 @@ import { LEGACY } from '../target-shapes.ts';
 import type { ExampleTarget, ProxyKind } from '../targets-example.ts';
 import { type Measured, measureRounds, type Stamp, spreadsOf, sum } from './measure.ts';
 
-export interface ProxySseSample extends Stamp {
-  events: number;
-  failures: number;
-  firstP50Ms: number;
-  firstP99Ms: number;
-  answerP50Ms: number;
-  answerP99Ms: number;
-}
-
 type Figure = 'firstP50Ms' | 'firstP99Ms' | 'answerP50Ms' | 'answerP99Ms';
 const FIGURES: Figure[] = ['firstP50Ms', 'firstP99Ms', 'answerP50Ms', 'answerP99Ms'];
-
-export interface ProxySseRow extends Measured<ProxySseSample>, Record<Figure, Spread | null> {
-  id: string;
-  label: string;
-  baseline: string | null;
-  /** Exchanges per round. */
-  events: number;
-  failures: number;
-  /** This path's figure − the direct path's, per round (null for the direct path). */
-  added: Record<Figure, Spread | null> | null;
-}
+type PathFigures = ReturnType<typeof summary>;
+export type ProxySseRow = ReturnType<typeof rowOf>;
 
 const WARM_UP = 3;
 /** As the server runs behind a proxy in docs/deploying.md. */
@@ -129,7 +111,7 @@ async function openPaths(
 async function runProxySse(
   targets: readonly ExampleTarget[],
   events: number,
-): Promise<Map<string, Omit<ProxySseSample, keyof Stamp>>> {
+): Promise<Map<string, PathFigures>> {
   const example = await startExample(await freePort(), SERVER_ENV);
   const proxies: ReverseProxy[] = [];
   let paths: Path[] = [];
@@ -158,7 +140,7 @@ async function runProxySse(
   }
 }
 
-function summary(path: Path, events: number): Omit<ProxySseSample, keyof Stamp> {
+function summary(path: Path, events: number) {
   const first = latencies(path.first);
   const answer = latencies(path.answer);
   return {
@@ -175,7 +157,7 @@ export async function runProxySseRounds(
   targets: readonly ExampleTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<ProxySseRow[]> {
+) {
   const runnable = targets.filter((target) => {
     const reason = target.unavailable?.();
     if (reason) log(`${target.id}: skipped, ${reason}`);
@@ -196,14 +178,14 @@ export async function runProxySseRounds(
   return rows;
 }
 
-function describePath([id, p]: [string, Omit<ProxySseSample, keyof Stamp>]): string {
+function describePath([id, p]: [string, PathFigures]): string {
   const ms = (a: number, b: number) => `${a.toFixed(2)}/${b.toFixed(2)} ms`;
   return `${id.split('/').at(-1)} first ${ms(p.firstP50Ms, p.firstP99Ms)}, answer ${ms(p.answerP50Ms, p.answerP99Ms)} (p50/p99), ${p.failures} failed`;
 }
 
-type RoundSample = Stamp & { paths: Map<string, Omit<ProxySseSample, keyof Stamp>> };
+type RoundSample = Stamp & { paths: Map<string, PathFigures> };
 
-function rowOf(target: ExampleTarget, rounds: Measured<RoundSample>, events: number): ProxySseRow {
+function rowOf(target: ExampleTarget, rounds: Measured<RoundSample>, events: number) {
   const reason = target.unavailable?.();
   const samples = reason
     ? []
@@ -216,10 +198,12 @@ function rowOf(target: ExampleTarget, rounds: Measured<RoundSample>, events: num
     label: target.label,
     baseline: target.baseline ?? null,
     samples,
+    // Exchanges per round.
     events,
     failures: sum(samples, (s) => s.failures),
     ...spreadsOf(samples, FIGURES),
-    added: null,
+    // This path's figure − the direct path's, per round (null for the direct path).
+    added: null as Record<Figure, Spread | null> | null,
     errors: reason ? [] : rounds.errors,
     ...(reason ? { skipped: reason } : {}),
   };

@@ -9,53 +9,10 @@ import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape } from '../lib/mcp.ts';
 import type { Spread } from '../lib/stats.ts';
-import type { Library, SessionTarget } from '../targets.ts';
-import {
-  type Measured,
-  measureRows,
-  ratiosToBaselines,
-  type Stamp,
-  spreadsOf,
-  sum,
-  withTarget,
-} from './measure.ts';
+import type { SessionTarget } from '../targets.ts';
+import { measureRows, ratiosToBaselines, spreadsOf, sum, withTarget } from './measure.ts';
 
-interface SessionFigures {
-  sessions: number;
-  initPerS: number;
-  p50Ms: number;
-  p99Ms: number;
-  failed: number;
-  heapBytesPerSession: number;
-  rssBytesPerSession: number;
-  /** RSS growth per session over the warm-up batch (includes the process's own growth). */
-  warmUpRssBytesPerSession: number;
-  rssAfterMiB: number;
-  /** What the server itself counts, when it exposes it. */
-  serverStats: unknown;
-}
-
-type SessionSample = SessionFigures & Stamp;
-
-export interface SessionRow extends Measured<SessionSample> {
-  id: string;
-  label: string;
-  library: Library;
-  baseline: string | null;
-  /** Sessions per measured batch (the last round's). */
-  sessions: number;
-  initPerS: Spread | null;
-  /** initPerS / the baseline's, per round. */
-  ratio: Spread | null;
-  p99Ms: Spread | null;
-  heapBytesPerSession: Spread | null;
-  rssBytesPerSession: Spread | null;
-  warmUpRssBytesPerSession: Spread | null;
-  rssAfterMiB: Spread | null;
-  failed: number;
-}
-
-function measureOnce(target: SessionTarget, config: Config): Promise<SessionFigures> {
+function measureOnce(target: SessionTarget, config: Config) {
   return withTarget(target.spec, async (server) => {
     const side = server.sideUrl!;
     const shape = initializeShape(target.version);
@@ -77,35 +34,35 @@ function measureOnce(target: SessionTarget, config: Config): Promise<SessionFigu
       failed,
       heapBytesPerSession: (after.heapUsed - before.heapUsed) / Math.max(1, batch.ok),
       rssBytesPerSession: (after.rss - before.rss) / Math.max(1, batch.ok),
+      // RSS growth per session over the warm-up batch (includes the process's own growth).
       warmUpRssBytesPerSession: (before.rss - start.rss) / Math.max(1, warmUp.ok),
       rssAfterMiB: after.rss / 2 ** 20,
+      // What the server itself counts, when it exposes it.
       serverStats: await getJson<unknown>(`${side}/stats`),
     };
   });
 }
 
+export type SessionRow = Awaited<ReturnType<typeof runSessions>>[number];
+
 export async function runSessions(
   targets: readonly SessionTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<SessionRow[]> {
-  const rows = await measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => target.id.padEnd(22),
-      once: (target) => measureOnce(target, config),
-      describe: (s) =>
-        `${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
-        `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
-    },
-    (target, samples) => ({
+) {
+  const rows = await measureRows(targets, config.rounds, log, {
+    name: (target) => target.id.padEnd(22),
+    once: (target) => measureOnce(target, config),
+    describe: (s) =>
+      `${s.initPerS.toFixed(0).padStart(6)} initialize/s  ` +
+      `${s.heapBytesPerSession.toFixed(0)} B heap, ${s.rssBytesPerSession.toFixed(0)} B RSS per session  (load ${s.load1.toFixed(2)})`,
+    row: (target, samples) => ({
       label: target.label,
       library: target.library,
       baseline: target.baseline ?? null,
+      // Sessions per measured batch (the last round's).
       sessions: samples.at(-1)?.sessions ?? 0,
-      ratio: null,
+      ratio: null as Spread | null,
       ...spreadsOf(samples, [
         'initPerS',
         'p99Ms',
@@ -116,6 +73,6 @@ export async function runSessions(
       ]),
       failed: sum(samples, (s) => s.failed),
     }),
-  );
+  });
   return ratiosToBaselines(rows, (s) => s.initPerS);
 }

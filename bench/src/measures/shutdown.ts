@@ -9,32 +9,9 @@ import { getJson } from '../lib/http.ts';
 import { load } from '../lib/load.ts';
 import { initializeShape, legacyPostHeaders, legacySleepBody, openSession } from '../lib/mcp.ts';
 import type { TargetSpec } from '../lib/spawn.ts';
-import { type Spread, spread } from '../lib/stats.ts';
+import { spread } from '../lib/stats.ts';
 import { LEGACY, type ProbeTarget } from '../targets.ts';
-import { add, type Measured, measureRows, type Stamp, withTarget } from './measure.ts';
-
-export interface ShutdownRow extends Measured<ShutdownSample> {
-  id: string;
-  /** Sessions and calls in flight (the last round's). */
-  sessions: number;
-  inFlight: number;
-  exitMs: Spread | null;
-  /** Exit codes of the rounds, in round order. */
-  exitCodes: (number | null)[];
-  /** How the in-flight calls ended, over every round. */
-  callOutcomes: Record<string, number>;
-}
-
-export interface ShutdownSample extends Stamp {
-  sessions: number;
-  inFlight: number;
-  /** SIGTERM → process exit. */
-  exitMs: number;
-  exitCode: number | null;
-  exitSignal: string | null;
-  /** How the in-flight calls ended: status code (or 'reset') → count. */
-  callOutcomes: Record<string, number>;
-}
+import { addAll, measureRows, withTarget } from './measure.ts';
 
 /** `legacy sleep` (60 s) on each session; resolves how each call ended once it has. */
 function sleepCalls(mcpUrl: string, ids: string[], outcomes: Record<string, number>) {
@@ -61,7 +38,7 @@ function sleepCalls(mcpUrl: string, ids: string[], outcomes: Record<string, numb
   );
 }
 
-function runShutdown(spec: TargetSpec, config: Config): Promise<Omit<ShutdownSample, keyof Stamp>> {
+function runShutdown(spec: TargetSpec, config: Config) {
   return withTarget(spec, async (server) => {
     const ids: string[] = [];
     for (let i = 0; i < config.inFlight; i++) {
@@ -96,35 +73,35 @@ function runShutdown(spec: TargetSpec, config: Config): Promise<Omit<ShutdownSam
     return {
       sessions,
       inFlight,
+      /** SIGTERM → process exit. */
       exitMs,
       exitCode: exit.code,
       exitSignal: exit.signal,
+      /** How the in-flight calls ended: status code (or 'reset') → count. */
       callOutcomes: outcomes,
     };
   });
 }
 
+export type ShutdownRow = Awaited<ReturnType<typeof runShutdownRounds>>[number];
+
 export function runShutdownRounds(
   targets: readonly ProbeTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<ShutdownRow[]> {
-  return measureRows(
-    targets,
-    config.rounds,
-    log,
-    {
-      name: (target) => `shutdown ${target.id}:`,
-      once: (target) => runShutdown(target.spec, config),
-      describe: (s) =>
-        `${s.exitMs.toFixed(1)} ms to exit (code ${s.exitCode})  (load ${s.load1.toFixed(2)})`,
-    },
-    (_target, samples) => ({
+) {
+  return measureRows(targets, config.rounds, log, {
+    name: (target) => `shutdown ${target.id}:`,
+    once: (target) => runShutdown(target.spec, config),
+    describe: (s) =>
+      `${s.exitMs.toFixed(1)} ms to exit (code ${s.exitCode})  (load ${s.load1.toFixed(2)})`,
+    row: (_target, samples) => ({
+      // Sessions and calls in flight (the last round's).
       sessions: samples.at(-1)?.sessions ?? 0,
       inFlight: samples.at(-1)?.inFlight ?? 0,
       exitMs: spread(samples.map((s) => s.exitMs)),
       exitCodes: samples.map((s) => s.exitCode),
-      callOutcomes: samples.reduce((all, s) => add(all, s.callOutcomes), {}),
+      callOutcomes: addAll(samples, (s) => s.callOutcomes),
     }),
-  );
+  });
 }

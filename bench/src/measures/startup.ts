@@ -14,9 +14,9 @@ import { httpRequest } from '../lib/http.ts';
 import { echoCall, echoText } from '../lib/mcp.ts';
 import { messageOf, rotation } from '../lib/rounds.ts';
 import { kill, NODE_BINARY, runtimeCommand, spawnChild } from '../lib/spawn.ts';
-import { median, pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
+import { median, pairedRatios, roundMedians, spread } from '../lib/stats.ts';
 import { groupCpuMs, loadAverage } from '../lib/system.ts';
-import type { Library, StartupTarget } from '../targets.ts';
+import type { StartupTarget } from '../targets.ts';
 
 export interface StartupSample {
   round: number;
@@ -32,24 +32,7 @@ export interface StartupSample {
   cpuMs: number | null;
 }
 
-export interface StartupRow {
-  id: string;
-  label: string;
-  runtime: string;
-  library: Library;
-  baseline: string | null;
-  /** Size of the bundle started. */
-  bundleBytes: number;
-  samples: StartupSample[];
-  /** Over every counted start. */
-  ms: Spread | null;
-  cpuMs: Spread | null;
-  /** The median start of each round. */
-  roundMs: Spread | null;
-  /** Round median / the baseline's round median. */
-  ratio: Spread | null;
-  errors: string[];
-}
+export type StartupRow = Awaited<ReturnType<typeof runStartup>>[number];
 
 const TIMEOUT_MS = 30_000;
 
@@ -103,7 +86,7 @@ export async function runStartup(
   targets: readonly StartupTarget[],
   config: Config,
   log: (line: string) => void,
-): Promise<StartupRow[]> {
+) {
   // The run's own directory: runs at the same time must not start each other's bundles.
   const dir = mkdtempSync(join(tmpdir(), 'edge-mcp-bench-startup-'));
   try {
@@ -118,7 +101,7 @@ async function measure(
   config: Config,
   log: (line: string) => void,
   dir: string,
-): Promise<StartupRow[]> {
+) {
   const bundles = new Map<StartupTarget, Bundle>();
   const samples = new Map<StartupTarget, StartupSample[]>();
   const errors = new Map<StartupTarget, string[]>();
@@ -167,13 +150,15 @@ async function measure(
     return {
       id: target.id,
       label: target.label,
-      runtime: target.runtime,
+      runtime: target.runtime as string,
       library: target.library,
       baseline: target.baseline ?? null,
+      // Size of the bundle started.
       bundleBytes: bundles.get(target)?.bytes ?? 0,
       samples: samples.get(target)!,
       ms: spread(samples.get(target)!.map((s) => s.ms)),
       cpuMs: spread(samples.get(target)!.map((s) => s.cpuMs)),
+      // The median start of each round, and its ratio to the baseline's.
       roundMs: spread([...mine.values()]),
       ratio: base ? spread(pairedRatios(mine, byRound(base))) : null,
       errors: errors.get(target)!,

@@ -3,13 +3,9 @@
  * 50 ms on loopback) and SSE event latency through nginx and HAProxy against the direct path
  * (for context, no goal: the proxies' added latency is what it is told).
  */
-import { fixed, n, problem, s, titled } from './format.ts';
-import { goal } from './goal.ts';
+import { failedCell, fixed, n, s, titled } from './format.ts';
+import { failedProbes, goal } from './goal.ts';
 import type { Section } from './types.ts';
-
-/** Failed samples, and why rounds failed or the row was skipped. */
-const failedCell = (r: { failures: number; errors: string[]; skipped?: string }) =>
-  r.errors.length > 0 || r.skipped ? `${r.failures}; ${problem(r)}` : String(r.failures);
 
 export const crossCancelSection: Section = {
   goals: ({ crossCancel = [] }) =>
@@ -21,11 +17,7 @@ export const crossCancelSection: Section = {
         50,
         row.p99Ms,
         `p50 ${fixed(row.p50Ms?.median, 2)} ms, max ${fixed(row.maxMs?.max, 2)} ms to A's request-log line (outcome cancelled, client-cancel); A's answer ended p50 ${fixed(row.endP50Ms?.median, 2)} ms; ${row.cancels} cancels per round`,
-        row.skipped
-          ? undefined
-          : row.failures > 0 || row.errors.length > 0
-            ? `${row.failures} cancels failed, ${row.errors.length} round(s) failed`
-            : undefined,
+        row.skipped ? undefined : failedProbes(row, row.failures, 'cancels'),
       ),
     ),
   tables: ({ results }) =>

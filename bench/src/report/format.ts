@@ -94,6 +94,10 @@ export function problem(row: { errors: string[]; skipped?: string }): string {
     : '';
 }
 
+/** A probe's failed samples, and why rounds failed or the row was skipped. */
+export const failedCell = (r: { failures: number; errors: string[]; skipped?: string }) =>
+  r.errors.length > 0 || r.skipped ? `${r.failures}; ${problem(r)}` : String(r.failures);
+
 /** `12.34`, or `n/a` when not measured. */
 export const fixed = (value: number | null | undefined, digits = 0) =>
   value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);

@@ -3,7 +3,7 @@
  * (the lowest value for `>=`, the highest for `<=`), and the ratio goals the registry declares.
  */
 import { median, pairedRatios, type Spread, spread, worst } from '../lib/stats.ts';
-import type { RatioGoal } from '../target-types.ts';
+import type { RatioGoal } from '../target-shapes.ts';
 import { fixed } from './format.ts';
 import type { Goal } from './types.ts';
 
@@ -40,6 +40,12 @@ export function failed(...rows: ({ errors: string[] } | undefined)[]): string | 
   const count = rows.reduce((sum, row) => sum + (row?.errors.length ?? 0), 0);
   return count > 0 ? `${count} round(s) failed` : undefined;
 }
+
+/** `n <what> failed, m round(s) failed` when any did (a probe's failure); undefined otherwise. */
+export const failedProbes = (row: { errors: string[] }, count: number, what: string) =>
+  count > 0 || row.errors.length > 0
+    ? `${count} ${what} failed, ${row.errors.length} round(s) failed`
+    : undefined;
 
 /**
  * The ratio goals of one registry target (`this / against`, against its baseline by default),

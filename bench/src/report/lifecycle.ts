@@ -2,8 +2,8 @@
  * The lifecycle probes in the report: disconnect → abort (p99 at most 10 ms per runtime) and
  * shutdown (at most 200 ms to exit), their goals and their lines.
  */
-import { fixed, n, problem, s, titled } from './format.ts';
-import { goal } from './goal.ts';
+import { failedCell, fixed, n, problem, s, titled } from './format.ts';
+import { failedProbes, goal } from './goal.ts';
 import type { Section } from './types.ts';
 
 export const disconnectSection: Section = {
@@ -16,9 +16,7 @@ export const disconnectSection: Section = {
         10,
         row.p99Ms,
         `p50 ${fixed(row.p50Ms?.median, 2)} ms, max ${fixed(row.maxMs?.max, 2)} ms; ${row.drops} drops per round`,
-        row.failures > 0 || row.errors.length > 0
-          ? `${row.failures} drops failed, ${row.errors.length} round(s) failed`
-          : undefined,
+        failedProbes(row, row.failures, 'drops'),
       ),
     ),
   tables: ({ results }) =>
@@ -28,11 +26,7 @@ export const disconnectSection: Section = {
       [
         ['runtime', (r) => r.runtime],
         ['drops/round', (r) => String(r.drops), true],
-        [
-          'failed',
-          (r) => (r.errors.length > 0 ? `${r.failures}; ${problem(r)}` : String(r.failures)),
-          true,
-        ],
+        ['failed', failedCell, true],
         ['p50 ms', (r) => s(r.p50Ms, 2), true],
         ['p99 ms', (r) => s(r.p99Ms, 2), true],
         ['max ms', (r) => s(r.maxMs, 2), true],
