@@ -44,13 +44,17 @@ export class LeaseSweep {
    */
   swept(parts: readonly string[], replies: ReadonlyArray<RedisReply | RedisReplyError>): void {
     const found: Array<[string, string[]]> = [];
-    replies.forEach((reply, i) => {
-      if (reply instanceof Error) return this.#context.options.onError(reply, 'tasks');
+    for (let i = 0; i < replies.length; i++) {
+      const reply = replies[i];
+      if (reply instanceof Error) {
+        this.#context.options.onError(reply, 'tasks');
+        continue;
+      }
       const [orphans, runners] = reply as [RedisReply[], RedisReply[]];
       for (const id of orphans) this.#orphaned(String(id));
       if (this.#context.keys.sharded && runners.length > 0)
         found.push([parts[i] as string, runners.map(String)]);
-    });
+    }
     if (found.length > 0)
       this.#again(found).catch((error: Error) => this.#context.options.onError(error, 'tasks'));
   }
@@ -60,11 +64,10 @@ export class LeaseSweep {
     const alive = new Map<string, Promise<boolean>>();
     const ask = (tag: string) => {
       let answer = alive.get(tag);
-      if (!answer)
-        alive.set(
-          tag,
-          (answer = tag === instance.tag ? Promise.resolve(true) : instance.alive(tag)),
-        );
+      if (!answer) {
+        answer = tag === instance.tag ? Promise.resolve(true) : instance.alive(tag);
+        alive.set(tag, answer);
+      }
       return answer;
     };
     for (const [part, runners] of found) {
