@@ -10,7 +10,9 @@
  * turns 503 at once, new requests get 503 with Retry-After); without it the shutdown is prompt.
  * REDIS_URL keeps the legacy sessions, their events and the tasks in Redis, shared with every other
  * instance on that Redis, and REDIS_CLUSTER_NODES does the same on a sharded Redis Cluster (see
- * apps/server/src/example/redis.ts); without either everything stays here.
+ * apps/server/src/example/redis.ts); without either everything stays here. With Redis,
+ * MCP_TASKS_RUN=workers makes this instance queue its tasks for `pnpm start:worker` processes
+ * rather than run them.
  */
 import { createMcpHandler } from '@edge-mcp/core';
 import {
@@ -76,9 +78,16 @@ export async function startExample(runtime: ExampleRuntime): Promise<void> {
             return runtime.exit(1);
           })
       : undefined;
+  // MCP_TASKS_RUN=workers (with Redis): this instance only queues tasks; `pnpm start:worker`
+  // processes run them.
+  const tasks =
+    redis && env('MCP_TASKS_RUN') === 'workers'
+      ? { tasks: { ...redis.options.tasks, run: 'workers' as const } }
+      : {};
   const handler = createMcpHandler(createExampleServer(), {
     ...exampleOptions(env, { host: hostname, port }),
     ...redis?.options,
+    ...tasks,
     onRequest: requestLogger(log),
     onSessionOpen: sessionLogger(log, 'session-open'),
     onSessionClose: sessionLogger(log, 'session-close'),

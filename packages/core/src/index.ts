@@ -21,6 +21,7 @@ export type {
   RequestEvent,
   SessionEvent,
 } from './endpoint/options.ts';
+export { type ServeTasksOptions, serveTasks, type TaskWorker } from './endpoint/serve-tasks.ts';
 export {
   InvalidTokenError,
   invalidParams,

@@ -1,4 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
+import { McpServer, serveTasks } from '../src/index.ts';
 import { aborted, call } from './helpers.ts';
 import { type Node, poll, startCluster, WITH_TASKS } from './support/cluster-setup.ts';
 
@@ -90,6 +91,48 @@ test('input given after the runner was lost: another instance runs it again to t
   expect(world.tasks.get(taskId)).toMatchObject({ runner: 'ib', attempts: 2 });
 });
 
+test('answered while its killed runner still looked alive: the sweep runs it again with the answer', async () => {
+  const { world, nodes } = cluster();
+  const [a, b, c] = nodes;
+  const taskId = await start(a, 'question');
+  await poll(c.handler, taskId, (s) => s === 'input_required');
+  // SIGKILLed: it hears nothing, but its lease has not lapsed, so the answer is only recorded.
+  world.deafened('ia');
+  await call(
+    b.handler,
+    'tasks/update',
+    { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Lin' } } } },
+    WITH_TASKS,
+  );
+  expect(world.tasks.get(taskId)).toMatchObject({ status: 'working', answered: true });
+  world.stopped('ia');
+  world.sweepTasks();
+  const done = await poll(c.handler, taskId, (s) => s === 'completed');
+  expect(done.result.content[0].text).toBe('answered Lin');
+  expect(world.tasks.get(taskId)).toMatchObject({ attempts: 2 });
+  expect(world.tasks.get(taskId)?.answered).toBeUndefined();
+});
+
+test('a runner that went on with its answer clears the mark: lost after that, it is not run again', async () => {
+  const { world, nodes } = cluster();
+  const [a, b] = nodes;
+  const onA = a.started();
+  const taskId = await start(a, 'ask-then-hold');
+  await poll(b.handler, taskId, (s) => s === 'input_required');
+  await call(
+    b.handler,
+    'tasks/update',
+    { taskId, inputResponses: { go: { action: 'accept', content: {} } } },
+    WITH_TASKS,
+  );
+  await onA;
+  expect(world.tasks.get(taskId)?.answered).toBeUndefined();
+  world.stopped('ia');
+  world.sweepTasks();
+  await expect.poll(() => world.tasks.get(taskId)?.status).toBe('failed');
+  expect(world.tasks.get(taskId)?.error).toMatchObject({ data: { reason: 'instance-lost' } });
+});
+
 test('input_required survives its runner even unanswered: the new run waits for the same key', async () => {
   const { world, nodes } = cluster();
   const [a, b] = nodes;
@@ -167,4 +210,38 @@ test('a runner told its task was claimed elsewhere stops it (task-lost) without 
   await expect.poll(() => a.handler.stats().tasks).toBe(0);
   b.release();
   expect((await poll(b.handler, taskId, (s) => s === 'completed')).status).toBe('completed');
+});
+
+test('serveTasks: a worker with no HTTP runs what the fronts queue, and lets it go when it closes', async () => {
+  const { world, nodes } = cluster({ run: 'workers' }, { run: 'workers' }, { run: 'workers' });
+  const [front, other] = nodes;
+  const released: Array<() => void> = [];
+  const s = new McpServer({ name: 'worker', version: '1.0.0' });
+  const ran: string[] = [];
+  s.tool('again', { taskSupport: 'required', annotations: { idempotentHint: true } }, async () => {
+    ran.push('worker');
+    await new Promise<void>((resolve) => released.push(resolve));
+    return 'again on the worker';
+  });
+  const stop = new AbortController();
+  const worker = serveTasks(s, {
+    store: world.instance('iw').options.tasks.store,
+    signal: stop.signal,
+  });
+  const taskId = await start(front, 'again');
+  world.sweepTasks();
+  await expect.poll(() => worker.running).toBe(1);
+  expect(world.tasks.get(taskId)).toMatchObject({ runner: 'iw', attempts: 1 });
+  for (const go of released.splice(0)) go();
+  const done = await poll(other.handler, taskId, (status) => status === 'completed');
+  expect(done.result.content[0].text).toBe('again on the worker');
+  // A second one, let go when the worker stops (its signal): queued again, not failed.
+  const second = await start(front, 'again');
+  world.sweepTasks();
+  await expect.poll(() => worker.running).toBe(1);
+  stop.abort();
+  await expect.poll(() => world.tasks.get(second)?.runner).toBe('');
+  // Queued with fence 1, claimed with 2, let go with 3.
+  expect(world.tasks.get(second)).toMatchObject({ status: 'working', fence: 3 });
+  expect(ran).toEqual(['worker', 'worker']);
 });

@@ -1,12 +1,3 @@
-/**
- * `pnpm start` of each app, and at the root, as a container or a process manager runs it: SIGTERM
- * goes to the `pnpm` process only (not its group). The runtime under it must get it, shut down
- * gracefully (its running call answered 503, cancelled with reason `shutdown`) and exit 0, and
- * pnpm with it, leaving no process behind. With `REDIS_URL`, the Node, Deno and Bun apps are
- * instances of one server on that Redis; with `REDIS_CLUSTER_NODES`, on a sharded Redis Cluster.
- */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import {
   LEGACY,
   legacy,
@@ -30,109 +21,19 @@ import {
   startRedisCluster,
 } from '@edge-mcp/test-kit/node';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import {
+  killStartedApps,
+  ROOT,
+  SERVER,
+  type StartedApp,
+  settledGroup,
+  startApp,
+} from '../src/app-process.ts';
 import { whoamiFrom } from '../src/proxy-checks.ts';
+
+afterEach(killStartedApps);
+
 import { running } from '../src/suite/wait.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-
-const started = new Set<ChildProcess>();
-
-/** True while any process of `child`'s group (pnpm and what it started) is alive. */
-function groupAlive(child: ChildProcess): boolean {
-  try {
-    process.kill(-(child.pid as number), 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The live processes of `child`'s group (zombies left out: an exited helper waiting to be reaped
- * is no process left behind).
- */
-function liveInGroup(child: ChildProcess): string[] {
-  const table = execFileSync('ps', ['-A', '-o', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' });
-  return table
-    .split('\n')
-    .map((row) => row.trim().split(/\s+/))
-    .filter(([, pgid, stat]) => Number(pgid) === child.pid && !stat?.startsWith('Z'))
-    .map((row) => row.join(' '));
-}
-
-/**
- * Resolves with what is still alive of the group once it is empty, or after `ms`. Helpers of the
- * runtime (tsx's esbuild service) end when their parent's pipe closes, a moment after it.
- */
-async function settledGroup(child: ChildProcess, ms: number): Promise<string[]> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const live = liveInGroup(child);
-    if (live.length === 0 || Date.now() > deadline) return live;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-afterEach(() => {
-  for (const child of started) {
-    if (groupAlive(child)) process.kill(-(child.pid as number), 'SIGKILL');
-  }
-  started.clear();
-});
-
-interface StartedApp {
-  pnpm: ChildProcess;
-  url: string;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** `pnpm <script>` in `cwd` on a free port, in its own group; resolves once the app listens. */
-async function startApp(
-  cwd: string,
-  script = 'start',
-  env: Record<string, string> = {},
-): Promise<StartedApp> {
-  const port = await freePort();
-  const pnpm = spawn('pnpm', [script], {
-    cwd,
-    // Its own group, so that the test can see (and clean up) everything pnpm started.
-    detached: true,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DENO_NO_UPDATE_CHECK: '1',
-      NO_COLOR: '1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.add(pnpm);
-  let output = '';
-  const listening = new Promise<void>((resolve) => {
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (output.includes('edge-mcp example serving http://')) resolve();
-    };
-    pnpm.stdout?.on('data', read);
-    pnpm.stderr?.on('data', read);
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    pnpm.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  await within(
-    Promise.race([
-      listening,
-      exited.then(() => Promise.reject(new Error(`pnpm ${script} exited:\n${output}`))),
-    ]),
-    'the app to listen',
-    60_000,
-  );
-  return { pnpm, url: `http://127.0.0.1:${port}`, output: () => output, exited };
-}
-
-const SERVER = join(ROOT, 'apps', 'server');
 
 describe('pnpm start passes SIGTERM on: the runtime shuts down gracefully and exits 0', () => {
   test.each([

@@ -162,7 +162,7 @@ export class TaskEngine implements TaskHost {
     const { keys, outstanding, issued, waiting } = askKeys(running, current, requests);
     const answered = waitForAnswers(running, keys);
     if (!waiting) {
-      wake(running);
+      this.#resume(id, running, current);
       return answered;
     }
     const patch = { status: 'input_required', inputRequests: outstanding, issuedKeys: issued };
@@ -185,13 +185,14 @@ export class TaskEngine implements TaskHost {
     const patch: Partial<TaskRecord> = {
       status: pending ? 'input_required' : 'working',
       inputRequests: pending ? outstanding : undefined,
+      answered: pending ? undefined : true,
     };
     // Kept in the record: a runner elsewhere is told (`changed`), and a run that starts again
     // (its runner lost) finds them.
     patch.answers = { ...record.answers, ...given };
     const updated = await this.store.update(id, patch);
     if (updated) this.#running.emit(updated);
-    if (running) wake(running);
+    if (running && updated) this.#resume(id, running, updated);
     return true;
   }
 
@@ -256,6 +257,24 @@ export class TaskEngine implements TaskHost {
     running.scope.abort('task-lost');
   }
 
+  /**
+   * Answers came for a task running here: its handler goes on. The record's `answered` mark is
+   * cleared first, so a run lost after it went on is not started again (it may have acted).
+   */
+  #resume(id: string, running: Running, record: TaskRecord): void {
+    if (!record.answered) {
+      wake(running);
+      return;
+    }
+    const go = (cleared: TaskRecord | undefined) => {
+      this.#wrote(id, running, cleared);
+      if (this.#running.get(id) === running) wake(running);
+    };
+    const cleared = this.store.update(id, { answered: undefined }, running.fence);
+    if (cleared instanceof Promise) cleared.then(go, ignore);
+    else go(cleared);
+  }
+
   list(binding: string, cursor: string | undefined, limit: number) {
     return this.store.list(binding, cursor, limit);
   }
@@ -284,7 +303,8 @@ export class TaskEngine implements TaskHost {
     if (running !== undefined && this.#running.get(id) === running) {
       if (isTerminal(record.status)) running.scope.abort('task-cancelled');
       else if (this.#taken(record, running)) this.#lose(id, running);
-      else if (record.answers && mergeAnswers(running, record.answers)) wake(running);
+      else if (record.answers && mergeAnswers(running, record.answers))
+        this.#resume(id, running, record);
     }
     this.#running.emit(record);
   }

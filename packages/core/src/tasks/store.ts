@@ -63,6 +63,12 @@ export interface TaskRecord {
    * starts again finds its input answered.
    */
   answers?: Record<string, JsonObject> | undefined;
+  /**
+   * Its last input was answered and its runner has not yet gone on with it (set by `tasks/update`,
+   * cleared by the runner as its handler resumes): a run lost in between may start again with
+   * the answers given, as one lost in `input_required` may.
+   */
+  answered?: true | undefined;
 }
 
 /**

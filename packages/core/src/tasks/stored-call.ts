@@ -31,14 +31,15 @@ export function storedCall(ctx: MethodContext, params: JsonObject): StoredCall {
 
 /**
  * Whether a runner may start task `record` again: its tool allows another run, or it waits for
- * input (a run that begins again stops at the same `input()`; answered ones resolve at once).
- * Never without its stored call.
+ * input or for its runner to go on with the answers (a run that begins again stops at the same
+ * `input()`; answered ones resolve at once). Never without its stored call.
  */
 export function mayRunAgain(record: TaskRecord): boolean {
   if (record.call === undefined) return false;
   const attempts = record.attempts ?? 1;
   if (attempts < (record.maxAttempts ?? 1)) return true;
-  return record.status === 'input_required' && attempts < DEFAULTS.tasks.maxInputAttempts;
+  const waiting = record.status === 'input_required' || record.answered === true;
+  return waiting && attempts < DEFAULTS.tasks.maxInputAttempts;
 }
 
 const NO_HEADERS: RequestHeaders = { get: () => null, has: () => false };

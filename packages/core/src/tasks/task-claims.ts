@@ -50,7 +50,11 @@ export class TaskClaims {
     const fence = record.fence ?? 1;
     const again = mayRunAgain(record);
     if (again && this.start && this.#running.size < this.#maxRunning) {
-      const claim = { runner: id, fence: fence + 1, attempts: (record.attempts ?? 1) + 1 };
+      const attempts = (record.attempts ?? 1) + 1;
+      const claim: Partial<TaskRecord> = { runner: id, fence: fence + 1, attempts };
+      // What a client polling it sees: it is running again (a queued task's first run is not).
+      if (attempts > 1)
+        claim.statusMessage = `Running again (attempt ${attempts}): the runner it had stopped or was lost`;
       const claimed = await store.update(record.id, claim, fence);
       // Lost to another claimant (its fence moved on first), or begun here meanwhile.
       if (claimed?.runner !== id || claimed.fence !== fence + 1 || this.#running.has(record.id))

@@ -86,8 +86,9 @@ export function mergeAnswers(running: Running, answers: Record<string, JsonObjec
   return fresh;
 }
 
-/** Resolves every wait whose answers have all come. */
-export function wake(running: Running): void {
+/** Resolves every wait whose answers have all come; true when one was. */
+export function wake(running: Running): boolean {
+  const before = running.waiters.length;
   running.waiters = running.waiters.filter((waiter) => {
     const answers: JsonObject = {};
     for (const [wire, key] of waiter.keys) {
@@ -98,4 +99,5 @@ export function wake(running: Running): void {
     waiter.resolve(answers);
     return false;
   });
+  return running.waiters.length < before;
 }

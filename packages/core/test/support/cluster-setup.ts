@@ -61,6 +61,13 @@ function server(node: Seen) {
   // The cluster scenarios' tools (test kit), and two task tools of the core's own tests.
   addClusterTools(s, begin);
   addTaskTools(s, { tag: node.tag, begin, hold: (signal) => gate(node, signal) });
+  // Asks, then (answered) starts and waits for `release()`: a run that went on past its input.
+  s.tool('ask-then-hold', { taskSupport: 'required' }, async (_args, ctx) => {
+    await ctx.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } }, 'go');
+    begin(ctx.signal);
+    await gate(node, ctx.signal);
+    return 'held';
+  });
   return s;
 }
 

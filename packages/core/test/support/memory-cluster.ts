@@ -39,6 +39,8 @@ export interface ClusterInstance {
 /** What one instance holds for the world to reach it. */
 interface Member {
   alive: boolean;
+  /** Hears nothing, though its liveness lasts (a killed process whose lease has not lapsed). */
+  deaf?: boolean;
   readonly sessions: SessionManager;
   readonly records: ClusterRecords;
   readonly taskStore: ClusterTaskStore;
@@ -111,6 +113,12 @@ export class MemoryCluster implements ClusterWorld {
     if (member) member.alive = false;
   }
 
+  /** The instance hears no message any more, but still counts as alive (see `Member.deaf`). */
+  deafened(tag: string): void {
+    const member = this.#members.get(tag);
+    if (member) member.deaf = true;
+  }
+
   /** A stopped instance is back (a frozen process that woke up): it gets messages again. */
   revived(tag: string): void {
     const member = this.#members.get(tag);
@@ -133,7 +141,7 @@ export class MemoryCluster implements ClusterWorld {
     this.sent.set(kind, (this.sent.get(kind) ?? 0) + 1);
     queueMicrotask(() => {
       const member = this.#members.get(to);
-      if (member?.alive) deliver(member);
+      if (member?.alive && !member.deaf) deliver(member);
     });
   }
 
