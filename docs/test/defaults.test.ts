@@ -44,6 +44,8 @@ const RENAMED: Record<string, { keys: string[]; text: string }> = {
   streamAfterMs: { keys: ['denoStreamAfterMs'], text: literal(DEFAULTS.denoStreamAfterMs) },
   maxTaskBytes: { keys: ['tasks.maxTaskBytes'], text: literal(DEFAULTS.tasks.maxTaskBytes) },
   maxBuckets: { keys: ['maxRateLimitBuckets'], text: literal(DEFAULTS.maxRateLimitBuckets) },
+  // A tool's option; the default shown is an idempotent tool's.
+  retry: { keys: ['tasks.idempotentAttempts'], text: literal(DEFAULTS.tasks.idempotentAttempts) },
   cache: {
     keys: ['cacheTtlMs', 'cacheScope'],
     text: `{ ttlMs: ${literal(DEFAULTS.cacheTtlMs)}, cacheScope: ${literal(DEFAULTS.cacheScope)} }`,

@@ -73,6 +73,41 @@ test('a tool that may not run again: the sweep answers it failed (instance-lost)
   expect(failed.error).toMatchObject({ code: -32603, data: { reason: 'instance-lost' } });
 });
 
+test('retry: { attempts: 2 }: run again once after its runner was lost, then failed (instance-lost)', async () => {
+  const { world, nodes } = cluster();
+  const [a, b, c] = nodes;
+  const onA = a.started();
+  const taskId = await start(a, 'twice');
+  await onA;
+  world.stopped('ia');
+  const claimed = Promise.race([b.started().then(() => 'ib'), c.started().then(() => 'ic')]);
+  world.sweepTasks();
+  const second = await claimed;
+  expect(world.tasks.get(taskId)).toMatchObject({ runner: second, attempts: 2, maxAttempts: 2 });
+  world.stopped(second);
+  world.sweepTasks();
+  await expect.poll(() => world.tasks.get(taskId)?.status).toBe('failed');
+  expect(world.tasks.get(taskId)?.error).toMatchObject({ data: { reason: 'instance-lost' } });
+});
+
+test('tasks.maxInputAttempts bounds the runs of a task waiting for input whose runners keep dying', async () => {
+  const bounded = { maxInputAttempts: 2 };
+  const { world, nodes } = cluster(bounded, bounded, bounded);
+  const [a, , c] = nodes;
+  const taskId = await start(a, 'question');
+  await poll(c.handler, taskId, (s) => s === 'input_required');
+  world.stopped('ia');
+  world.sweepTasks();
+  await expect.poll(() => world.tasks.get(taskId)?.runner).not.toBe('ia');
+  const second = world.tasks.get(taskId);
+  expect(second).toMatchObject({ attempts: 2 });
+  await poll(c.handler, taskId, (s) => s === 'input_required');
+  world.stopped(second?.runner as string);
+  world.sweepTasks();
+  await expect.poll(() => world.tasks.get(taskId)?.status).toBe('failed');
+  expect(world.tasks.get(taskId)?.error).toMatchObject({ data: { reason: 'instance-lost' } });
+});
+
 test('input given after the runner was lost: another instance runs it again to that input and completes', async () => {
   const { world, nodes } = cluster();
   const [a, b, c] = nodes;

@@ -238,6 +238,7 @@ export const NESTED_OPTION_KEYS = {
     'maxResultBytes',
     'run',
     'maxRunning',
+    'maxInputAttempts',
   ]),
   cors: optionKeys<CorsOptions>()(['origins', 'maxAgeSeconds']),
   rateLimit: optionKeys<RateLimitOptions>()(['perPrincipal', 'perTool', 'total', 'store']),

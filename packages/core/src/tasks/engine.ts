@@ -52,7 +52,7 @@ export class TaskEngine implements TaskHost {
     this.#maxActive = options.maxActivePerPrincipal ?? DEFAULTS.tasks.maxActivePerPrincipal;
     this.#maxResult = options.maxResultBytes ?? DEFAULTS.tasks.maxResultBytes;
     this.runs = options.run !== 'workers';
-    this.#claims = new TaskClaims(this, this.#running, options.maxRunning);
+    this.#claims = new TaskClaims(this, this.#running, options);
     this.store.bind(this);
   }
 

@@ -32,14 +32,18 @@ export function storedCall(ctx: MethodContext, params: JsonObject): StoredCall {
 /**
  * Whether a runner may start task `record` again: its tool allows another run, or it waits for
  * input or for its runner to go on with the answers (a run that begins again stops at the same
- * `input()`; answered ones resolve at once). Never without its stored call.
+ * `input()`; answered ones resolve at once) and has had fewer than `maxInputAttempts` runs.
+ * Never without its stored call.
  */
-export function mayRunAgain(record: TaskRecord): boolean {
+export function mayRunAgain(
+  record: TaskRecord,
+  maxInputAttempts: number = DEFAULTS.tasks.maxInputAttempts,
+): boolean {
   if (record.call === undefined) return false;
   const attempts = record.attempts ?? 1;
   if (attempts < (record.maxAttempts ?? 1)) return true;
   const waiting = record.status === 'input_required' || record.answered === true;
-  return waiting && attempts < DEFAULTS.tasks.maxInputAttempts;
+  return waiting && attempts < maxInputAttempts;
 }
 
 const NO_HEADERS: RequestHeaders = { get: () => null, has: () => false };

@@ -6,11 +6,17 @@
  *
  * @module
  */
+import { DEFAULTS } from '../defaults.ts';
 import type { Scope } from '../lifecycle/scope.ts';
 import { newRunning, type RunningTasks } from './running-tasks.ts';
 import { isTerminal, type TaskRecord, type TaskStore } from './store.ts';
 import { mayRunAgain } from './stored-call.ts';
-import { INSTANCE_LOST_ERROR, RESTART_ERROR, SHUTDOWN_ERROR } from './task-options.ts';
+import {
+  INSTANCE_LOST_ERROR,
+  RESTART_ERROR,
+  SHUTDOWN_ERROR,
+  type TaskOptions,
+} from './task-options.ts';
 
 /** The engine as its claims see it. */
 interface Claimant {
@@ -25,11 +31,13 @@ export class TaskClaims {
   readonly #engine: Claimant;
   readonly #running: RunningTasks;
   readonly #maxRunning: number;
+  readonly #maxInputAttempts: number;
 
-  constructor(engine: Claimant, running: RunningTasks, maxRunning = Number.POSITIVE_INFINITY) {
+  constructor(engine: Claimant, running: RunningTasks, options: TaskOptions) {
     this.#engine = engine;
     this.#running = running;
-    this.#maxRunning = maxRunning;
+    this.#maxRunning = options.maxRunning ?? Number.POSITIVE_INFINITY;
+    this.#maxInputAttempts = options.maxInputAttempts ?? DEFAULTS.tasks.maxInputAttempts;
   }
 
   /** Whether `record` is unfinished with no live runner: queued, or its runner is gone. */
@@ -48,7 +56,7 @@ export class TaskClaims {
   async recover(record: TaskRecord): Promise<TaskRecord | undefined> {
     const { id, store } = this.#engine;
     const fence = record.fence ?? 1;
-    const again = mayRunAgain(record);
+    const again = mayRunAgain(record, this.#maxInputAttempts);
     if (again && this.start && this.#running.size < this.#maxRunning) {
       const attempts = (record.attempts ?? 1) + 1;
       const claim: Partial<TaskRecord> = { runner: id, fence: fence + 1, attempts };
@@ -78,7 +86,7 @@ export class TaskClaims {
     const store = this.#engine.store;
     const current = store.exclusive ? undefined : await store.get(id);
     const patch: Partial<TaskRecord> =
-      current && mayRunAgain(current)
+      current && mayRunAgain(current, this.#maxInputAttempts)
         ? { runner: '', fence: fence + 1 }
         : { status: 'failed', error: SHUTDOWN_ERROR, inputRequests: undefined };
     return store.update(id, patch, fence);

@@ -39,6 +39,12 @@ export interface TaskOptions {
    * wait for a runner with room). Tasks its own requests create are not refused. @default Infinity
    */
   maxRunning?: number;
+  /**
+   * Runs a task waiting for input (or for its runner to take an answer) gets in all, whatever its
+   * tool's `retry`: a runner that stops re-runs it up to the answered `input()`, but a task that
+   * kills every runner it lands on must not loop for ever; past it the task fails. @default 16
+   */
+  maxInputAttempts?: number;
 }
 
 /** What a task needs to be created: who owns it, for how long, for which tool, and its call. */

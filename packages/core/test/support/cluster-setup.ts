@@ -26,7 +26,7 @@ export interface Node {
   readonly closes: SessionEvent[];
   /** Resolves when the next tool handler starts here. */
   started(): Promise<AbortSignal>;
-  /** Lets the `compute` and `again` handlers waiting here return. */
+  /** Lets the `compute`, `again`, `twice` and `ask-then-hold` handlers waiting here return. */
   release(): void;
   /** This instance stops: `handler.close()`. */
   stop(): Promise<void>;
@@ -67,6 +67,12 @@ function server(node: Seen) {
     begin(ctx.signal);
     await gate(node, ctx.signal);
     return 'held';
+  });
+  // Two runs in all (`retry`), each waiting for `release()`.
+  s.tool('twice', { taskSupport: 'required', retry: { attempts: 2 } }, async (_args, ctx) => {
+    begin(ctx.signal);
+    await gate(node, ctx.signal);
+    return `twice on ${node.tag}`;
   });
   return s;
 }
