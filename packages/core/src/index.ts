@@ -80,4 +80,4 @@ export type {
   ToolResult,
 } from './server/types.ts';
 export type { VisibleTo } from './server/visibility.ts';
-export type { TaskOptions } from './tasks/engine.ts';
+export type { TaskOptions, TaskRunEvent } from './tasks/engine.ts';

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import { McpServer, serveTasks } from '../src/index.ts';
+import { McpServer, serveTasks, type TaskRunEvent } from '../src/index.ts';
 import { aborted, call } from './helpers.ts';
 import { type Node, poll, startCluster, WITH_TASKS } from './support/cluster-setup.ts';
 
@@ -41,6 +41,39 @@ test('a lost runner: a read elsewhere claims the task, runs it again; the late f
   b.release();
   const done = await poll(b.handler, taskId, (s) => s === 'completed');
   expect(done.result.content[0].text).toBe('again on ib');
+});
+
+test('tasks.onRun tells each run: its attempt and fence, and whether its end was written', async () => {
+  const runs: TaskRunEvent[] = [];
+  const told = { onRun: (event: TaskRunEvent) => runs.push(event) };
+  const { world, nodes } = cluster(told, told, told);
+  const [a, b] = nodes;
+  const onA = a.started();
+  const taskId = await start(a, 'again');
+  await onA;
+  world.stopped('ia');
+  const onB = b.started();
+  await poll(b.handler, taskId, () => true);
+  await onB;
+  a.release();
+  await expect.poll(() => runs.length).toBe(3);
+  b.release();
+  await poll(b.handler, taskId, (s) => s === 'completed');
+  await expect.poll(() => runs.length).toBe(4);
+  const seen = runs.map(({ phase, runner, attempt, fence, outcome }) => ({
+    phase,
+    runner,
+    attempt,
+    fence,
+    outcome,
+  }));
+  expect(seen).toEqual([
+    { phase: 'start', runner: 'ia', attempt: 1, fence: 1, outcome: undefined },
+    { phase: 'start', runner: 'ib', attempt: 2, fence: 2, outcome: undefined },
+    { phase: 'end', runner: 'ia', attempt: 1, fence: 1, outcome: 'refused' },
+    { phase: 'end', runner: 'ib', attempt: 2, fence: 2, outcome: 'completed' },
+  ]);
+  expect(runs.every((event) => event.taskId === taskId && event.tool === 'again')).toBe(true);
 });
 
 test('the sweep of leases claims a lost task without any read', async () => {

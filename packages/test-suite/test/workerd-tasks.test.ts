@@ -9,7 +9,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { legacy, legacyGet, modern, openSession, readAnswer, SseReader } from '@edge-mcp/test-kit';
+import {
+  legacy,
+  legacyGet,
+  modern,
+  openSession,
+  readAnswer,
+  SseReader,
+  until,
+} from '@edge-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitForLog } from '../src/suite/wait.ts';
 import { workerdTarget } from '../src/targets/runtimes.ts';
@@ -17,6 +25,8 @@ import type { LogLine, Target } from '../src/targets/types.ts';
 
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 const DECLARED = { capabilities: { extensions: { [EXTENSION]: {} } } };
+/** Declared, and able to answer elicitation. */
+const ASKING = { capabilities: { extensions: { [EXTENSION]: {} }, elicitation: { form: {} } } };
 
 type Headers = Record<string, string>;
 
@@ -25,14 +35,12 @@ async function rpc(
   target: Target,
   method: string,
   params: Record<string, unknown>,
-  options: { declared?: boolean; headers?: Headers } = {},
+  options: { declared?: boolean; headers?: Headers; asks?: boolean } = {},
 ) {
   const declared = options.declared ?? true;
+  const client = options.asks ? ASKING : declared ? DECLARED : {};
   return readAnswer(
-    await fetch(
-      target.mcpUrl,
-      modern(method, params, { ...(declared ? DECLARED : {}), headers: options.headers }),
-    ),
+    await fetch(target.mcpUrl, modern(method, params, { ...client, headers: options.headers })),
   );
 }
 
@@ -397,6 +405,78 @@ describe('tasks across a restart of the dev server (persisted storage)', () => {
       expect(failed.result).toBeUndefined();
       // And so it stays.
       expect((await getTask(target, running)).message.result.status).toBe('failed');
+    } finally {
+      await target.stop();
+    }
+  }, 240_000);
+
+  test('after a restart, a task that may run again runs again and completes; one waiting for input, answered then, completes', async () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'edge-mcp-tasks-'));
+    dirs.push(persistTo);
+    let target = await workerdTarget('suite', { persistTo });
+    let again: string;
+    let ask: string;
+    try {
+      const started = await rpc(target, 'tools/call', {
+        name: 'task_again',
+        arguments: { ms: 5000 },
+      });
+      again = started.message.result.taskId;
+      await taskEvent(target, again, 'start');
+      const asked = await rpc(
+        target,
+        'tools/call',
+        { name: 'task_ask', arguments: {} },
+        { asks: true },
+      );
+      ask = asked.message.result.taskId;
+      await taskEvent(target, ask, 'asking');
+      await until(
+        async () => (await getTask(target, ask)).message.result?.status === 'input_required',
+        'task_ask to wait for input',
+        30_000,
+        100,
+      );
+    } finally {
+      await target.stop();
+    }
+    target = await workerdTarget('suite', { persistTo });
+    try {
+      // Read after the restart: its object finds the run lost and starts it again.
+      const read = (await getTask(target, again)).message.result;
+      expect(read).toMatchObject({ status: 'working' });
+      expect(read.statusMessage).toMatch(/^Running again \(attempt 2\)/);
+      await taskEvent(target, again, 'done');
+      expect(await settled(target, again)).toMatchObject({
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'slept 5000 ms' }] },
+      });
+      // The task waiting for input asks again (its new run), and the answer given now ends it.
+      const waiting = await until(
+        async () => {
+          const result = (await getTask(target, ask)).message.result;
+          return result?.status === 'input_required' && result;
+        },
+        'task_ask to ask again',
+        30_000,
+        100,
+      );
+      expect(Object.keys(waiting.inputRequests)).toEqual(['ending']);
+      const ack = await rpc(
+        target,
+        'tasks/update',
+        {
+          taskId: ask,
+          inputResponses: { ending: { action: 'accept', content: { ending: 'kept' } } },
+        },
+        { asks: true },
+      );
+      expect(ack.message.result).toMatchObject({ resultType: 'complete' });
+      await taskEvent(target, ask, 'answered');
+      expect(await settled(target, ask)).toMatchObject({
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'ended: kept' }] },
+      });
     } finally {
       await target.stop();
     }

@@ -239,6 +239,7 @@ export const NESTED_OPTION_KEYS = {
     'run',
     'maxRunning',
     'maxInputAttempts',
+    'onRun',
   ]),
   cors: optionKeys<CorsOptions>()(['origins', 'maxAgeSeconds']),
   rateLimit: optionKeys<RateLimitOptions>()(['perPrincipal', 'perTool', 'total', 'store']),

@@ -21,7 +21,7 @@ import type { Running, TaskOptions, TaskPlan } from './task-options.ts';
 import { settlement, workingTask } from './task-records.ts';
 import { type TaskWatch, watchTask } from './watch.ts';
 
-export type { TaskOptions } from './task-options.ts';
+export type { TaskOptions, TaskRunEvent } from './task-options.ts';
 
 /**
  * Runs tasks: handlers that go on after the request that started them, under the server's root
@@ -37,7 +37,7 @@ export class TaskEngine implements TaskHost {
   readonly #maxActive: number;
   readonly #maxResult: number;
   readonly #root: Scope;
-  readonly #running = new RunningTasks();
+  readonly #running: RunningTasks;
   /** Whether this engine runs tasks (`run: 'here'`), else only queues them for workers. */
   readonly runs: boolean;
   readonly #claims: TaskClaims;
@@ -52,6 +52,7 @@ export class TaskEngine implements TaskHost {
     this.#maxActive = options.maxActivePerPrincipal ?? DEFAULTS.tasks.maxActivePerPrincipal;
     this.#maxResult = options.maxResultBytes ?? DEFAULTS.tasks.maxResultBytes;
     this.runs = options.run !== 'workers';
+    this.#running = new RunningTasks(() => this.id, options.onRun);
     this.#claims = new TaskClaims(this, this.#running, options);
     this.store.bind(this);
   }
@@ -111,7 +112,7 @@ export class TaskEngine implements TaskHost {
       if (error instanceof TaskLimitError) return undefined;
       throw error;
     }
-    if (scope) this.#running.add(id, newRunning(scope, plan.binding, 1, undefined));
+    if (scope) this.#running.add(id, newRunning(scope, record, 1));
     this.#running.emit(record);
     return record;
   }
@@ -122,21 +123,32 @@ export class TaskEngine implements TaskHost {
     // Not running here any more (expired, lost to another runner): its end is not ours to write.
     if (!running) return;
     this.#running.forget(id);
+    const reason = running.scope.reason;
     running.scope.dispose();
     // Shutting down: `shutdown()` writes each running task's end (or lets it go) itself.
-    if (this.#closing) return;
-    const patch = settlement(outcome, running.scope.reason, this.#maxResult);
-    if (patch === undefined) return;
+    const patch = this.#closing ? undefined : settlement(outcome, reason, this.#maxResult);
+    if (patch === undefined) {
+      this.#running.ended(id, running, 'stopped', this.#closing ? 'shutdown' : reason);
+      return;
+    }
     try {
       const record = await this.store.update(
         id,
         { ...patch, inputRequests: undefined },
         running.fence,
       );
+      const written =
+        record !== undefined && record.status === patch.status && !this.#taken(record, running);
+      this.#running.ended(
+        id,
+        running,
+        written ? (patch.status as 'completed' | 'failed') : 'refused',
+      );
       if (record) this.#running.emit(record);
     } catch {
       // Nobody awaits a settle: a store that cannot take the write (a remote one that is away)
       // must not make it an unhandled rejection. A store that can keeps the write for later.
+      this.#running.ended(id, running, 'refused', 'store-unavailable');
     }
   }
 
@@ -255,6 +267,7 @@ export class TaskEngine implements TaskHost {
   #lose(id: string, running: Running): void {
     this.#running.forget(id);
     running.scope.abort('task-lost');
+    this.#running.ended(id, running, 'stopped', 'task-lost');
   }
 
   /**
@@ -282,8 +295,10 @@ export class TaskEngine implements TaskHost {
   /** TaskHost: the store forgot an expired task; a handler still running for it stops. */
   expired(id: string): void {
     const running = this.#running.get(id);
+    if (!running) return;
     this.#running.forget(id);
-    running?.scope.abort('task-expired');
+    running.scope.abort('task-expired');
+    this.#running.ended(id, running, 'stopped', 'task-expired');
   }
 
   /**

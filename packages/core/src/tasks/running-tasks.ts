@@ -5,24 +5,37 @@
  * @module
  */
 import type { Scope } from '../lifecycle/scope.ts';
-import type { JsonObject } from '../protocol/jsonrpc.ts';
 import type { TaskRecord } from './store.ts';
-import type { Running } from './task-options.ts';
+import type { Running, TaskRunEvent } from './task-options.ts';
 
-/** A task this engine begins to run, held with `fence`, with the answers it has so far. */
-export function newRunning(
-  scope: Scope,
-  binding: string,
-  fence: number,
-  answers: Record<string, JsonObject> | undefined,
-): Running {
-  return { scope, binding, fence, uses: new Map(), waiters: [], answers: { ...answers } };
+/** A run of `record` this engine begins, held with `fence`, with the answers it has so far. */
+export function newRunning(scope: Scope, record: TaskRecord, fence: number): Running {
+  const { binding, tool, answers } = record;
+  const attempt = Math.max(1, record.attempts ?? 1);
+  return {
+    scope,
+    binding,
+    tool,
+    attempt,
+    fence,
+    uses: new Map(),
+    waiters: [],
+    answers: { ...answers },
+  };
 }
 
 export class RunningTasks {
   readonly #running = new Map<string, Running>();
   readonly #listeners = new Set<(record: TaskRecord) => void>();
   #onIdle: (() => void) | undefined;
+  readonly #runner: () => string;
+  readonly #onRun: ((event: TaskRunEvent) => void) | undefined;
+
+  /** `runner`: the engine's id; `onRun`: the `tasks.onRun` option. */
+  constructor(runner: () => string, onRun?: (event: TaskRunEvent) => void) {
+    this.#runner = runner;
+    this.#onRun = onRun;
+  }
 
   get size(): number {
     return this.#running.size;
@@ -41,8 +54,32 @@ export class RunningTasks {
     return this.#running.has(id);
   }
 
+  /** A run of task `id` begins here. */
   add(id: string, running: Running): void {
     this.#running.set(id, running);
+    this.#tell('start', id, running);
+  }
+
+  /** The run of task `id` ended: it wrote `outcome`, or was refused or stopped (`reason`). */
+  ended(id: string, running: Running, outcome: TaskRunEvent['outcome'], reason?: string): void {
+    this.#tell('end', id, running, outcome, reason);
+  }
+
+  #tell(
+    phase: TaskRunEvent['phase'],
+    taskId: string,
+    running: Running,
+    outcome?: TaskRunEvent['outcome'],
+    reason?: string,
+  ): void {
+    if (this.#onRun === undefined) return;
+    const { tool, attempt, fence } = running;
+    const event: TaskRunEvent = { phase, taskId, tool, runner: this.#runner(), attempt, fence };
+    if (outcome !== undefined) event.outcome = outcome;
+    if (reason !== undefined) event.reason = reason;
+    try {
+      this.#onRun(event);
+    } catch {}
   }
 
   ids(): string[] {

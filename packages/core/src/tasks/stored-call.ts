@@ -59,6 +59,12 @@ export class StoredCallContext implements MethodContext {
   readonly requestId: RequestId;
   readonly #call: StoredCall;
   #request: RequestInfo | undefined;
+  /**
+   * The request side's signal, which nothing aborts. One per run, made on first use: workerd
+   * refuses an `AbortController` made at a script's top level, and one shared by the Durable
+   * Objects of an isolate is I/O of another object to all but the first.
+   */
+  #never: AbortController | undefined;
 
   constructor(endpoint: Endpoint, record: TaskRecord, call: StoredCall) {
     this.endpoint = endpoint;
@@ -68,7 +74,8 @@ export class StoredCallContext implements MethodContext {
 
   /** Never aborts: the task's own scope is the signal its handler sees. */
   get signal(): AbortSignal {
-    return NEVER.signal;
+    this.#never ??= new AbortController();
+    return this.#never.signal;
   }
   get method(): string {
     return 'tools/call';
@@ -125,6 +132,3 @@ export class StoredCallContext implements MethodContext {
     return this.input({});
   }
 }
-
-/** The signal of every stored call's request side: nothing aborts it. */
-const NEVER = new AbortController();

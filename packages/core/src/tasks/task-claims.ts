@@ -68,7 +68,7 @@ export class TaskClaims {
       if (claimed?.runner !== id || claimed.fence !== fence + 1 || this.#running.has(record.id))
         return claimed;
       const scope = this.#engine.scope();
-      this.#running.add(record.id, newRunning(scope, record.binding, fence + 1, claimed.answers));
+      this.#running.add(record.id, newRunning(scope, claimed, fence + 1));
       this.start(claimed, scope);
       return claimed;
     }

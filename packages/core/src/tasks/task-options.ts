@@ -45,6 +45,31 @@ export interface TaskOptions {
    * kills every runner it lands on must not loop for ever; past it the task fails. @default 16
    */
   maxInputAttempts?: number;
+  /**
+   * Told of every run of a task on this engine: when its handler begins (`'start'`) and when it
+   * ends (`'end'`, with what became of it), with the run's attempt and fencing token. What an
+   * operator logs to see tasks move between runners; a listener that throws is ignored.
+   */
+  onRun?: (event: TaskRunEvent) => void;
+}
+
+/**
+ * One run of a task's handler on one engine. `outcome` (with `'end'`): the status this run wrote
+ * (`completed`, `failed`), `refused` when its end was not written (another runner holds the
+ * task now, or it ended meanwhile: a cancel), or `stopped` when it was aborted without writing
+ * one (`reason`: `task-lost`, `task-cancelled`, `task-expired`, `shutdown`).
+ */
+export interface TaskRunEvent {
+  phase: 'start' | 'end';
+  taskId: string;
+  tool: string;
+  /** The engine that runs it (a task's `runner`). */
+  runner: string;
+  /** Which run of the task this is: 1 for the first. */
+  attempt: number;
+  fence: number;
+  outcome?: 'completed' | 'failed' | 'refused' | 'stopped';
+  reason?: string;
 }
 
 /** What a task needs to be created: who owns it, for how long, for which tool, and its call. */
@@ -65,6 +90,9 @@ export interface TaskPlan {
 export interface Running {
   readonly scope: Scope;
   readonly binding: string;
+  readonly tool: string;
+  /** Which run of the task this is (its record's `attempts` when it began). */
+  readonly attempt: number;
   /** The fencing token this engine holds the task with: every write it makes carries it. */
   fence: number;
   /** How often this run asked each input key so far: the same run asks the same wire keys. */
