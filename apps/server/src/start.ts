@@ -21,6 +21,7 @@ import {
   exampleOptions,
   requestLogger,
   sessionLogger,
+  taskRunLogger,
 } from './example/index.ts';
 
 /** What the example needs of a runtime. */
@@ -80,10 +81,9 @@ export async function startExample(runtime: ExampleRuntime): Promise<void> {
       : undefined;
   // MCP_TASKS_RUN=workers (with Redis): this instance only queues tasks; `pnpm start:worker`
   // processes run them.
-  const tasks =
-    redis && env('MCP_TASKS_RUN') === 'workers'
-      ? { tasks: { ...redis.options.tasks, run: 'workers' as const } }
-      : {};
+  // Every task run is logged (which instance ran it, its attempt and fence).
+  const run = redis && env('MCP_TASKS_RUN') === 'workers' ? 'workers' : 'here';
+  const tasks = { tasks: { ...redis?.options.tasks, run, onRun: taskRunLogger(log) } as const };
   const handler = createMcpHandler(createExampleServer(), {
     ...exampleOptions(env, { host: hostname, port }),
     ...redis?.options,

@@ -6,7 +6,7 @@
  * exits.
  */
 import { serveTasks } from '@edge-mcp/core';
-import { createExampleServer } from './example/index.ts';
+import { createExampleServer, taskRunLogger } from './example/index.ts';
 import { exampleCluster } from './example/redis.ts';
 
 const env = (name: string) => process.env[name];
@@ -25,7 +25,7 @@ if (!redis || !store) {
   log('edge-mcp task worker: the Redis backend holds no task store');
   process.exit(1);
 }
-const worker = serveTasks(createExampleServer(), { store });
+const worker = serveTasks(createExampleServer(), { store, onRun: taskRunLogger(log) });
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

@@ -6,5 +6,5 @@
 
 export { createExampleApp } from './app.ts';
 export { type EnvReader, exampleOptions } from './options.ts';
-export { requestLogger, sessionLogger } from './request-log.ts';
+export { requestLogger, sessionLogger, taskRunLogger } from './request-log.ts';
 export { createExampleServer } from './server.ts';

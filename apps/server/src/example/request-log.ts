@@ -1,4 +1,4 @@
-import type { RequestEvent, SessionEvent } from '@edge-mcp/core';
+import type { RequestEvent, SessionEvent, TaskRunEvent } from '@edge-mcp/core';
 
 /**
  * One JSON line per finished request, for `onRequest`: what was called, how it ended, why it was
@@ -40,6 +40,28 @@ export function sessionLogger(
     if (session.reason) line.reason = session.reason;
     if (session.clientInfo)
       line.client = `${session.clientInfo.name}/${session.clientInfo.version}`;
+    write(JSON.stringify(line));
+  };
+}
+
+/**
+ * One JSON line per task run begun or ended, for `tasks.onRun`: which runner took the task, its
+ * attempt and fencing token, and (at the end) what the run wrote, `refused` or `stopped`. What
+ * shows a task moving to another instance after its runner was lost.
+ */
+export function taskRunLogger(write: (line: string) => void): (event: TaskRunEvent) => void {
+  return (event) => {
+    const line: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      event: event.phase === 'start' ? 'task-run' : 'task-end',
+      taskId: event.taskId,
+      tool: event.tool,
+      runner: event.runner,
+      attempt: event.attempt,
+      fence: event.fence,
+    };
+    if (event.outcome) line.outcome = event.outcome;
+    if (event.reason) line.reason = event.reason;
     write(JSON.stringify(line));
   };
 }
