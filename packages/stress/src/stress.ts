@@ -11,12 +11,14 @@
  *   STRESS_CLIENTS [32]         concurrent soak clients
  *   STRESS_STALLED [8]          stalled readers kept open during the soak
  *   STRESS_HEAP_MIB [16]        allowed heap growth after GC
- *   STRESS_ONLY [all]           `fuzz`, `soak`, `abuse`, `deploy` or `chaos`
+ *   STRESS_ONLY [all]           `fuzz`, `soak`, `abuse`, `deploy`, `chaos` or `tasks`
  *   STRESS_DEPLOY_SESSIONS [500] sessions of the rolling deploy (three instances behind HAProxy,
  *                               each replaced twice, by SIGTERM with a drain and by SIGKILL)
  *   STRESS_CHAOS_SESSIONS [300] sessions of the Redis Cluster chaos run (three instances on a
  *                               sharded cluster; failovers, SIGKILLed primaries, slot migrations)
  *   STRESS_CHAOS_ROUNDS [5]     rounds of its three steps
+ *   STRESS_TASKS [1000]         tasks of the task chaos run (three instances and two task workers
+ *                               on Redis, one SIGKILLed every STRESS_TASK_KILL_MS [5000])
  *   STRESS_ABUSE_RUNTIMES [node,deno,bun]  where the abuse mode attacks the example (192 MB heap)
  *   FUZZ_SEED, SOAK_SEED        replay a printed seed
  */
@@ -184,11 +186,26 @@ async function chaos(): Promise<void> {
   });
 }
 
+/**
+ * The task chaos run at length (issue 27 item 5): the test-suite's task-chaos test with 1,000
+ * tasks over three instances and two workers, one SIGKILLed every 5 s.
+ */
+async function taskChaos(): Promise<void> {
+  const tasks = env('STRESS_TASKS', 1000);
+  const killMs = env('STRESS_TASK_KILL_MS', 5000);
+  console.log(`tasks: ${tasks} tasks, a runner SIGKILLed every ${killMs} ms`);
+  await suiteRun('tasks: the task chaos run', 'test/task-chaos.test.ts', {
+    TASK_CHAOS_TASKS: String(tasks),
+    TASK_CHAOS_KILL_MS: String(killMs),
+  });
+}
+
 if (only === undefined || only === 'fuzz') await fuzz();
 if (only === undefined || only === 'soak') await soakRun();
 if (only === undefined || only === 'abuse') await abuse();
 if (only === undefined || only === 'deploy') await deploy();
 if (only === undefined || only === 'chaos') await chaos();
+if (only === undefined || only === 'tasks') await taskChaos();
 if (failures.length > 0) {
   console.log(`\n${failures.length} failure(s):\n${failures.join('\n\n')}`);
   process.exitCode = 1;
