@@ -121,6 +121,8 @@ export const McpSession = defineSessionObject((env: Env) => {
         : { heartbeatMs: Number(env.TASK_HEARTBEAT_MS) }),
       // Counted across every object by the registry.
       ...(env.TASK_QUOTA === undefined ? {} : { maxActivePerPrincipal: Number(env.TASK_QUOTA) }),
+      // Every run begun and ended, for the tests that count runs across restarts.
+      onRun: (event) => sink.push({ kind: 'task-run', ...event }),
     },
   };
 });
