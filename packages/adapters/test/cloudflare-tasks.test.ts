@@ -115,6 +115,20 @@ function taskServer(p: Probe): McpServer {
       return `worked ${n}`;
     },
   );
+  // The same work, from a tool that may run again when its run is lost.
+  server.tool(
+    'again',
+    {
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+      taskSupport: 'optional',
+      retry: { attempts: 2 },
+    },
+    async (args, ctx) => {
+      p.started.resolve(ctx.task?.id);
+      await p.release.promise;
+      return `again ${(args as { n: number }).n}`;
+    },
+  );
   server.tool('plain', {}, () => 'plain');
   return server;
 }
@@ -212,6 +226,31 @@ describe('DurableObjectTaskStore', () => {
     expect((await poll(objectHandler(state, probe()).handler, orphan, () => true)).status).toBe(
       'failed',
     );
+  });
+
+  test('a restart lost a run that may run again: the next alarm, with no read, runs it again and beats for it', async () => {
+    const { state, storage } = fakeState();
+    const first = probe();
+    const before = objectHandler(state, first, { heartbeatMs: 1000 });
+    const lost = (await call(before.handler, 'tools/call', { name: 'again', arguments: { n: 4 } }))
+      .message.result.taskId;
+    await first.started.promise;
+
+    // A new instance on the same storage; the alarm the lost one set fires there.
+    const second = probe();
+    const after = objectHandler(state, second, { heartbeatMs: 1000 });
+    const firing = Date.now();
+    await after.alarm.fire();
+    expect(await within(second.started.promise, 'the run begun by the alarm')).toBe(lost);
+    // Running here now: the alarm beats for it, not only at its TTL an hour away.
+    expect(after.store.usage()).toEqual({ tasks: 1, active: 1 });
+    expect(storage.alarm).toBeGreaterThanOrEqual(firing + 1000);
+    expect(storage.alarm).toBeLessThan(firing + 60_000);
+    second.release.resolve();
+    expect(await poll(after.handler, lost, (s) => s !== 'working')).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'again 4' }] },
+    });
   });
 
   test('the TTL: the alarm forgets the task, aborts its handler (task-expired) and deletes the storage', async () => {

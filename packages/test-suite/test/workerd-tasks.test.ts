@@ -21,6 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitForLog } from '../src/suite/wait.ts';
 import { workerdTarget } from '../src/targets/runtimes.ts';
+import type { SpawnedTarget } from '../src/targets/spawn.ts';
 import type { LogLine, Target } from '../src/targets/types.ts';
 
 const EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -476,6 +477,40 @@ describe('tasks across a restart of the dev server (persisted storage)', () => {
       expect(await settled(target, ask)).toMatchObject({
         status: 'completed',
         result: { content: [{ type: 'text', text: 'ended: kept' }] },
+      });
+    } finally {
+      await target.stop();
+    }
+  }, 240_000);
+
+  test("after a SIGKILL, nobody reading it: the object's alarm runs a re-runnable task again and it completes", async () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'edge-mcp-tasks-'));
+    dirs.push(persistTo);
+    // A short heartbeat: the alarm the killed instance set fires a second after the restart.
+    const options = { persistTo, vars: { TASK_HEARTBEAT_MS: '1000' } };
+    let target = await workerdTarget('suite', options);
+    let again: string;
+    try {
+      const started = await rpc(target, 'tools/call', {
+        name: 'task_again',
+        arguments: { ms: 3000 },
+      });
+      again = started.message.result.taskId;
+      await taskEvent(target, again, 'start');
+    } finally {
+      const spawned = target as SpawnedTarget;
+      spawned.kill('SIGKILL');
+      await spawned.exited;
+    }
+    target = await workerdTarget('suite', options);
+    try {
+      // No request names the task: its second run is begun by the object's alarm alone, seen
+      // in the deployment's log (a read would start it too, and prove nothing).
+      await taskEvent(target, again, 'start');
+      await taskEvent(target, again, 'done');
+      expect(await settled(target, again)).toMatchObject({
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'slept 3000 ms' }] },
       });
     } finally {
       await target.stop();

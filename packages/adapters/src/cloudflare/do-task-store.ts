@@ -47,8 +47,10 @@ function plain(record: TaskRecord): TaskRecord {
  *
  * - Ids are `<object id>.<128-bit token>`, like session ids: the Worker routes `tasks/*` to the
  *   object by the id in `Mcp-Name`, and the token makes the id unguessable.
- * - One live instance per object, so the store is `exclusive`: a record left `working` by an
- *   earlier instance lost its handler, and the engine answers it `failed` (reason `restart`).
+ * - One live instance per object, so the store is `exclusive`: a record left unfinished by an
+ *   earlier instance lost its handler. The engine runs it again when its tool may run again (or
+ *   it waits for input), else answers it `failed` (reason `restart`): when it is next read, or
+ *   at the next alarm, whichever comes first.
  * - Writes are synchronous: the object's output gate holds the CreateTaskResult until the task
  *   is durable, so a `tasks/get` sent after it always finds the task.
  * - The object's alarm (shared with the session manager: one `alarm()` asks both) forgets tasks
@@ -112,13 +114,14 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     const count = this.#stored();
     this.#kv.put(PREFIX + record.id, plain(record));
     this.#count = count + 1;
-    const now = Date.now();
-    let at = record.expiresAt;
-    if (active(record)) {
-      this.#live.add(record.id);
-      at = Math.min(at, now + this.#heartbeatMs);
-    }
-    this.#alarm.request(at);
+    if (active(record)) this.#runs(record);
+    else this.#alarm.request(record.expiresAt);
+  }
+
+  /** `record` runs here from now on: the alarm beats while it does (and forgets it at its TTL). */
+  #runs(record: TaskRecord): void {
+    this.#live.add(record.id);
+    this.#alarm.request(Math.min(record.expiresAt, Date.now() + this.#heartbeatMs));
   }
 
   get(id: string): TaskRecord | undefined {
@@ -139,6 +142,10 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     if (!active(next)) {
       this.#live.delete(id);
       this.#ended(id);
+    } else if (patch.runner !== undefined && !this.#live.has(id)) {
+      // Claimed by this instance after a restart lost its run: it runs here again, so the
+      // heartbeat must keep the object in memory for it as for a task created here.
+      this.#runs(next);
     }
     return next;
   }
@@ -184,15 +191,26 @@ export class DurableObjectTaskStore implements TaskStore, AlarmUser {
     return this.#alarm.fire();
   }
 
-  /** AlarmUser: forget what reached its TTL; beat again while a task runs here. */
+  /**
+   * AlarmUser: forget what reached its TTL; beat again while a task runs here. A task left
+   * unfinished by an earlier instance of the object (a restart, a deploy, an eviction while it
+   * ran) is handed to the engine, which runs it again or answers it `failed`: the alarm that
+   * instance set outlives it, so a lost run is taken up within one heartbeat even when nobody
+   * reads the task.
+   */
   due(now: number): number | undefined {
     let next: number | undefined;
     const expired: string[] = [];
+    const orphans: string[] = [];
     for (const record of this.#records()) {
       if (record.expiresAt <= now) expired.push(record.id);
-      else if (next === undefined || record.expiresAt < next) next = record.expiresAt;
+      else {
+        if (active(record) && !this.#live.has(record.id)) orphans.push(record.id);
+        if (next === undefined || record.expiresAt < next) next = record.expiresAt;
+      }
     }
     this.#expire(expired);
+    for (const id of orphans) this.#host?.orphaned?.(id);
     if (this.#live.size > 0) next = Math.min(next ?? Infinity, now + this.#heartbeatMs);
     return next;
   }
