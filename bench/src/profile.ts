@@ -14,6 +14,7 @@ import type { ProfileSummary } from './entries/node-profiler.ts';
 import { getJson } from './lib/http.ts';
 import { load } from './lib/load.ts';
 import { type CallShape, checkEcho, echoCall, initializeShape, openSession } from './lib/mcp.ts';
+import { jwksService } from './lib/services.ts';
 import { startTarget } from './lib/spawn.ts';
 import { LEGACY } from './targets.ts';
 
@@ -24,12 +25,15 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const dir = join(tmpdir(), 'edge-mcp-bench-profiles');
 mkdirSync(dir, { recursive: true });
 
+const mode = process.env.PROFILE_MODE;
 const server = await startTarget({
   runtime: 'node',
   entry: process.env.PROFILE_ENTRY ?? 'node-edge.ts',
+  // The auth modes verify the bench's token, as the auth targets do: its JWKS and its header.
+  ...(mode?.startsWith('auth') ? { service: jwksService } : {}),
   env: {
     MAX_SESSIONS: '1000000',
-    ...(process.env.PROFILE_MODE ? { MODE: process.env.PROFILE_MODE } : {}),
+    ...(mode ? { MODE: mode } : {}),
   },
 });
 try {
@@ -39,8 +43,9 @@ try {
     else {
       const sessionId = era === 'legacy' ? await openSession(server.mcpUrl, LEGACY) : undefined;
       shape = echoCall(era === 'legacy' ? 'legacy' : 'modern', LEGACY, sessionId);
-      await checkEcho(server.mcpUrl, shape);
     }
+    shape = { ...shape, headers: { ...shape.headers, ...server.headers } };
+    if (era !== 'initialize') await checkEcho(server.mcpUrl, shape);
     await load({ url: server.mcpUrl, shape, connections, duration: 2 });
     await getJson(`${server.sideUrl}/profile/start`);
     const result = await load({ url: server.mcpUrl, shape, connections, duration: seconds });

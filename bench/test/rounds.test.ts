@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import type { Spread } from '../src/lib/stats.ts';
 import { selection } from '../src/config.ts';
 import { plan, rotation, runRounds } from '../src/lib/rounds.ts';
+import { measureRows, ratiosToBaselines } from '../src/measures/measure.ts';
 import { THROUGHPUT_TARGETS } from '../src/targets.ts';
 
 describe('interleaved rounds', () => {
@@ -39,6 +41,61 @@ describe('interleaved rounds', () => {
       { round: 0, position: 1, error: 'did not start' },
       { round: 1, position: 0, result: 'b1' },
     ]);
+  });
+});
+
+describe('goal pairs measured side by side', () => {
+  const base = { id: 'base' };
+  const near = { id: 'near' };
+  const far = { id: 'far' };
+  const other = { id: 'other' };
+  const partnerOf = (t: { id: string }) => (t === near || t === far ? base : undefined);
+
+  async function run(freshMs: number) {
+    const calls: string[] = [];
+    // The machine slows down as the run goes on: each partner sample finds it slower, and a
+    // target measured right after one runs at half its speed.
+    let speed = 100;
+    const rows = await measureRows([base, near, other, far], 2, () => {}, {
+      pairing: { partnerOf, freshMs },
+      name: (t) => t.id,
+      once: async (t, round) => {
+        calls.push(`${round}:${t.id}`);
+        if (t === base) speed -= 10;
+        return { value: t === base ? speed : speed / 2 };
+      },
+      describe: () => '',
+      row: (t) => ({ baseline: partnerOf(t)?.id ?? null, ratio: null as Spread | null }),
+    });
+    return { calls, rows: ratiosToBaselines(rows, (s) => s.value) };
+  }
+
+  test('a partner that is not fresh is measured again right before; the ratio is to that sample', async () => {
+    const { calls, rows } = await run(Number.POSITIVE_INFINITY);
+    // Round 1 turns the order (other, far, base, near): `far` comes before `base`.
+    expect(calls).toEqual([
+      '0:base',
+      '0:near',
+      '0:other',
+      '0:far',
+      '1:other',
+      '1:base',
+      '1:far',
+      '1:base',
+      '1:near',
+    ]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get('base')?.samples).toHaveLength(3);
+    // Every ratio is to the sample taken just before: half, whatever the drift.
+    expect(byId.get('near')?.ratio?.values).toEqual([0.5, 0.5]);
+    expect(byId.get('far')?.ratio?.values).toEqual([0.5, 0.5]);
+  });
+
+  test('with a short freshness every paired target gets its own partner sample', async () => {
+    const { calls, rows } = await run(-1);
+    expect(calls.filter((c) => c.endsWith(':base'))).toHaveLength(6);
+    for (const id of ['near', 'far'])
+      expect(rows.find((r) => r.id === id)?.ratio?.values).toEqual([0.5, 0.5]);
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { median, pairedRatios, percentile, spread, worst } from '../src/lib/stats.ts';
+import {
+  median,
+  pairedRatios,
+  pairedSamples,
+  percentile,
+  spread,
+  worst,
+} from '../src/lib/stats.ts';
 
 describe('statistics of the rounds', () => {
   test('median of an odd and an even count, unsorted input left alone', () => {
@@ -43,6 +50,20 @@ describe('statistics of the rounds', () => {
     ]);
     expect(pairedRatios(target, baseline)).toEqual([0.9, 1]);
     expect(pairedRatios(target, new Map([[0, 0]]))).toEqual([]);
+  });
+
+  test("paired samples: the partner's sample a target's names in a round, else the round's all", () => {
+    const partner = [
+      { round: 0, seq: 0, v: 10 },
+      { round: 0, seq: 2, v: 20 },
+      { round: 1, seq: 5, v: 30 },
+      { round: 1, seq: 7, v: 40 },
+      { round: 2, v: 50 },
+    ];
+    const mine = [{ partner: 2 }, { partner: undefined }, {}];
+    expect(pairedSamples(mine, partner).map((s) => s.v)).toEqual([20, 30, 40, 50]);
+    // None named (older results, another measure): all of them.
+    expect(pairedSamples([{}], partner)).toEqual(partner);
   });
 
   test('the worst round: the lowest for >=, the highest for <=', () => {

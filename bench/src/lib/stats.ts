@@ -72,6 +72,21 @@ export function roundMedians<S extends { round: number }>(
 }
 
 /**
+ * `theirs` (a partner's samples) as paired with `mine`: in each round where one of mine names a
+ * partner sample (`partner`, the `seq` of the sample taken right before it), those; in the other
+ * rounds, all of the round's (older results, other measures, a partner that failed).
+ */
+export function pairedSamples<S extends { round: number; seq?: number; partner?: number }>(
+  mine: readonly { partner?: number }[],
+  theirs: readonly S[],
+): S[] {
+  const named = new Set(mine.flatMap((s) => (s.partner === undefined ? [] : [s.partner])));
+  const picked = theirs.filter((s) => s.seq !== undefined && named.has(s.seq));
+  const paired = new Set(picked.map((s) => s.round));
+  return [...picked, ...theirs.filter((s) => !paired.has(s.round))];
+}
+
+/**
  * Per-round ratios of two figures measured in the same rounds: `numerator[r] / denominator[r]`
  * for every round where both are known and the denominator is positive.
  */

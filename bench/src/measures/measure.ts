@@ -4,7 +4,7 @@
  */
 import { messageOf, runRounds } from '../lib/rounds.ts';
 import { type RunningTarget, startTarget, type TargetSpec } from '../lib/spawn.ts';
-import { pairedRatios, roundMedians, type Spread, spread } from '../lib/stats.ts';
+import { pairedRatios, pairedSamples, roundMedians, type Spread, spread } from '../lib/stats.ts';
 import { loadAverage } from '../lib/system.ts';
 
 /** Where a sample sits: its round, its place in the round, the 1-minute load when it started. */
@@ -12,13 +12,25 @@ export interface Stamp {
   round: number;
   position: number;
   load1: number;
+  /** Its number in the measure's run, for a paired sample to name (absent in older results). */
+  seq?: number;
+  /** The `seq` of its partner's sample taken just before it (see `Pairing`). */
+  partner?: number;
 }
 
-const stamp = (round: number, position: number): Stamp => ({
-  round,
-  position,
-  load1: loadAverage()[0],
-});
+/**
+ * Goal pairs measured side by side. This machine's speed drifts by tens of percent over minutes
+ * (a bare handler's CPU per call from 31 to 47 µs between rounds of one run), so a ratio of two
+ * targets measured minutes apart in a round says as much about the drift as about them. With a
+ * pairing, a target whose partner (what its goals compare it with) did not end a sample in this
+ * round within `freshMs` gets a fresh partner sample first, and its own sample names it
+ * (`partner`): ratios are then taken between neighbours (`pairedSamples`). The partner's extra
+ * samples count among its own.
+ */
+export interface Pairing<T> {
+  partnerOf: (target: T) => T | undefined;
+  freshMs: number;
+}
 
 /** A target's samples, its failed rounds (`round 2: …`) and why it was skipped, if it was. */
 export interface Measured<S> {
@@ -43,13 +55,14 @@ export interface Rounds<T, S> {
 /**
  * Runs `once` for every target in interleaved rounds (src/lib/rounds.ts), each sample stamped
  * when it starts, a target that cannot run here skipped with its reason; logs
- * `round r/R  <name> <describe(sample)>` per sample (or the error of a failed one).
+ * `round r/R  <name> <describe(sample)>` per sample (or the error of a failed one). With a
+ * `pairing`, partners are measured again where they are not fresh (see `Pairing`).
  */
 export async function measureRounds<T extends Runnable, S>(
   targets: readonly T[],
   rounds: number,
   log: (line: string) => void,
-  { name, once, describe }: Rounds<T, S>,
+  { name, once, describe, pairing }: Rounds<T, S> & { pairing?: Pairing<T> },
 ): Promise<Map<T, Measured<S & Stamp>>> {
   const skipped = new Map<T, string>();
   for (const target of targets) {
@@ -60,24 +73,50 @@ export async function measureRounds<T extends Runnable, S>(
     }
   }
   const runnable = targets.filter((target) => !skipped.has(target));
-  const results = await runRounds(runnable, rounds, async (target, round, position) => {
+  let seq = 0;
+  const last = new Map<T, { sample: S & Stamp; round: number; endedAt: number }>();
+  const extra = new Map<T, (S & Stamp)[]>();
+  const take = async (target: T, round: number, position: number, partner?: number) => {
     const head = `round ${round + 1}/${rounds}  ${name(target)}`;
     try {
-      const at = stamp(round, position);
-      const sample = { ...at, ...(await once(target, round, position)) };
-      log(`${head} ${describe(sample)}`);
+      const at: Stamp = { round, position, load1: loadAverage()[0], seq: seq++ };
+      const sample = { ...at, ...(await once(target, round, position)) } as S & Stamp;
+      if (partner !== undefined) sample.partner = partner;
+      last.set(target, { sample, round, endedAt: performance.now() });
+      log(`${head} ${describe(sample)}${partner === undefined ? '' : '  (paired)'}`);
       return sample;
     } catch (error) {
       log(`${head} ${messageOf(error)}`);
       throw error;
     }
-  });
+  };
+  /** The `seq` of a fresh sample of `target`'s partner in `round`, measured now if need be. */
+  const partnerSeq = async (target: T, round: number, position: number) => {
+    const partner = pairing?.partnerOf(target);
+    if (!pairing || !partner || !runnable.includes(partner)) return undefined;
+    const fresh = () => {
+      const prior = last.get(partner);
+      return prior && prior.round === round && performance.now() - prior.endedAt <= pairing.freshMs
+        ? prior.sample.seq
+        : undefined;
+    };
+    if (fresh() !== undefined) return fresh();
+    // A partner that fails now leaves its target unpaired in this round, not failed.
+    const sample = await take(partner, round, position).catch(() => undefined);
+    if (sample) extra.set(partner, [...(extra.get(partner) ?? []), sample]);
+    return sample?.seq;
+  };
+  const results = await runRounds(runnable, rounds, async (target, round, position) =>
+    take(target, round, position, await partnerSeq(target, round, position)),
+  );
   return new Map(
     targets.map((target) => {
       const runs = results.get(target) ?? [];
       const reason = skipped.get(target);
+      const samples = runs.flatMap((run) => (run.result === undefined ? [] : [run.result]));
+      samples.push(...(extra.get(target) ?? []));
       const measured: Measured<S & Stamp> = {
-        samples: runs.flatMap((run) => (run.result === undefined ? [] : [run.result])),
+        samples: samples.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0)),
         errors: runs.flatMap((run) => (run.error ? [`round ${run.round + 1}: ${run.error}`] : [])),
         ...(reason ? { skipped: reason } : {}),
       };
@@ -91,7 +130,10 @@ export async function measureRows<T extends Runnable, S, X>(
   targets: readonly T[],
   rounds: number,
   log: (line: string) => void,
-  { row, ...spec }: Rounds<T, S> & { row: (target: T, samples: (S & Stamp)[]) => X },
+  {
+    row,
+    ...spec
+  }: Rounds<T, S> & { row: (target: T, samples: (S & Stamp)[]) => X; pairing?: Pairing<T> },
 ) {
   const measured = await measureRounds(targets, rounds, log, spec);
   return targets.map((target) => {
@@ -167,7 +209,11 @@ export const sum = <S>(samples: readonly S[], pick: (sample: S) => number) =>
  * where `pick` gives both a figure), summarised over the rounds.
  */
 export function ratiosToBaselines<
-  R extends { id: string; baseline: string | null; samples: { round: number }[] },
+  R extends {
+    id: string;
+    baseline: string | null;
+    samples: { round: number; seq?: number; partner?: number }[];
+  },
 >(
   rows: R[],
   pick: (sample: R['samples'][number]) => number | null,
@@ -180,7 +226,9 @@ export function ratiosToBaselines<
     );
   for (const row of rows) {
     const base = rows.find((r) => r.id === row.baseline);
-    if (base) (row[key] as Spread | null) = spread(pairedRatios(byRound(row), byRound(base)));
+    if (!base) continue;
+    const theirs = byRound({ ...base, samples: pairedSamples(row.samples, base.samples) });
+    (row[key] as Spread | null) = spread(pairedRatios(byRound(row), theirs));
   }
   return rows;
 }

@@ -80,6 +80,16 @@ export async function runThroughput(
   log: (line: string) => void,
 ) {
   const rows = await measureRows(targets, config.rounds, log, {
+    pairing: {
+      // What a target's goals compare it with: measured next to it (measure.ts, `Pairing`).
+      partnerOf: (target) => {
+        const goal = target.goals?.[0];
+        const id = goal ? (goal.against ?? target.baseline) : undefined;
+        return targets.find((t) => t.id === id);
+      },
+      // About two samples' time: a partner measured just before the target before stays fresh.
+      freshMs: 20_000,
+    },
     name: (target) => target.id.padEnd(36),
     once: (target) => withTarget(target.spec, (server) => measureOnce(target, server, config)),
     describe: (sample) =>

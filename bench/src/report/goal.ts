@@ -2,7 +2,7 @@
  * How a section makes a verdict: a goal's rounds against its threshold, judged on the worst round
  * (the lowest value for `>=`, the highest for `<=`), and the ratio goals the registry declares.
  */
-import { median, pairedRatios, type Spread, spread, worst } from '../lib/stats.ts';
+import { median, pairedRatios, pairedSamples, type Spread, spread, worst } from '../lib/stats.ts';
 import type { RatioGoal } from '../target-shapes.ts';
 import { fixed } from './format.ts';
 import type { Goal } from './types.ts';
@@ -51,7 +51,13 @@ export const failedProbes = (row: { errors: string[] }, count: number, what: str
  * The ratio goals of one registry target (`this / against`, against its baseline by default),
  * each ratio taken within a round from `byRound` of both rows; none when the target was not run.
  */
-export function ratioGoals<Row extends { id: string; errors: string[] }>(
+export function ratioGoals<
+  Row extends {
+    id: string;
+    errors: string[];
+    samples: readonly { round: number; seq?: number; partner?: number }[];
+  },
+>(
   rows: readonly Row[],
   target: { id: string; baseline?: string; goals?: RatioGoal[] },
   byRound: (row: Row) => Map<number, number>,
@@ -63,7 +69,10 @@ export function ratioGoals<Row extends { id: string; errors: string[] }>(
     const againstId = spec.against ?? target.baseline;
     const against = rows.find((r) => r.id === againstId);
     const mine = byRound(row);
-    const theirs = against ? byRound(against) : new Map<number, number>();
+    // Against the partner samples taken next to this target's, where it has them.
+    const theirs = against
+      ? byRound({ ...against, samples: pairedSamples(row.samples, against.samples) })
+      : new Map<number, number>();
     const ratios = pairedRatios(mine, theirs);
     const detail = against
       ? `${fixed(median([...mine.values()]))} vs ${fixed(median([...theirs.values()]))} ${unit} (${againstId}), medians of ${ratios.length} round${ratios.length === 1 ? '' : 's'}`
