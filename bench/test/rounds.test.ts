@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { Spread } from '../src/lib/stats.ts';
 import { selection } from '../src/config.ts';
 import { plan, rotation, runRounds } from '../src/lib/rounds.ts';
+import type { Spread } from '../src/lib/stats.ts';
 import { measureRows, ratiosToBaselines } from '../src/measures/measure.ts';
 import { THROUGHPUT_TARGETS } from '../src/targets.ts';
 
