@@ -79,6 +79,14 @@ export async function runThroughput(
   config: Config,
   log: (line: string) => void,
 ) {
+  // One uncounted sample first: the run's very first one finds the load client cold and the
+  // server underloaded, and its CPU per call came out twice the next ones' (node/bare 64.6 µs,
+  // then 30 µs, on 2026-12-05); a goal paired with it would read that.
+  const first = targets.find((target) => !target.unavailable?.());
+  if (first && config.warmup > 0) {
+    log(`warm-up: one uncounted sample of ${first.id}`);
+    await withTarget(first.spec, (server) => measureOnce(first, server, config)).catch(() => {});
+  }
   const rows = await measureRows(targets, config.rounds, log, {
     pairing: {
       // What a target's goals compare it with: measured next to it (measure.ts, `Pairing`).
