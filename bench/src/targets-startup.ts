@@ -2,9 +2,12 @@
 import { atMost, type Entry, RUNTIME_NAME } from './target-shapes.ts';
 
 /**
- * Process start → first answered `tools/call`, from a bundle as a user ships it (src/startup,
- * bundled by esbuild for the runtime; no side channel, no tsx). `spec.entry` is the file in
- * src/startup.
+ * Process start → first answered `tools/call`, no side channel, no tsx. edge-mcp's targets run as
+ * the README runs a server (issue 25): its `server.mjs` (zod tools, without the request log) by
+ * its command line, and the same server with JSON Schema tools, both loading the packages
+ * installed from the packed tarballs. The zod floor loads the installed zod the same way. The
+ * bare handlers have no dependency; the SDK is a bundle (src/startup, esbuild). `spec.entry` is
+ * the file in src/startup.
  */
 export type StartupTarget = Entry & { runtime: 'node' | 'deno' | 'bun' };
 
@@ -22,10 +25,10 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
     },
     {
       id: `${runtime}/edge-mcp`,
-      label: 'edge-mcp',
+      label: "edge-mcp, the README's server",
       runtime,
       library: 'edge-mcp',
-      spec: { runtime, entry: 'edge.ts' },
+      spec: { runtime, entry: 'server.mjs (README)', readme: 'no-log' },
       baseline,
       goals: [
         ...atMost(1.5, `${name}: start-up to first answer vs bare ${bare}`),
@@ -43,7 +46,11 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       label: `bare ${bare} + zod (a zod server's floor)`,
       runtime,
       library: 'bare',
-      spec: { runtime, entry: runtime === 'node' ? 'bare-zod-node.ts' : 'bare-zod-web.ts' },
+      spec: {
+        runtime,
+        entry: runtime === 'node' ? 'bare-zod-node.ts' : 'bare-zod-web.ts',
+        installed: true,
+      },
       baseline,
     },
     {
@@ -52,7 +59,7 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
       label: 'edge-mcp, JSON Schema tools (no zod)',
       runtime,
       library: 'edge-mcp',
-      spec: { runtime, entry: 'edge-plain.ts' },
+      spec: { runtime, entry: 'edge-plain.ts', installed: true },
       baseline,
       ...(runtime === 'bun'
         ? { goals: atMost(1.5, `${name}: start-up with JSON Schema tools vs bare ${bare}`) }
@@ -60,7 +67,7 @@ function startupTargets(runtime: 'node' | 'deno' | 'bun'): StartupTarget[] {
     },
     {
       id: `${runtime}/sdk-v2`,
-      label: 'SDK v2',
+      label: 'SDK v2 (bundled)',
       runtime,
       library: 'sdk-v2',
       spec: { runtime, entry: runtime === 'node' ? 'sdk-v2-node.ts' : 'sdk-v2-web.ts' },

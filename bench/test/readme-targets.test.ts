@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { readmeServer, readmeWorker } from '../src/lib/readme-app.ts';
-import { THROUGHPUT_TARGETS } from '../src/targets.ts';
+import { STARTUP_TARGETS, THROUGHPUT_TARGETS } from '../src/targets.ts';
 import { COUNT_STORAGE, STORAGE_TARGETS } from '../src/targets-cloudflare.ts';
 
 describe('the README targets', () => {
@@ -60,6 +60,19 @@ describe('the README targets', () => {
       { against: 'workerd/agents/legacy-session', comparison: '>=', threshold: 1.5 },
       { against: 'workerd/agents/legacy-session', of: 'cpu', comparison: '<=', threshold: 0.5 },
     ]);
+  });
+});
+
+describe('the start-up targets', () => {
+  test('start edge-mcp as the README runs it: its server, its command, the installed packages', () => {
+    for (const runtime of ['node', 'deno', 'bun']) {
+      const of = (id: string) => STARTUP_TARGETS.find((t) => t.id === `${runtime}/${id}`)?.spec;
+      expect(of('edge-mcp')).toMatchObject({ readme: 'no-log' });
+      // The parts of its figure load edge-mcp and zod from the same node_modules.
+      expect(of('edge-mcp-plain')).toMatchObject({ installed: true });
+      expect(of('bare-zod')).toMatchObject({ installed: true });
+      expect(of('bare')?.installed).toBeUndefined();
+    }
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * Bundles a start-up entry (src/startup) into one ES module for its runtime, as a user ships a
- * server: esbuild, every dependency inlined, the runtime's export condition (`deno`, `bun` or
- * `node`) chosen, not minified. Node built-ins stay imports; CommonJS dependencies get a
- * `require` from `node:module` (all three runtimes have it).
+ * Bundles a start-up entry (src/startup) into one ES module for its runtime: esbuild, the
+ * runtime's export condition (`deno`, `bun` or `node`) chosen, not minified. Node built-ins stay
+ * imports; CommonJS dependencies get a `require` from `node:module` (all three runtimes have it).
+ * With `installed`, edge-mcp and zod stay imports too, and the file is written into the README's
+ * project (lib/readme-app.ts), so they load from its node_modules as a user's server loads them
+ * (no bundler, README.md); without, every dependency is inlined.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ export async function bundle(
   entry: string,
   runtime: 'node' | 'deno' | 'bun',
   dir: string,
+  installed = false,
 ): Promise<Bundle> {
   const file = join(dir, `${runtime}-${entry.replace(/\.ts$/, '')}.mjs`);
   await build({
@@ -33,6 +36,7 @@ export async function bundle(
     target: 'es2022',
     conditions: runtime === 'node' ? [] : [runtime],
     banner: { js: BANNER },
+    external: installed ? ['@edge-mcp/*', 'zod', 'zod/*'] : [],
     logLevel: 'error',
   });
   return { file, bytes: statSync(file).size };

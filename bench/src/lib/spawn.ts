@@ -53,6 +53,11 @@ export interface TargetSpec {
    * config (ready once it answers at all: it has no health route).
    */
   readme?: ReadmeVariant;
+  /**
+   * Start-up only: the entry is bundled without edge-mcp and zod and run in the README's
+   * project, so both load from its node_modules as installed (lib/bundle.ts).
+   */
+  installed?: boolean;
 }
 
 export interface ChildExit {

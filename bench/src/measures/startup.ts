@@ -3,7 +3,7 @@
  * `tools/call` echo, tried every millisecond; one uncounted start per target first, then
  * `config.starts` passes per round in the round's order. README.md, Method.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sleep } from '@edge-mcp/test-kit';
@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import { type Bundle, bundle } from '../lib/bundle.ts';
 import { httpRequest } from '../lib/http.ts';
 import { echoCall, echoText } from '../lib/mcp.ts';
+import { readmeApp, readmeCommand } from '../lib/readme-app.ts';
 import { messageOf, rotation } from '../lib/rounds.ts';
 import { kill, NODE_BINARY, runtimeCommand, spawnChild } from '../lib/spawn.ts';
 import { median, pairedRatios, roundMedians, spread } from '../lib/stats.ts';
@@ -36,21 +37,31 @@ export type StartupRow = Awaited<ReturnType<typeof runStartup>>[number];
 
 const TIMEOUT_MS = 30_000;
 
-const command = (runtime: StartupTarget['runtime'], file: string): [string, string[]] =>
-  runtime === 'node' ? [NODE_BINARY, [file]] : runtimeCommand(runtime, file);
+/** What a start spawns, and where. */
+export interface Start {
+  runtime: StartupTarget['runtime'];
+  command: [string, string[]];
+  cwd: string;
+}
+
+/** A start of `file` by the runtime, in its directory, with the bench's command line. */
+export const startOf = (runtime: StartupTarget['runtime'], file: string): Start => ({
+  runtime,
+  command: runtime === 'node' ? [NODE_BINARY, [file]] : runtimeCommand(runtime, file),
+  cwd: dirname(file),
+});
 
 const ECHO = echoCall('modern', '2025-11-25');
 
 /** One start: spawn, call until answered, kill. */
 export async function startOnce(
-  runtime: StartupTarget['runtime'],
-  file: string,
+  start: Start,
 ): Promise<{ ms: number; attempts: number; cpuMs: number | null }> {
   const port = await freePort();
-  const [binary, args] = command(runtime, file);
+  const [binary, args] = start.command;
   const started = performance.now();
   const env = { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' };
-  const { child, exited, output } = spawnChild(binary, args, env, dirname(file));
+  const { child, exited, output } = spawnChild(binary, args, env, start.cwd);
   try {
     const url = `http://127.0.0.1:${port}/mcp`;
     for (let attempts = 1; ; attempts++) {
@@ -102,7 +113,7 @@ async function measure(
   log: (line: string) => void,
   dir: string,
 ) {
-  const bundles = new Map<StartupTarget, Bundle>();
+  const bundles = new Map<StartupTarget, Bundle & Start>();
   const samples = new Map<StartupTarget, StartupSample[]>();
   const errors = new Map<StartupTarget, string[]>();
   const fail = (target: StartupTarget, message: string) => {
@@ -113,10 +124,10 @@ async function measure(
     samples.set(target, []);
     errors.set(target, []);
     try {
-      const built = await bundle(target.spec.entry, target.runtime, dir);
+      const built = await prepare(target, dir);
       bundles.set(target, built);
       // Uncounted: fills the OS cache and the runtime's own module cache.
-      await startOnce(target.runtime, built.file);
+      await startOnce(built);
     } catch (error) {
       fail(target, `bundle or first start: ${messageOf(error)}`);
     }
@@ -128,7 +139,7 @@ async function measure(
       for (const target of order) {
         const load1 = loadAverage()[0];
         try {
-          const start = await startOnce(target.runtime, bundles.get(target)!.file);
+          const start = await startOnce(bundles.get(target)!);
           samples.get(target)!.push({ round, load1, ...start });
         } catch (error) {
           fail(target, `round ${round + 1}: ${messageOf(error)}`);
@@ -153,7 +164,7 @@ async function measure(
       runtime: target.runtime as string,
       library: target.library,
       baseline: target.baseline ?? null,
-      // Size of the bundle started.
+      // Size of the file started (without what it loads from node_modules).
       bundleBytes: bundles.get(target)?.bytes ?? 0,
       samples: samples.get(target)!,
       ms: spread(samples.get(target)!.map((s) => s.ms)),
@@ -164,4 +175,22 @@ async function measure(
       errors: errors.get(target)!,
     };
   });
+}
+
+/** The file a target starts, and how: the README's server, or a bundle (lib/bundle.ts). */
+async function prepare(target: StartupTarget, dir: string): Promise<Bundle & Start> {
+  const { runtime, spec } = target;
+  if (spec.readme) {
+    const cwd = readmeApp();
+    const command = readmeCommand(runtime, spec.readme);
+    const file = join(cwd, command[1].at(-1)!);
+    return { file, bytes: statSync(file).size, runtime, command, cwd };
+  }
+  const built = await bundle(
+    spec.entry,
+    runtime,
+    spec.installed ? readmeApp() : dir,
+    spec.installed,
+  );
+  return { ...built, ...startOf(runtime, built.file) };
 }

@@ -15,12 +15,12 @@ export const startupSection: Section = {
     ),
   tables: ({ results }) =>
     titled(
-      '**Start-up to the first answered `tools/call`** (a bundle per runtime; spawn → answer, over every counted start; × = round medians against the bare handler of the runtime; CPU = the CPU time the process had used when its answer arrived)',
+      '**Start-up to the first answered `tools/call`** (edge-mcp and the zod floor load the packages installed from the tarballs, the README\u2019s server run by its command; the bare handlers and the SDK are bundles; spawn → answer, over every counted start; × = round medians against the bare handler of the runtime; CPU = the CPU time the process had used when its answer arrived)',
       results.startup,
       [
         ['target', (r) => r.label],
         ['runtime', (r) => r.runtime],
-        ['bundle KiB', (r) => n(r.bundleBytes / 1024, 1), true],
+        ['file KiB', (r) => n(r.bundleBytes / 1024, 1), true],
         ['starts', (r) => String(r.samples.length), true],
         ['ms', (r) => (r.ms ? s(r.ms, 1) : problem(r)), true],
         ['× bare', (r) => (r.ratio ? s(r.ratio, 2, '×') : ''), true],
