@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = process.cwd();
 const dist = join(root, 'dist');
@@ -65,7 +66,7 @@ const external = [
   ...Object.keys(manifest.optionalDependencies ?? {}),
 ].flatMap((name) => [name, `${name}/*`]);
 
-const { build } = await import(require.resolve('esbuild'));
+const { build } = await import(pathToFileURL(require.resolve('esbuild')).href);
 const result = await build({
   entryPoints: entryPoints(manifest.publishConfig.exports),
   outdir: dist,
@@ -83,6 +84,9 @@ const result = await build({
   logLevel: 'error',
   metafile: true,
 });
+// A dependency missing from the manifest would be inlined silently and shipped twice.
+const inlined = Object.keys(result.metafile.inputs).filter((file) => file.includes('node_modules'));
+if (inlined.length > 0) throw new Error(`dist/ would inline ${inlined.join(', ')}`);
 const files = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
 console.log(
   `built ${dist}: ${files.length} JavaScript files (${rewritten} declaration files had .ts specifiers rewritten)`,

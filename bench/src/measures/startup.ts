@@ -39,14 +39,12 @@ const TIMEOUT_MS = 30_000;
 
 /** What a start spawns, and where. */
 export interface Start {
-  runtime: StartupTarget['runtime'];
   command: [string, string[]];
   cwd: string;
 }
 
 /** A start of `file` by the runtime, in its directory, with the bench's command line. */
 export const startOf = (runtime: StartupTarget['runtime'], file: string): Start => ({
-  runtime,
   command: runtime === 'node' ? [NODE_BINARY, [file]] : runtimeCommand(runtime, file),
   cwd: dirname(file),
 });
@@ -184,7 +182,7 @@ async function prepare(target: StartupTarget, dir: string): Promise<Bundle & Sta
     const cwd = readmeApp();
     const command = readmeCommand(runtime, spec.readme);
     const file = join(cwd, command[1].at(-1)!);
-    return { file, bytes: statSync(file).size, runtime, command, cwd };
+    return { file, bytes: statSync(file).size, command, cwd };
   }
   const built = await bundle(
     spec.entry,
