@@ -33,6 +33,11 @@ export function methodNotFound(method: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { status: 404 });
 }
 
+/** The client did not declare what a server→client request needs (a tool error, not a protocol one). */
+export class ClientCapabilityError extends Error {
+  override readonly name = 'ClientCapabilityError';
+}
+
 /**
  * Throw from a resource or template reader when the resource does not exist. It is answered with
  * the code of the request's era: -32602 in 2026-07-28, -32002 in the legacy revisions.

@@ -23,6 +23,7 @@ export type {
 } from './endpoint/options.ts';
 export { type ServeTasksOptions, serveTasks, type TaskWorker } from './endpoint/serve-tasks.ts';
 export {
+  ClientCapabilityError,
   InvalidTokenError,
   invalidParams,
   McpError,
@@ -36,7 +37,6 @@ export type { CorsOptions } from './http/cors.ts';
 export type { TrustProxy } from './http/forwarded.ts';
 export type { RateLimit, RateLimitOptions } from './http/rate-limit.ts';
 export type { RequestHeaders, RequestInfo } from './http/request-view.ts';
-export { ClientCapabilityError } from './legacy/context.ts';
 export {
   type AbortReasonType,
   abortReasonType,

@@ -11,7 +11,6 @@ import {
   type StreamSettings,
 } from '../http/stream-settings.ts';
 import type { LegacyConfig } from '../legacy/exchange.ts';
-import { fanOut, taskStatusFanOut } from '../legacy/fan-out.ts';
 import { InFlightLoad } from '../lifecycle/in-flight-load.ts';
 import { Scope } from '../lifecycle/scope.ts';
 import { RequestStateSigner } from '../modern/request-state.ts';
@@ -21,20 +20,18 @@ import type { Registry } from '../server/registry.ts';
 import { ResourceServer } from '../server/resource-server.ts';
 import { type McpServer, registryOf } from '../server/server.ts';
 import type { ClusterEvent, ClusterHost } from '../sessions/cluster.ts';
-import { type EventStore, MemoryEventStore } from '../sessions/event-store.ts';
 import type { Session } from '../sessions/session.ts';
-import { SessionManager } from '../sessions/session-manager.ts';
 import type { SessionHolder } from '../sessions/session-seams.ts';
 import { TaskEngine } from '../tasks/engine.ts';
 import { runStoredTask } from '../tasks/tools-call.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
 import { endWaitingStreams } from './drain.ts';
 import type { Instrumentation } from './instrumentation.ts';
+import type { LegacyEra } from './legacy-era.ts';
 import type { CloseOptions, HandlerStats, McpHandlerOptions } from './options.ts';
 import { RequestAccounting } from './request-accounting.ts';
-import { sessionEventOf } from './request-event.ts';
+import { emitSessionEvent, sessionEventOf } from './request-event.ts';
 import type { RoutedEndpoint } from './routed-endpoint.ts';
-import { emitSessionEvent, HandlerSessionHost } from './session-host.ts';
 import { settle } from './settle.ts';
 
 /**
@@ -71,16 +68,19 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   readonly cache: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
   readonly supported: readonly string[];
   readonly legacyEnabled: boolean;
-  readonly sessions: SessionHolder | undefined;
+  /** Where sessions live; set when the legacy era is loaded (`legacyEra()`). */
+  sessions: SessionHolder | undefined;
   readonly tasks: TaskEngine | undefined;
-  readonly legacy: LegacyConfig;
+  /** The legacy era's settings; its event store is set when the era is loaded. */
+  legacy: LegacyConfig;
   readonly allow: string;
   readonly serverInfo: JsonObject;
   readonly instructions: string | undefined;
   readonly serverInfoMeta: string;
   readonly #options: McpHandlerOptions;
   readonly #instrumentation: Instrumentation | undefined;
-  readonly #eventStore: EventStore | undefined;
+  /** The legacy era's code once loaded, or its load under way (see `legacyEra()`). */
+  #era: LegacyEra | Promise<LegacyEra> | undefined;
   readonly requests: RequestAccounting;
   opened = 0;
   /** True from `close()` on: a grace (`graceMs`) may still let calls in flight finish. */
@@ -130,22 +130,14 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     this.serverInfoMeta = `"_meta":${JSON.stringify({ [META.serverInfo]: info })}`;
     this.legacyEnabled = options.legacy !== false;
     this.supported = this.legacyEnabled ? [MODERN_VERSION, ...LEGACY_VERSIONS] : [MODERN_VERSION];
-    this.sessions =
-      !this.legacyEnabled || options.sessions === false
-        ? undefined
-        : (options.sessions ?? new SessionManager());
-    this.#eventStore =
-      this.sessions && options.eventStore !== false
-        ? (options.eventStore ?? new MemoryEventStore())
-        : undefined;
     this.tasks =
       options.tasks === false ? undefined : new TaskEngine(this.root, options.tasks ?? {});
     // Tasks queued for a runner, or lost by theirs, may run here too.
     this.tasks?.serve((record, scope) => runStoredTask(this, record, scope));
-    this.allow = this.sessions ? 'GET, POST, DELETE' : 'POST';
+    this.allow = this.legacyEnabled && options.sessions !== false ? 'GET, POST, DELETE' : 'POST';
     this.legacy = {
       streams: this.streams,
-      eventStore: this.#eventStore,
+      eventStore: undefined,
       retryMs: options.retryMs ?? DEFAULTS.retryMs,
       graceMs: options.disconnectGraceMs ?? DEFAULTS.disconnectGraceMs,
     };
@@ -157,19 +149,8 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
    * the cluster bus, the instrumentation, the shutdown signal), each undone by `close()`.
    */
   #attach(options: McpHandlerOptions): void {
-    if (this.sessions) {
-      this.sessions.bind(
-        new HandlerSessionHost(
-          this.root,
-          this.counters,
-          this.tasks,
-          this.#eventStore,
-          this.#options,
-        ),
-      );
-      this.#detach.push(fanOut(this.registry, this.sessions));
-      if (this.tasks) this.#detach.push(taskStatusFanOut(this.tasks, this.sessions));
-    }
+    // Sessions the caller made are bound at once, so their expiry and bus run from the start.
+    if (this.legacyEnabled && options.sessions) void this.legacyEra();
     if (options.cluster) {
       options.cluster.bind(this);
       this.#detach.push(publishEvents(this.registry, options.cluster));
@@ -183,6 +164,34 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
       signal.addEventListener('abort', onAbort, { once: true });
       this.#detach.push(() => signal.removeEventListener('abort', onAbort));
     }
+  }
+
+  /**
+   * The legacy era's code, with the sessions wired, loaded on the first call (a dynamic
+   * `import()`: src/endpoint/legacy-era.ts says why); synchronous once loaded.
+   */
+  legacyEra(): LegacyEra | Promise<LegacyEra> {
+    if (this.#era) return this.#era;
+    const loading = import('./legacy-era.ts').then((era) => {
+      const wired = era.wireSessions({
+        root: this.root,
+        counters: this.counters,
+        registry: this.registry,
+        tasks: this.tasks,
+        options: this.#options,
+      });
+      this.sessions = wired.sessions;
+      this.legacy = { ...this.legacy, eventStore: wired.eventStore };
+      this.#detach.push(...wired.detach);
+      this.#era = era;
+      return era;
+    });
+    // A failed load is tried again by the next legacy request.
+    loading.catch(() => {
+      if (this.#era === loading) this.#era = undefined;
+    });
+    this.#era = loading;
+    return loading;
   }
 
   /** In-flight requests (open listen streams included). */
@@ -254,6 +263,9 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   }
 
   #shutdown(): Promise<void> {
+    // A load of the legacy era under way wires sessions: end them too, once it is done.
+    const era = this.#era;
+    if (era instanceof Promise) return era.then(ignore, ignore).then(() => this.#shutdown());
     for (const undo of this.#detach) undo();
     this.#detach = [];
     // Sessions first: they are not in the root's child set (see `open`). A manager spanning

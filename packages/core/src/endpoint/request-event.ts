@@ -8,6 +8,18 @@ import type { Session } from '../sessions/session.ts';
 import type { RequestEvent, SessionEvent } from './events.ts';
 import type { RequestStart } from './instrumentation.ts';
 
+/** Calls a session hook; an observer that throws must not break the server. */
+export function emitSessionEvent(
+  hook: ((event: SessionEvent) => void) | undefined,
+  event: SessionEvent,
+): void {
+  try {
+    hook?.(event);
+  } catch {
+    // Observers must not break the server.
+  }
+}
+
 /** What the request log and the instrumentation get of a settled request. */
 export function requestEvent(
   exchange: ExchangeBase,

@@ -14,7 +14,6 @@ import {
   shuttingDown,
 } from '../http/responses.ts';
 import { pathOf } from '../http/url.ts';
-import { handleDelete, handleGet } from '../legacy/get-delete.ts';
 import { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import { ErrorCode } from '../protocol/constants.ts';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.ts';
@@ -147,7 +146,10 @@ async function serveSession(
   if (!held.enter()) return settled(core, request, busyPrincipal(core), undefined);
   let answer: Answer;
   try {
-    answer = await (get ? handleGet(core, request, auth, held) : handleDelete(core, request, auth));
+    const era = await core.legacyEra();
+    answer = await (get
+      ? era.handleGet(core, request, auth, held)
+      : era.handleDelete(core, request, auth));
   } catch (error) {
     answer = unavailable(error, undefined);
   } finally {

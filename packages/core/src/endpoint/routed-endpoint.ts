@@ -11,6 +11,7 @@ import type { RateLimiter } from '../http/rate-limit.ts';
 import type { LegacyEndpoint } from '../legacy/endpoint.ts';
 import type { InFlightLoad } from '../lifecycle/in-flight-load.ts';
 import type { ModernEndpoint } from '../modern/endpoint.ts';
+import type { LegacyEra } from './legacy-era.ts';
 import type { RequestAccounting } from './request-accounting.ts';
 
 /**
@@ -38,4 +39,6 @@ export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {
   readonly requests: RequestAccounting;
   /** `close()` was called: no new work is taken (a grace may let work in flight finish). */
   readonly draining: boolean;
+  /** The legacy era's code, loaded (and the sessions wired) on the first legacy request. */
+  legacyEra(): LegacyEra | Promise<LegacyEra>;
 }

@@ -11,20 +11,8 @@ import type { EventStore } from '../sessions/event-store.ts';
 import { Session, type SessionInit, type SessionRecord } from '../sessions/session.ts';
 import type { SessionHost } from '../sessions/session-seams.ts';
 import type { TaskEngine } from '../tasks/engine.ts';
-import type { McpHandlerOptions, SessionEvent } from './options.ts';
-import { sessionEventOf } from './request-event.ts';
-
-/** Calls a session hook; an observer that throws must not break the server. */
-export function emitSessionEvent(
-  hook: ((event: SessionEvent) => void) | undefined,
-  event: SessionEvent,
-): void {
-  try {
-    hook?.(event);
-  } catch {
-    // Observers must not break the server.
-  }
-}
+import type { McpHandlerOptions } from './options.ts';
+import { emitSessionEvent, sessionEventOf } from './request-event.ts';
 
 function ignore(): void {}
 

@@ -7,9 +7,7 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
 import type { IncomingRequest } from '../http/incoming.ts';
 import { type Answer, accepted, Reply, refuse } from '../http/responses.ts';
-import { combineBatch, prepareBatch } from '../legacy/batch.ts';
 import type { LegacyContext } from '../legacy/context.ts';
-import { handleLegacy, type LegacyOutcome } from '../legacy/dispatch.ts';
 import type { RequestLoad } from '../lifecycle/in-flight-load.ts';
 import type { ModernContext } from '../modern/context.ts';
 import { handleModern } from '../modern/dispatch.ts';
@@ -29,6 +27,7 @@ import {
 } from '../protocol/jsonrpc.ts';
 import { PreparedCall } from '../server/execute.ts';
 import { unavailable } from './admission.ts';
+import type { LegacyEra, LegacyOutcome } from './legacy-era.ts';
 import type { RoutedEndpoint } from './routed-endpoint.ts';
 
 /**
@@ -73,16 +72,34 @@ export function toEra(
     if (!modern) return modernOnly(core, request, message.message.id, message.message);
     return start(core, handleModern(core, request, message.message, meta ?? {}, auth, held));
   }
+  const era = core.legacyEra();
+  if (!(era instanceof Promise)) return legacy(era, core, request, message, auth, held);
+  return era.then(
+    (loaded) => legacy(loaded, core, request, message, auth, held),
+    (error: unknown) =>
+      unavailable(error, message.kind === 'request' ? message.message.id : undefined),
+  );
+}
+
+/** A legacy message, answered by its session (or without one where the revision allows). */
+function legacy(
+  era: LegacyEra,
+  core: RoutedEndpoint,
+  request: IncomingRequest,
+  message: JsonRpcMessage,
+  auth: AuthInfo | undefined,
+  held: RequestLoad,
+): Answer | Promise<Answer> {
+  const id = message.kind === 'request' ? message.message.id : undefined;
   try {
-    const outcome = handleLegacy(core, request, message, auth, held);
+    const outcome = era.handleLegacy(core, request, message, auth, held);
     if (!(outcome instanceof Promise)) return start(core, outcome);
-    const id = message.kind === 'request' ? message.message.id : undefined;
     return outcome.then(
       (ready) => start(core, ready),
       (error: unknown) => unavailable(error, id),
     );
   } catch (error) {
-    return unavailable(error, message.kind === 'request' ? message.message.id : undefined);
+    return unavailable(error, id);
   }
 }
 
@@ -107,7 +124,8 @@ async function batch(
   auth: AuthInfo | undefined,
   held: RequestLoad,
 ): Promise<Answer> {
-  const parts = await prepareBatch(core, request, values, auth, held);
+  const era = await core.legacyEra();
+  const parts = await era.prepareBatch(core, request, values, auth, held);
   if (parts instanceof Reply) return parts;
   const answers = parts.map((part) =>
     typeof part === 'string'
@@ -116,7 +134,7 @@ async function batch(
         ? part.then((ready: LegacyOutcome) => start(core, ready))
         : start(core, part),
   );
-  return combineBatch(await Promise.all(answers));
+  return era.combineBatch(await Promise.all(answers));
 }
 
 /** A legacy request to a handler that serves 2026-07-28 only: name the versions it serves. */

@@ -1,5 +1,5 @@
 import type { AuthInfo } from '../auth/auth-info.ts';
-import { McpError } from '../errors.ts';
+import { ClientCapabilityError, McpError } from '../errors.ts';
 import { ErrorCode, type LogLevel, RELATED_TASK_META } from '../protocol/constants.ts';
 import { type JsonObject, notificationMessage } from '../protocol/jsonrpc.ts';
 import { type RequestContext, requiredCapability, type SessionHandle } from '../server/context.ts';
@@ -8,11 +8,6 @@ import type { ClientCapabilities, Implementation, InputRequest } from '../server
 import type { Session, SessionInit } from '../sessions/session.ts';
 import type { LegacyEndpoint } from './endpoint.ts';
 import type { LegacyExchange } from './exchange.ts';
-
-/** The client did not declare what a server→client request needs (a tool error, not a protocol one). */
-export class ClientCapabilityError extends Error {
-  override readonly name = 'ClientCapabilityError';
-}
 
 /** What a request without a session knows of its client: nothing. */
 const NO_SESSION: Pick<SessionInit, 'clientInfo' | 'clientCapabilities'> = Object.freeze({
