@@ -1,7 +1,7 @@
 /**
  * A million idle legacy sessions next to a few active ones, in one process and one round: the
- * active calls alone, the idle sessions opened (RSS after GC), the active calls with them, then
- * during the sweep that reaps them, timed by the server's own 1 ms timer (entries/expiry-lag.ts).
+ * active calls alone, the idle sessions opened and left to sit (`idleDwell`), the active calls
+ * with them (then RSS after GC), then during the sweep that reaps them, timed by the server's own 1 ms timer (entries/expiry-lag.ts).
  * README.md, Method.
  */
 import type { Agent } from 'node:http';
@@ -105,8 +105,11 @@ async function measureIdle(run: IdleRun, config: Config) {
   });
   if (opened.failed > 0 || opened.ok !== count)
     throw new Error(`${opened.failed} of ${count} initialize requests failed`);
-  const held = await memory(run);
+  // They sit there first (the dwell is part of the scenario, not a wait for something), and RSS
+  // is read after the active calls: its forced GCs of the whole heap would otherwise be in them.
+  await sleep(config.idleDwell * 1000);
   const together = await phase(run, config);
+  const held = await memory(run);
   const now = await stats(run);
   if (now.reaped > 0 || now.evicted > 0 || now.sessions < count + ACTIVE) {
     throw new Error(
@@ -126,6 +129,7 @@ async function measureIdle(run: IdleRun, config: Config) {
   return {
     sessions: count,
     idleTimeoutS: config.idleTimeoutS,
+    idleDwellS: config.idleDwell,
     // `initialize` per second while the idle sessions were opened.
     openPerS: opened.rps,
     rssBeforeMiB: before.rss / MiB,

@@ -50,7 +50,7 @@ export const idleSessionsSection: Section = {
           MAX_ACTIVE_P99_RATIO,
           sample ? [sample.with.p99Ms / sample.alone.p99Ms] : null,
           sample
-            ? `legacy echo, open-loop, ${n(sample.alone.calls)} and ${n(sample.with.calls)} calls: p99 ${fixed(sample.alone.p99Ms, 2)} → ${fixed(sample.with.p99Ms, 2)} ms with ${count} idle sessions`
+            ? `legacy echo, open-loop, ${n(sample.alone.calls)} and ${n(sample.with.calls)} calls: p99 ${fixed(sample.alone.p99Ms, 2)} → ${fixed(sample.with.p99Ms, 2)} ms with ${count} idle sessions${sample.idleDwellS === undefined ? '' : `, after they sat ${sample.idleDwellS} s`}`
             : 'not measured',
           failed(row),
         ),
@@ -58,7 +58,7 @@ export const idleSessionsSection: Section = {
     }),
   tables: ({ results }) =>
     titled(
-      '**Idle sessions at scale** (Node, one round; the idle sessions are opened by `initialize` and left alone; 4 active sessions send legacy `tools/call echo` open-loop at 1,000 calls/s in all, without the idle sessions, with them, and while the sweep reaps them; RSS after GC; sweep lag = how late a 1 ms timer in the server fired in the turns the sweep reaped sessions in)',
+      '**Idle sessions at scale** (Node, one round; the idle sessions are opened by `initialize` and left alone, `BENCH_IDLE_DWELL` s before the active calls run with them; 4 active sessions send legacy `tools/call echo` open-loop at 1,000 calls/s in all, without the idle sessions, with them, and while the sweep reaps them; RSS after GC; sweep lag = how late a 1 ms timer in the server fired in the turns the sweep reaped sessions in)',
       results.idleSessions?.map((row) => ({ row, x: row.samples[0]! })),
       [
         ['target', ({ row }) => row.label],
