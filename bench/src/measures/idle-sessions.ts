@@ -1,7 +1,8 @@
 /**
  * A million idle legacy sessions next to a few active ones, in one process and one round: the
  * active calls alone, the idle sessions opened and left to sit (`idleDwell`), the active calls
- * with them (then RSS after GC), then during the sweep that reaps them, timed by the server's own 1 ms timer (entries/expiry-lag.ts).
+ * with them (then RSS after GC), then during the sweep that reaps them, timed by the server's own
+ * 1 ms timer (entries/expiry-lag.ts).
  * README.md, Method.
  */
 import type { Agent } from 'node:http';

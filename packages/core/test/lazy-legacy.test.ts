@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { initializeParams, legacyRequest } from '@edge-mcp/test-kit';
 import { build, type Metafile } from 'esbuild';
 import { expect, test, vi } from 'vitest';
+import { HandlerCore } from '../src/endpoint/handler.ts';
 import { createMcpHandler, McpServer } from '../src/index.ts';
 import { SessionManager } from '../src/sessions.ts';
 
@@ -87,4 +88,13 @@ test('close() while the legacy era loads waits for it and ends the sessions it w
   await handler.close();
   expect(bind).toHaveBeenCalledOnce();
   expect(closeAll).toHaveBeenCalledWith('shutdown');
+});
+
+test('a legacy era first loaded after shutdown wires nothing that close() would not undo', async () => {
+  const core = new HandlerCore(new McpServer({ name: 't', version: '1' }), {});
+  await core.close();
+  // A legacy request that passed the guards before close() reaches its era only now.
+  const era = await core.legacyEra();
+  expect(typeof era.handleLegacy).toBe('function');
+  expect(core.sessions).toBeUndefined();
 });

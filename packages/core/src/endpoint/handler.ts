@@ -173,16 +173,9 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
   legacyEra(): LegacyEra | Promise<LegacyEra> {
     if (this.#era) return this.#era;
     const loading = import('./legacy-era.ts').then((era) => {
-      const wired = era.wireSessions({
-        root: this.root,
-        counters: this.counters,
-        registry: this.registry,
-        tasks: this.tasks,
-        options: this.#options,
-      });
-      this.sessions = wired.sessions;
-      this.legacy = { ...this.legacy, eventStore: wired.eventStore };
-      this.#detach.push(...wired.detach);
+      // Shut down before the load began: wiring now would leave a manager and the registry's
+      // listeners nothing undoes; a legacy request still in flight is served without sessions.
+      if (!this.root.aborted) this.#wire(era);
       this.#era = era;
       return era;
     });
@@ -192,6 +185,20 @@ export class HandlerCore implements RoutedEndpoint, ClusterHost {
     });
     this.#era = loading;
     return loading;
+  }
+
+  /** The sessions and event store of the options, bound here; `close()` undoes the wiring. */
+  #wire(era: LegacyEra): void {
+    const wired = era.wireSessions({
+      root: this.root,
+      counters: this.counters,
+      registry: this.registry,
+      tasks: this.tasks,
+      options: this.#options,
+    });
+    this.sessions = wired.sessions;
+    this.legacy = { ...this.legacy, eventStore: wired.eventStore };
+    this.#detach.push(...wired.detach);
   }
 
   /** In-flight requests (open listen streams included). */
