@@ -20,6 +20,7 @@ function server(): McpServer {
         properties: {
           region: { type: 'string', 'x-mcp-header': 'Region' },
           n: { type: 'integer', 'x-mcp-header': 'N' },
+          flag: { type: 'boolean', 'x-mcp-header': 'Flag' },
         },
       },
     },
@@ -214,6 +215,33 @@ describe('HTTP contract of 2026-07-28', () => {
     );
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.message.result.content[0].text)).toEqual({ region: 'eu-west', n: 7 });
+  });
+
+  test('a mirrored argument nested 100,000 deep is a mismatch, not a stack overflow', async () => {
+    // Its own handler: the shared one refuses bodies over 1 KiB before any header is compared.
+    const roomy = createMcpHandler(server());
+    for (const [property, header] of [
+      ['flag', 'true'],
+      ['n', '1'],
+      ['region', 'eu'],
+    ] as const) {
+      const base = modernRequest(
+        'tools/call',
+        { name: 'region', arguments: { [property]: '@@deep@@' } },
+        { headers: { [`mcp-param-${property}`]: header } },
+      );
+      const body = (await base.text()).replace(
+        '"@@deep@@"',
+        `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+      );
+      const answer = await readAnswer(
+        await roomy.fetch(new Request(base.url, { method: 'POST', headers: base.headers, body })),
+      );
+      expect(answer.status, property).toBe(400);
+      expect(answer.message.error.code, property).toBe(-32020);
+    }
+    expect(roomy.inFlight).toBe(0);
+    await roomy.close();
   });
 
   test('an unsupported version is 400 with -32022 listing the supported ones', async () => {

@@ -1,3 +1,4 @@
+import { modernRequest, readAnswer } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer } from '../src/index.ts';
@@ -181,6 +182,38 @@ describe('input-required results (MRTR)', () => {
       { capabilities: ELICIT },
     );
     expect(answer.message.error.code).toBe(-32602);
+  });
+
+  test('arguments nested too deep to bind to a state are -32602, both when asking and on the retry', async () => {
+    const handler = createMcpHandler(server([]), { requestState: { secret: 'test-secret' } });
+    // Built as text: JSON.stringify (like the binding before it had a bound) overflows the stack.
+    const deepCall = async (depth: number, extra: Record<string, unknown>) => {
+      const base = modernRequest(
+        'tools/call',
+        { name: 'greet', arguments: { lang: 'en', nested: '@@deep@@' }, ...extra },
+        { capabilities: ELICIT },
+      );
+      const body = (await base.text()).replace(
+        '"@@deep@@"',
+        `${'['.repeat(depth)}${']'.repeat(depth)}`,
+      );
+      return readAnswer(
+        await handler.fetch(new Request(base.url, { method: 'POST', headers: base.headers, body })),
+      );
+    };
+    // Within the bound the round trip works with the nested value in the binding.
+    const shallow = await deepCall(64, {});
+    expect(shallow.message.result.resultType).toBe('input_required');
+    const again = await deepCall(64, {
+      requestState: shallow.message.result.requestState,
+      inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+    });
+    expect(again.message.result.content[0].text).toBe('hello Ada (en)');
+    for (const extra of [{}, { requestState: shallow.message.result.requestState }]) {
+      const answer = await deepCall(100_000, extra);
+      expect(answer.message.error?.code).toBe(-32602);
+      expect(answer.message.error.message).toMatch(/nest deeper than/);
+    }
   });
 
   test('asking for a capability the client did not declare is 400 with -32021', async () => {

@@ -115,11 +115,33 @@ export function bindingOf(
   return `${principal ?? ''}\u0000${method}\u0000${target}\u0000${stableStringify(args ?? null)}`;
 }
 
-function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+/**
+ * Levels of nesting the binding follows. Deeper arguments cannot be bound to a state: they are
+ * refused with -32602 rather than recursing until the stack overflows (a RangeError that no
+ * handler expects, and on some runtimes one thrown again from the code that catches it).
+ */
+const MAX_BOUND_DEPTH = 512;
+
+function stableStringify(value: unknown, depth = 0): string {
+  if (depth > MAX_BOUND_DEPTH)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `arguments nest deeper than ${MAX_BOUND_DEPTH} levels, more than an input-required round can carry`,
+    );
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++)
+      out += `${i === 0 ? '' : ','}${stableStringify(value[i], depth + 1)}`;
+    return `${out}]`;
+  }
   if (value && typeof value === 'object') {
     const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as JsonObject)[k])}`).join(',')}}`;
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      out += `${i === 0 ? '' : ','}${JSON.stringify(k)}:${stableStringify((value as JsonObject)[k], depth + 1)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

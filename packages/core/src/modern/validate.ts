@@ -94,7 +94,8 @@ export function validateParamHeaders(headers: HeaderReader, tool: ToolEntry, arg
       param.type === 'integer'
         ? header !== '' && Number(header) === value
         : param.type === 'boolean'
-          ? header === String(value)
+          ? // Typed first: String() of a client's deeply nested array recurses until the stack overflows.
+            typeof value === 'boolean' && header === String(value)
           : header === value;
     if (!same) throw mismatch(`${param.header} does not match argument ${param.property}`);
   }

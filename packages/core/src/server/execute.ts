@@ -131,13 +131,27 @@ function fail<C extends ExecutionContext>(
   // A cancelled request gets nothing more; its handler's rejection is the expected way out.
   if (exchange.aborted) return undefined;
   const recovered = rules.recover?.(ctx, params, error);
-  if (recovered !== undefined) return recovered.then((json) => exchange.reply(json));
+  // Recovering can fail too (an input-required state that cannot be signed): that failure is
+  // the answer then, never a rejection left to the caller.
+  if (recovered !== undefined)
+    return recovered.then(
+      (json) => exchange.reply(json),
+      (later: unknown) => answerError(rules, ctx, later),
+    );
+  answerError(rules, ctx, error);
+  return undefined;
+}
+
+/** A JSON-RPC error (or the HTTP answer some errors are) for a method that threw. */
+function answerError<C extends ExecutionContext>(rules: EraRules<C>, ctx: C, error: unknown): void {
+  const exchange = ctx.exchange;
+  if (exchange.aborted) return;
   if (error instanceof StoreUnavailableError) {
     // Storage a method needs (a task store) cannot be reached: 503 with Retry-After.
     const reply = storageUnavailable(error.retryAfterSeconds, exchange.id);
     exchange.errorCode = ErrorCode.ServerError;
     exchange.reply(reply.body as string, reply.status, reply.headers);
-    return undefined;
+    return;
   }
   const body = rpcError(error, rules.resourceNotFound);
   exchange.errorCode = body.code;
@@ -151,11 +165,10 @@ function fail<C extends ExecutionContext>(
       403,
       insufficientScope(ctx.endpoint.resourceServer, error.scopes, () => ctx.request.url),
     );
-    return undefined;
+    return;
   }
   const status = rules.errorStatus && error instanceof McpError ? error.status : 200;
   exchange.reply(errorMessage(exchange.id, body), status);
-  return undefined;
 }
 
 /**
