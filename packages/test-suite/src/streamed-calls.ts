@@ -28,6 +28,15 @@ export class StreamedCalls {
   readonly #url: string;
   readonly #loops: Promise<void>[] = [];
   #stopped = false;
+  /** What `nextCalls()` waits for: one call per session begun at or after index `from`. */
+  #next:
+    | {
+        from: number;
+        sessions: Set<string>;
+        calls: StreamedCall[];
+        resolve: (calls: StreamedCall[]) => void;
+      }
+    | undefined;
 
   constructor(url: string) {
     this.#url = `${url}/mcp`;
@@ -41,6 +50,16 @@ export class StreamedCalls {
     }
   }
 
+  /**
+   * Resolves with the first call each session begins from now on, once all of them have ended:
+   * what the cluster does after a disruption, as opposed to during it.
+   */
+  nextCalls(): Promise<StreamedCall[]> {
+    return new Promise((resolve) => {
+      this.#next = { from: this.calls.length, sessions: new Set(), calls: [], resolve };
+    });
+  }
+
   /** Lets every session's call in progress end, and starts no more. */
   async quiet(): Promise<void> {
     this.#stopped = true;
@@ -50,10 +69,22 @@ export class StreamedCalls {
   async #calling(session: string): Promise<void> {
     while (!this.#stopped) {
       const call: StreamedCall = { outcome: 'unanswered', streams: 0, progress: [] };
-      this.calls.push(call);
+      const index = this.calls.push(call) - 1;
       await this.#call(session, call);
+      this.#ended(session, call, index);
       // Refused (its Redis shard failing over): a client waits its Retry-After (1 s) first.
       if (call.outcome === 'HTTP 503') await pause(1000);
+    }
+  }
+
+  #ended(session: string, call: StreamedCall, index: number): void {
+    const next = this.#next;
+    if (next === undefined || index < next.from || next.sessions.has(session)) return;
+    next.sessions.add(session);
+    next.calls.push(call);
+    if (next.calls.length === this.#loops.length) {
+      this.#next = undefined;
+      next.resolve(next.calls);
     }
   }
 

@@ -7,7 +7,7 @@
 import { LEGACY, legacy, readAnswer, until } from '@edge-mcp/test-kit';
 import { expect } from 'vitest';
 import type { Workload } from './rolling-deploy.ts';
-import type { StreamedCalls } from './streamed-calls.ts';
+import type { StreamedCall, StreamedCalls } from './streamed-calls.ts';
 
 /** One more `tally` per session (twenty at a time, as a pool of clients): each answers the next sum. */
 export async function expectSessionsSurvived(
@@ -84,12 +84,15 @@ export function expectStreamsInOrder(load: Workload): number {
 
 /**
  * Every streamed call ended with one of `outcomes`, each progress event once and in order; a
- * call answered read all 20. Resolves with the count of each outcome and of resumed calls.
+ * call answered read all 20. Then either every call of `healed` (begun after the disruption
+ * ended) has its result, or, without them, more than half of all calls had theirs. Resolves with
+ * the count of each outcome and of resumed calls.
  */
 export function expectStreamedCallsEnded(
   label: string,
   streamed: StreamedCalls,
   outcomes: readonly string[],
+  healed?: readonly StreamedCall[],
 ): { outcomes: Map<string, number>; resumed: number } {
   const seen = new Map<string, number>();
   for (const call of streamed.calls) seen.set(call.outcome, (seen.get(call.outcome) ?? 0) + 1);
@@ -102,7 +105,14 @@ export function expectStreamedCallsEnded(
     expect(call.progress, call.outcome).toEqual(call.progress.map((_, i) => i + 1));
     if (call.outcome === 'result') expect(call.progress.length).toBe(20);
   }
-  expect(seen.get('result') ?? 0).toBeGreaterThan(streamed.calls.length / 2);
+  if (healed === undefined)
+    expect(seen.get('result') ?? 0).toBeGreaterThan(streamed.calls.length / 2);
+  else {
+    // How many calls a disruption refuses depends on how long it lasts on this machine (a
+    // failover took 1 to 5 s); once it is over, every session's next call must be answered.
+    expect(healed.length).toBeGreaterThan(0);
+    expect(healed.map((call) => call.outcome)).toEqual(healed.map(() => 'result'));
+  }
   return { outcomes: seen, resumed };
 }
 
