@@ -15,4 +15,19 @@ export async function call(
   return readAnswer(await handler.fetch(modernRequest(method, params, options)));
 }
 
+/** Where `nestedIn` puts its value: a params field set to this string. */
+export const NESTED = '@@nested@@';
+
+/**
+ * `request` with its `NESTED` placeholder replaced by an array nested `depth` deep, written as
+ * text: `JSON.stringify` of such a value overflows the stack before it reaches the handler.
+ */
+export async function nestedIn(request: Request, depth: number): Promise<Request> {
+  const body = (await request.text()).replace(
+    JSON.stringify(NESTED),
+    `${'['.repeat(depth)}${']'.repeat(depth)}`,
+  );
+  return new Request(request.url, { method: request.method, headers: request.headers, body });
+}
+
 export { aborted } from '@edge-mcp/test-kit';

@@ -2,6 +2,7 @@ import { MCP_URL, MODERN, modernRequest, readAnswer } from '@edge-mcp/test-kit';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpError, McpServer } from '../src/index.ts';
+import { NESTED, nestedIn } from './helpers.ts';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'contract', version: '1.0.0' });
@@ -225,18 +226,12 @@ describe('HTTP contract of 2026-07-28', () => {
       ['n', '1'],
       ['region', 'eu'],
     ] as const) {
-      const base = modernRequest(
+      const request = modernRequest(
         'tools/call',
-        { name: 'region', arguments: { [property]: '@@deep@@' } },
+        { name: 'region', arguments: { [property]: NESTED } },
         { headers: { [`mcp-param-${property}`]: header } },
       );
-      const body = (await base.text()).replace(
-        '"@@deep@@"',
-        `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
-      );
-      const answer = await readAnswer(
-        await roomy.fetch(new Request(base.url, { method: 'POST', headers: base.headers, body })),
-      );
+      const answer = await readAnswer(await roomy.fetch(await nestedIn(request, 100_000)));
       expect(answer.status, property).toBe(400);
       expect(answer.message.error.code, property).toBe(-32020);
     }

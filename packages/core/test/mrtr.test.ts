@@ -2,7 +2,7 @@ import { modernRequest, readAnswer } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { createMcpHandler, McpServer } from '../src/index.ts';
-import { call } from './helpers.ts';
+import { call, NESTED, nestedIn } from './helpers.ts';
 
 const ELICIT = { elicitation: { form: {} } };
 
@@ -186,20 +186,13 @@ describe('input-required results (MRTR)', () => {
 
   test('arguments nested too deep to bind to a state are -32602, both when asking and on the retry', async () => {
     const handler = createMcpHandler(server([]), { requestState: { secret: 'test-secret' } });
-    // Built as text: JSON.stringify (like the binding before it had a bound) overflows the stack.
     const deepCall = async (depth: number, extra: Record<string, unknown>) => {
-      const base = modernRequest(
+      const request = modernRequest(
         'tools/call',
-        { name: 'greet', arguments: { lang: 'en', nested: '@@deep@@' }, ...extra },
+        { name: 'greet', arguments: { lang: 'en', nested: NESTED }, ...extra },
         { capabilities: ELICIT },
       );
-      const body = (await base.text()).replace(
-        '"@@deep@@"',
-        `${'['.repeat(depth)}${']'.repeat(depth)}`,
-      );
-      return readAnswer(
-        await handler.fetch(new Request(base.url, { method: 'POST', headers: base.headers, body })),
-      );
+      return readAnswer(await handler.fetch(await nestedIn(request, depth)));
     };
     // Within the bound the round trip works with the nested value in the binding.
     const shallow = await deepCall(64, {});
