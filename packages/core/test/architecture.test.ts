@@ -3,7 +3,8 @@
  * included: a cycle of types is still layers that read both ways), and the core's folders import
  * only downwards, in the order the architecture document gives.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
@@ -19,16 +20,23 @@ function files(dir: string): string[] {
   );
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g;
+/**
+ * A relative `import … from` or `export … from`, or an `import('…')`: a dynamic import, or a
+ * type named through one (`typeof import('./x.ts')`), which madge counts as an import too.
+ */
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
-/** Each source file's relative imports (value and type), as absolute paths. */
+/** Each source file's relative imports (value, type and dynamic), as absolute paths. */
 export function importGraph(root: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files(root)) {
     const text = readFileSync(file, 'utf8');
     graph.set(
       file,
-      [...text.matchAll(IMPORT)].map((match) => resolve(dirname(file), match[1] as string)),
+      [...text.matchAll(IMPORT)].map((match) =>
+        resolve(dirname(file), (match[1] ?? match[2]) as string),
+      ),
     );
   }
   return graph;
@@ -91,6 +99,18 @@ test('the cycle finder finds a cycle (so the checks above can fail)', () => {
     ['d', ['a']],
   ]);
   expect(cycles(graph)).toEqual([['c', 'b', 'a']]);
+});
+
+test('a module that names its own type through import() is a cycle, as madge counts it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'edge-mcp-architecture-'));
+  try {
+    writeFileSync(join(dir, 'era.ts'), "export type Era = typeof import('./era.ts');\n");
+    writeFileSync(join(dir, 'user.ts'), "export const load = () => import('./era.ts');\n");
+    const named = cycles(importGraph(dir)).map((cycle) => cycle.map((file) => relative(dir, file)));
+    expect(named).toEqual([['era.ts']]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 /**

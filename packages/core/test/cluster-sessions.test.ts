@@ -5,19 +5,10 @@
  * responses, relayed streams, session ends, stopping) are the test kit's, run by
  * cluster-scenarios.test.ts.
  */
-import {
-  legacyDeleteRequest,
-  legacyGetRequest,
-  legacyRequest,
-  openSession,
-  postRequest,
-  readAnswer,
-} from '@edge-mcp/test-kit';
+import { legacyRequest, openSession, readAnswer } from '@edge-mcp/test-kit';
+import { everyEntryPoint, ping, tool, V } from '@edge-mcp/test-kit/cluster';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { McpHandler } from '../src/index.ts';
 import { type Node, startCluster } from './support/cluster-setup.ts';
-
-const V = '2025-11-25';
 
 let running: Node[] = [];
 afterEach(async () => {
@@ -29,16 +20,6 @@ function cluster() {
   const started = startCluster(3, { disconnectGraceMs: 5000 });
   running = started.nodes;
   return started;
-}
-
-function ping(handler: McpHandler, session: string) {
-  return handler.fetch(legacyRequest('ping', {}, session, { version: V }));
-}
-
-function tool(name: string, args: Record<string, unknown> = {}, progress = false) {
-  return progress
-    ? { name, arguments: args, _meta: { progressToken: 'p' } }
-    : { name, arguments: args };
 }
 
 describe('legacy sessions across instances (memory cluster)', () => {
@@ -68,23 +49,7 @@ describe('storage unreachable', () => {
     const [a, b] = nodes;
     const session = await openSession(a.handler, V);
     world.down = true;
-    const answers = [
-      await ping(b.handler, session),
-      await b.handler.fetch(
-        legacyRequest('initialize', {
-          protocolVersion: V,
-          capabilities: {},
-          clientInfo: { name: 'x', version: '1' },
-        }),
-      ),
-      await b.handler.fetch(legacyGetRequest(session, undefined, { version: V })),
-      await b.handler.fetch(legacyDeleteRequest(session, { version: V })),
-      await b.handler.fetch(
-        postRequest([{ jsonrpc: '2.0', id: 1, method: 'ping' }], session, {
-          version: '2025-03-26',
-        }),
-      ),
-    ];
+    const answers = await everyEntryPoint(b, session);
     for (const answer of answers) {
       expect(answer.status).toBe(503);
       expect(answer.headers.get('retry-after')).toBe('2');
@@ -92,6 +57,6 @@ describe('storage unreachable', () => {
       expect(body.error).toMatchObject({ code: -32000, message: 'Session storage is unavailable' });
     }
     world.down = false;
-    expect((await ping(b.handler, session)).status).toBe(200);
+    expect((await ping(b, session)).status).toBe(200);
   });
 });

@@ -6,26 +6,19 @@
  * away is written once it is back.
  */
 import {
-  legacyDeleteRequest,
   legacyGetRequest,
   legacyRequest,
-  notificationRequest,
   openSession,
-  postRequest,
   readAnswer,
   SseReader,
   sleep,
 } from '@edge-mcp/test-kit';
+import { everyEntryPoint, ping, V } from '@edge-mcp/test-kit/cluster';
 import { describe, expect, test } from 'vitest';
 import { until, useRedis } from './helpers.ts';
 import { type Node, startNodes } from './support/handlers.ts';
 
-const V = '2025-11-25';
 const redis = useRedis(true);
-
-function ping(node: Node, session: string) {
-  return node.handler.fetch(legacyRequest('ping', {}, session, { version: V }));
-}
 
 function call(node: Node, session: string, name: string, args: Record<string, unknown> = {}) {
   return node.handler.fetch(
@@ -33,27 +26,6 @@ function call(node: Node, session: string, name: string, args: Record<string, un
       version: V,
     }),
   );
-}
-
-async function refusals(node: Node, session: string): Promise<Response[]> {
-  return [
-    await ping(node, session),
-    await node.handler.fetch(
-      legacyRequest('initialize', {
-        protocolVersion: V,
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      }),
-    ),
-    await node.handler.fetch(legacyGetRequest(session, undefined, { version: V })),
-    await node.handler.fetch(legacyDeleteRequest(session, { version: V })),
-    await node.handler.fetch(
-      notificationRequest('notifications/cancelled', { requestId: 1 }, session, { version: V }),
-    ),
-    await node.handler.fetch(
-      postRequest([{ jsonrpc: '2.0', id: 1, method: 'ping' }], session, { version: '2025-03-26' }),
-    ),
-  ];
 }
 
 async function expect503(answers: Response[], retryAfter: string) {
@@ -84,7 +56,7 @@ describe('Redis lost mid-run', () => {
     await redis().kill();
     await until(() => !a.cluster.available && !b.cluster.available, 'both see Redis gone');
     const t0 = Date.now();
-    await expect503(await refusals(b, session), '2');
+    await expect503(await everyEntryPoint(b, session), '2');
     expect(Date.now() - t0).toBeLessThan(500);
     // The handlers in flight end normally: the call's answer arrives, the stream runs to its end
     // (its events go out live, without ids, while they cannot be stored).

@@ -4,23 +4,17 @@
  * scenarios every cluster passes run in cluster-scenarios.test.ts.
  */
 import { legacyRequest, notificationRequest, openSession, readAnswer } from '@edge-mcp/test-kit';
+import { tool, V } from '@edge-mcp/test-kit/cluster';
 import { describe, expect, test } from 'vitest';
 import { until, useRedis } from './helpers.ts';
 import { type Node, startNodes } from './support/handlers.ts';
 
-const V = '2025-11-25';
 const redis = useRedis();
 
 function nodes(count = 3, grace = 5000) {
   return startNodes(redis().url, { count, options: { disconnectGraceMs: grace } }) as Promise<
     [Node, Node, Node]
   >;
-}
-
-function tool(name: string, args: Record<string, unknown> = {}, progress = false) {
-  return progress
-    ? { name, arguments: args, _meta: { progressToken: 'p' } }
-    : { name, arguments: args };
 }
 
 describe('legacy sessions across instances on Redis', () => {

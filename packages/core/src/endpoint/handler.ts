@@ -27,11 +27,10 @@ import { runStoredTask } from '../tasks/tools-call.ts';
 import { deliverEvent, publishEvents } from './cluster-events.ts';
 import { endWaitingStreams } from './drain.ts';
 import type { Instrumentation } from './instrumentation.ts';
-import type { LegacyEra } from './legacy-era.ts';
 import type { CloseOptions, HandlerStats, McpHandlerOptions } from './options.ts';
 import { RequestAccounting } from './request-accounting.ts';
 import { emitSessionEvent, sessionEventOf } from './request-event.ts';
-import type { RoutedEndpoint } from './routed-endpoint.ts';
+import type { LegacyEra, RoutedEndpoint } from './routed-endpoint.ts';
 import { settle } from './settle.ts';
 
 /**

@@ -23,9 +23,6 @@ export { combineBatch, prepareBatch } from '../legacy/batch.ts';
 export { handleLegacy, type LegacyOutcome } from '../legacy/dispatch.ts';
 export { handleDelete, handleGet } from '../legacy/get-delete.ts';
 
-/** This module, as the handler hands it to routing once loaded. */
-export type LegacyEra = typeof import('./legacy-era.ts');
-
 /** What the handler lends the sessions it wires (`wireSessions`). */
 export interface SessionWiring {
   readonly root: Scope;

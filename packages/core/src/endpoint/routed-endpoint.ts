@@ -11,7 +11,6 @@ import type { RateLimiter } from '../http/rate-limit.ts';
 import type { LegacyEndpoint } from '../legacy/endpoint.ts';
 import type { InFlightLoad } from '../lifecycle/in-flight-load.ts';
 import type { ModernEndpoint } from '../modern/endpoint.ts';
-import type { LegacyEra } from './legacy-era.ts';
 import type { RequestAccounting } from './request-accounting.ts';
 
 /**
@@ -19,6 +18,13 @@ import type { RequestAccounting } from './request-accounting.ts';
  * token was rejected (answered 401 with that reason), or nothing (the handler authenticates).
  */
 export type Given = AuthInfo | InvalidTokenError | undefined;
+
+/**
+ * The legacy era's module (endpoint/legacy-era.ts), as the handler hands it to routing once it
+ * is loaded. Named here, not in that module: a module that names its own type through
+ * `import()` imports itself.
+ */
+export type LegacyEra = typeof import('./legacy-era.ts');
 
 /** What routing reads of the endpoint, besides what the two eras read. */
 export interface RoutedEndpoint extends ModernEndpoint, LegacyEndpoint {

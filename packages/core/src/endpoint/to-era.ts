@@ -27,8 +27,8 @@ import {
 } from '../protocol/jsonrpc.ts';
 import { PreparedCall } from '../server/execute.ts';
 import { unavailable } from './admission.ts';
-import type { LegacyEra, LegacyOutcome } from './legacy-era.ts';
-import type { RoutedEndpoint } from './routed-endpoint.ts';
+import type { LegacyOutcome } from './legacy-era.ts';
+import type { LegacyEra, RoutedEndpoint } from './routed-endpoint.ts';
 
 /**
  * The message to its era (`classifyEra`'s rule): one carrying the modern `_meta` (or header) is

@@ -195,13 +195,13 @@ export abstract class ExchangeBase extends Scope {
   }
 
   /** The answer to a request aborted before its result: an era may add cases. */
-  protected abortedAnswer(type: AbortReasonType): Answer {
+  protected answerAfterAbort(type: AbortReasonType): Answer {
     return type === 'disconnect' ? emptyReply(499) : shuttingDown(this.id);
   }
 
   #settleAborted(type: AbortReasonType): void {
     this.#finished = true;
     if (this.streaming) this.endStream(type);
-    else this.resolve(this.abortedAnswer(type));
+    else this.resolve(this.answerAfterAbort(type));
   }
 }

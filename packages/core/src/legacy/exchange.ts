@@ -154,7 +154,7 @@ export class LegacyExchange extends ExchangeBase {
     this.#stream?.end();
   }
 
-  protected override abortedAnswer(type: AbortReasonType): Answer {
+  protected override answerAfterAbort(type: AbortReasonType): Answer {
     switch (type) {
       case 'client-cancel':
         // The client asked for no answer; an SSE stream that ends at once is a well-formed "nothing".
@@ -163,7 +163,7 @@ export class LegacyExchange extends ExchangeBase {
       case 'session-expired':
         return errorResponse(404, ErrorCode.SessionNotFound, 'Session not found', this.id);
       default:
-        return super.abortedAnswer(type);
+        return super.answerAfterAbort(type);
     }
   }
 }

@@ -68,6 +68,46 @@ export function skillEntry(files: SkillFiles, options: SkillOptions): SkillEntry
   checkOptions(options, 'skill', SKILL_OPTION_KEYS);
   if (typeof files !== 'object' || files === null)
     throw new TypeError('skill: files must be an object of paths to contents');
+  const manifest = manifestOf(files);
+  const root = `skill://${prefixOf(options.prefix)}${manifest.name}`;
+  const out = skillFiles(root, files, manifest, options);
+  let made: Promise<JsonObject> | undefined;
+  const uri = `${root}/${SKILLS.manifest}`;
+  const make = async (): Promise<JsonObject> => ({
+    uri,
+    frontmatter: manifest.frontmatter,
+    resources: await Promise.all(
+      out.map(async (file) => ({
+        uri: file.uri,
+        digest: await digestOf(file.bytes),
+        size: file.bytes.byteLength,
+      })),
+    ),
+  });
+  return {
+    uri,
+    root,
+    scopes: options.scopes,
+    files: out,
+    entry: () => {
+      made ??= make().catch((error: unknown) => {
+        made = undefined;
+        throw error;
+      });
+      return made;
+    },
+  };
+}
+
+/** A skill's `SKILL.md`: its text and front matter, with the name and description checked. */
+interface Manifest {
+  markdown: string;
+  frontmatter: JsonObject;
+  name: string;
+  description: string;
+}
+
+function manifestOf(files: SkillFiles): Manifest {
   const manifest = files[SKILLS.manifest];
   if (manifest === undefined)
     throw new SkillError('frontmatter', `A skill needs a ${SKILLS.manifest} at its root`);
@@ -90,13 +130,22 @@ export function skillEntry(files: SkillFiles, options: SkillOptions): SkillEntry
       'frontmatter',
       `Skill ${name}: its description must be a string of 1-${SKILLS.maxDescriptionLength} characters`,
     );
+  return { markdown, frontmatter, name, description };
+}
+
+/** The skill's files as resources under `root`, `SKILL.md` first, within the extension's bounds. */
+function skillFiles(
+  root: string,
+  files: SkillFiles,
+  { markdown, name, description }: Manifest,
+  options: SkillOptions,
+): SkillFile[] {
   const paths = Object.keys(files);
   if (paths.length > SKILLS.maxResources)
     throw new SkillError(
       'resources',
       `Skill ${name} has ${paths.length} files; the skills extension allows ${SKILLS.maxResources}`,
     );
-  const root = `skill://${prefixOf(options.prefix)}${name}`;
   const out: SkillFile[] = [];
   let total = 0;
   // SKILL.md first: its entry leads the manifest, and the directory lists it first.
@@ -115,32 +164,7 @@ export function skillEntry(files: SkillFiles, options: SkillOptions): SkillEntry
         : file,
     );
   }
-  let made: Promise<JsonObject> | undefined;
-  const uri = `${root}/${SKILLS.manifest}`;
-  const make = async (): Promise<JsonObject> => ({
-    uri,
-    frontmatter,
-    resources: await Promise.all(
-      out.map(async (file) => ({
-        uri: file.uri,
-        digest: await digestOf(file.bytes),
-        size: file.bytes.byteLength,
-      })),
-    ),
-  });
-  return {
-    uri,
-    root,
-    scopes: options.scopes,
-    files: out,
-    entry: () => {
-      made ??= make().catch((error: unknown) => {
-        made = undefined;
-        throw error;
-      });
-      return made;
-    },
-  };
+  return out;
 }
 
 /** `a/b/` from the `prefix` option `a/b`; each segment must be a plain URI segment. */

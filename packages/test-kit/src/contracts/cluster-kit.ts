@@ -3,7 +3,13 @@
  * serve, and the requests the scenarios send.
  */
 import { expect } from 'vitest';
-import { legacyGetRequest, legacyRequest } from '../legacy.ts';
+import {
+  legacyDeleteRequest,
+  legacyGetRequest,
+  legacyRequest,
+  notificationRequest,
+  postRequest,
+} from '../legacy.ts';
 import { modernRequest } from '../modern.ts';
 import { SseReader } from '../sse-reader.ts';
 import { sleep } from '../wait.ts';
@@ -150,6 +156,34 @@ export function tool(name: string, args: Record<string, unknown> = {}, progress 
 
 export function ping(node: ClusterNode, session: string): Promise<Response> {
   return node.handler.fetch(legacyRequest('ping', {}, session, { version: V }));
+}
+
+/**
+ * One request to each legacy entry point a client uses on `session`: a request, `initialize`, the
+ * GET stream, DELETE, a notification and a 2025-03-26 batch, for checks that every one of them
+ * is answered alike (the storage away: 503 with Retry-After).
+ */
+export async function everyEntryPoint(
+  node: Pick<ClusterNode, 'handler'>,
+  session: string,
+): Promise<Response[]> {
+  const initialize = {
+    protocolVersion: V,
+    capabilities: {},
+    clientInfo: { name: 'x', version: '1' },
+  };
+  const cancel = { requestId: 1 };
+  const requests = [
+    legacyRequest('ping', {}, session, { version: V }),
+    legacyRequest('initialize', initialize),
+    legacyGetRequest(session, undefined, { version: V }),
+    legacyDeleteRequest(session, { version: V }),
+    notificationRequest('notifications/cancelled', cancel, session, { version: V }),
+    postRequest([{ jsonrpc: '2.0', id: 1, method: 'ping' }], session, { version: '2025-03-26' }),
+  ];
+  const answers: Response[] = [];
+  for (const request of requests) answers.push(await node.handler.fetch(request));
+  return answers;
 }
 
 export function call(

@@ -32,8 +32,12 @@ export {
   addTaskTools,
   type ClusterNode,
   type ClusterTarget,
+  everyEntryPoint,
   listen,
+  ping,
   type TaskToolNode,
+  tool,
+  V,
 } from './cluster-kit.ts';
 
 /** Registers the scenarios as vitest tests against `target`. */
