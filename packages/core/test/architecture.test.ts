@@ -1,7 +1,7 @@
 /**
- * The shape of the code, checked: no import cycle in the core, the adapters or redis (type imports
- * included: a cycle of types is still layers that read both ways), and the core's folders import
- * only downwards, in the order the architecture document gives.
+ * The shape of the code, checked: no import cycle in the source of any package, app or the bench
+ * (type imports included: a cycle of types is still layers that read both ways), and the core's
+ * folders import only downwards, in the order the architecture document gives.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,12 +80,26 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe.each(['core', 'adapters', 'redis'])('packages/%s/src', (name) => {
-  const root = join(PACKAGES, name, 'src');
+/** Every package's, app's and the bench's source (madge's check of review §8, kept here). */
+const SOURCES = [
+  'packages/core/src',
+  'packages/adapters/src',
+  'packages/redis/src',
+  'packages/test-kit/src',
+  'packages/test-suite/src',
+  'packages/consumer-test/src',
+  'packages/stress/src',
+  'apps/server/src',
+  'apps/worker/src',
+  'bench/src',
+];
+
+describe.each(SOURCES)('%s', (folder) => {
+  const root = join(PACKAGES, '..', folder);
 
   test('has no import cycle', () => {
     const graph = importGraph(root);
-    expect(graph.size).toBeGreaterThan(20);
+    expect(graph.size).toBeGreaterThan(0);
     const named = cycles(graph).map((cycle) => cycle.map((file) => relative(root, file)).sort());
     expect(named).toEqual([]);
   });
