@@ -71,17 +71,15 @@ function taskEvent(target: Target, taskId: string, event: string, ms = 30_000): 
 }
 
 /** Polls `tasks/get` until the task leaves `working`; its DetailedTask. */
-async function settled(target: Target, taskId: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
+function settled(target: Target, taskId: string, ms = 30_000) {
+  const left = async () => {
     const answer = await getTask(target, taskId);
     const result = answer.message.result;
     if (result === undefined)
       throw new Error(`tasks/get failed: ${JSON.stringify(answer.message)}`);
-    if (result.status !== 'working') return result;
-    if (Date.now() > deadline) throw new Error('the task did not settle in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return result.status !== 'working' && result;
+  };
+  return until(left, `task ${taskId} to leave working`, ms, 100);
 }
 
 const TASK_ID = /^[0-9a-f]{64}\.[0-9a-f]{32}$/;

@@ -24,7 +24,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { legacy, legacyDelete, legacyGet, modern, readAnswer } from '@edge-mcp/test-kit';
+import { legacy, legacyDelete, legacyGet, modern, readAnswer, until } from '@edge-mcp/test-kit';
 import { freePort } from '@edge-mcp/test-kit/node';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -125,22 +125,19 @@ async function startWorker(): Promise<Worker> {
     signal('SIGKILL'); // whatever of the group outlived it
     rmSync(state, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await stop();
-      throw new Error(`wrangler dev exited before it was ready:\n${output}`);
-    }
-    try {
-      if ((await fetch(`${origin}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler dev was not ready in time:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  const ready = async () => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error('wrangler dev exited before it was ready');
+    return fetch(`${origin}/health`).then(
+      (response) => response.ok,
+      () => false, // not listening yet
+    );
+  };
+  try {
+    await until(ready, 'wrangler dev to answer /health', 90_000, 200);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}:\n${output}`);
   }
   return { origin, resource, output: () => output, stop };
 }

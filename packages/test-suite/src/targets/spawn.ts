@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { until } from '@edge-mcp/test-kit';
 import type { LogLine, Target, TargetCaps } from './types.ts';
 
 /** A target that is a process of its own: its pid, signals, its exit and what it printed. */
@@ -46,21 +47,18 @@ export async function spawnTarget(options: SpawnOptions): Promise<SpawnedTarget>
     child.once('exit', (code) => resolve({ code })),
   );
   const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + (options.readyMs ?? 60_000);
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`${options.name} exited before it was ready:\n${output}`);
-    try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      kill(child, 'SIGKILL');
-      throw new Error(`${options.name} was not ready in time:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const ready = async () => {
+    if (child.exitCode !== null) throw new Error(`${options.name} exited before it was ready`);
+    return fetch(`${url}/health`).then(
+      (response) => response.ok,
+      () => false, // not listening yet
+    );
+  };
+  try {
+    await until(ready, `${options.name} to answer /health`, options.readyMs ?? 60_000, 100);
+  } catch (error) {
+    kill(child, 'SIGKILL');
+    throw new Error(`${(error as Error).message}:\n${output}`);
   }
   return {
     name: options.name,
