@@ -11,6 +11,7 @@ import {
   legacyDelete,
   notification,
   readAnswer,
+  until,
 } from '@edge-mcp/test-kit';
 import {
   bunBinary,
@@ -100,15 +101,16 @@ describe.each([
     ).finally(() => {
       settled = true;
     });
-    const deadline = Date.now() + 10_000;
-    while (!settled && Date.now() < deadline) {
+    const cancelled = async () => {
+      if (settled) return true;
       const cancel = await fetch(
         b.url,
         notification('notifications/cancelled', { requestId: 'to-cancel' }, session, V),
       );
       expect(cancel.status).toBe(202);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return false;
+    };
+    await until(cancelled, 'the call on A to end after a cancel sent to B', 10_000, 100);
     await sleeping;
     const logged = await a.server.line((l) => l.includes('"id":"to-cancel"'), 'the cancelled call');
     expect(JSON.parse(logged)).toMatchObject({ outcome: 'cancelled', reason: 'client-cancel' });

@@ -11,6 +11,7 @@ import {
   openSession,
   readAnswer,
   SseReader,
+  within,
 } from '@edge-mcp/test-kit';
 import { describe, expect, test } from 'vitest';
 import { HANDLE, type IncomingRequest } from '../src/adapter.ts';
@@ -42,15 +43,6 @@ async function lateBody(request: Request, between: () => Promise<void>): Promise
     body,
     duplex: 'half',
   } as RequestInit);
-}
-
-/** Rejects after `ms`: a deadline for something that must happen, not a wait for it. */
-function deadline<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 describe('an exchange that is over before its work starts', () => {
@@ -182,7 +174,7 @@ describe('a failing event store', () => {
         version: '2025-11-25',
       }),
     );
-    const text = await deadline(response.text(), 'the stream to end');
+    const text = await within(response.text(), 'the stream to end');
     expect(failures).toBe(2);
     expect(text.match(/notifications\/progress/g)).toHaveLength(2);
     expect(text).toContain('reported');

@@ -14,6 +14,7 @@ import {
   modern,
   notification,
   readAnswer,
+  until,
 } from '@edge-mcp/test-kit';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { RATE_PROBE } from '../src/fixture.ts';
@@ -200,10 +201,16 @@ describe('session caps in Durable Objects (workerd through wrangler dev)', () =>
     expect(await sleep('10.0.7.2', 10)).toMatchObject({ resultType: 'task' });
     // A task that ends gives its place back: cancelled, the next call of 10.0.7.1 is a task again.
     await rpc('10.0.7.1', 'tasks/cancel', { taskId: held[0].taskId });
-    const deadline = Date.now() + 10_000;
-    let next = await sleep('10.0.7.1', 10);
     // The end reaches the registry just after the cancel is answered: ask until it has.
-    while (next.resultType !== 'task' && Date.now() < deadline) next = await sleep('10.0.7.1', 10);
+    const next = await until(
+      async () => {
+        const result = await sleep('10.0.7.1', 10);
+        return result.resultType === 'task' && result;
+      },
+      'a task of 10.0.7.1 again',
+      10_000,
+      0,
+    );
     expect(next).toMatchObject({ resultType: 'task' });
     await rpc('10.0.7.1', 'tasks/cancel', { taskId: held[1].taskId });
   }, 120_000);

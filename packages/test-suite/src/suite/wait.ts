@@ -1,18 +1,13 @@
 /** Waits of the shared suite on what a target reports: its request log and its /health counters. */
+import { until } from '@edge-mcp/test-kit';
 
 /** Resolves with the first log line matching `predicate`, polling the target's /__log. */
-export async function waitForLog<T extends Record<string, unknown>>(
+export function waitForLog<T extends Record<string, unknown>>(
   log: () => Promise<T[]>,
   predicate: (line: T) => boolean,
   ms = 15_000,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = (await log()).find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error('no matching log line in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return until(async () => (await log()).find(predicate), 'a matching log line', ms, 25);
 }
 
 /**
