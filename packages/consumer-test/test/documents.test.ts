@@ -114,13 +114,7 @@ describe('tsc', () => {
     const port = await freePort();
     const [binary, args] = commands[runtime](name);
     const ready = (line: string) => line.startsWith('MCP server on');
-    const server = await startServer(
-      binary,
-      args,
-      inject('app'),
-      { PORT: String(port), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-      ready,
-    );
+    const server = await startServer(binary, args, inject('app'), { PORT: String(port) }, ready);
     running.push(server);
     const url = `http://127.0.0.1:${port}/mcp`;
     expect(await server.line(ready, 'the start line')).toBe(`MCP server on ${url}`);

@@ -59,7 +59,7 @@ async function start(runtime: string): Promise<Instance> {
     binary,
     args,
     inject('app'),
-    { PORT: String(port), REDIS_URL: redis.url, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+    { PORT: String(port), REDIS_URL: redis.url },
     (line) => line.startsWith('instance '),
   );
   running.push(server);

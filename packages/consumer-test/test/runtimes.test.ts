@@ -26,12 +26,8 @@ describe.each(RUNTIMES)('server.mjs from the README under %s', (_runtime, comman
   test('serves tools/call and cancels a call whose client leaves', async () => {
     const port = await freePort();
     const [binary, args] = command();
-    const server = await startServer(
-      binary,
-      args,
-      inject('app'),
-      { PORT: String(port), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-      (line) => line.startsWith('MCP server on'),
+    const server = await startServer(binary, args, inject('app'), { PORT: String(port) }, (line) =>
+      line.startsWith('MCP server on'),
     );
     running.push(server);
     const url = `http://127.0.0.1:${port}/mcp`;

@@ -12,12 +12,21 @@ export interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Every stdout line so far. */
   readonly lines: string[];
-  /** Resolves with the first stdout line (seen so far or later) starting with `prefix`. */
+  /**
+   * Resolves with the first stdout line (seen so far or later) starting with `prefix`, or that
+   * `match` accepts (`what` names it when the child exits first).
+   */
   line(prefix: string): Promise<string>;
+  line(match: (line: string) => boolean, what: string): Promise<string>;
   /** Resolves with the first stderr line (seen so far or later) containing `text`. */
   errLine(text: string): Promise<string>;
   /** Everything written to stderr so far. */
   stderr(): string;
+  /**
+   * SIGTERM (to its process group when detached), SIGKILL after 5 s if it is still there;
+   * resolves once it has exited. Nothing when it already has.
+   */
+  stop(): Promise<void>;
 }
 
 export interface ChildOptions {
@@ -97,18 +106,21 @@ export function startChild(command: string, args: string[], options: ChildOption
     child.once('close', (code, signal) => resolve({ code, signal }));
   });
   const errors = () => stderr;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (detached && child.pid !== undefined) process.kill(-child.pid, name);
+      else child.kill(name);
+    } catch {}
+  };
   return {
     child,
     exited,
     lines,
-    line: (prefix) =>
-      waitFor(
-        () => lines.find((l) => l.startsWith(prefix)),
-        waiters,
-        exited,
-        `"${prefix}"`,
-        errors,
-      ),
+    line: (match: string | ((line: string) => boolean), what?: string) => {
+      const accepts = typeof match === 'string' ? (l: string) => l.startsWith(match) : match;
+      const named = typeof match === 'string' ? `"${match}"` : (what as string);
+      return waitFor(() => lines.find(accepts), waiters, exited, named, errors);
+    },
     errLine: (text) =>
       waitFor(
         () => stderr.split('\n').find((l) => l.includes(text)),
@@ -118,5 +130,12 @@ export function startChild(command: string, args: string[], options: ChildOption
         errors,
       ),
     stderr: errors,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      signal('SIGTERM');
+      const timer = setTimeout(() => signal('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
   };
 }
