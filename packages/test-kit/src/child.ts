@@ -18,8 +18,12 @@ export interface Child {
    */
   line(prefix: string): Promise<string>;
   line(match: (line: string) => boolean, what: string): Promise<string>;
-  /** Resolves with the first stderr line (seen so far or later) containing `text`. */
+  /**
+   * Resolves with the first stderr line (seen so far or later) containing `text`, or that `match`
+   * accepts (`what` names it when the child exits first).
+   */
   errLine(text: string): Promise<string>;
+  errLine(match: (line: string) => boolean, what: string): Promise<string>;
   /** Everything written to stderr so far. */
   stderr(): string;
   /**
@@ -121,14 +125,11 @@ export function startChild(command: string, args: string[], options: ChildOption
       const named = typeof match === 'string' ? `"${match}"` : (what as string);
       return waitFor(() => lines.find(accepts), waiters, exited, named, errors);
     },
-    errLine: (text) =>
-      waitFor(
-        () => stderr.split('\n').find((l) => l.includes(text)),
-        waiters,
-        exited,
-        `"${text}" on stderr`,
-        errors,
-      ),
+    errLine: (match: string | ((line: string) => boolean), what?: string) => {
+      const accepts = typeof match === 'string' ? (l: string) => l.includes(match) : match;
+      const named = typeof match === 'string' ? `"${match}" on stderr` : (what as string);
+      return waitFor(() => stderr.split('\n').find(accepts), waiters, exited, named, errors);
+    },
     stderr: errors,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
