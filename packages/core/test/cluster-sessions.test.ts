@@ -6,7 +6,13 @@
  * cluster-scenarios.test.ts.
  */
 import { legacyRequest, openSession, readAnswer } from '@edge-mcp/test-kit';
-import { everyEntryPoint, ping, tool, V } from '@edge-mcp/test-kit/cluster';
+import {
+  everyEntryPoint,
+  expectStorageUnavailable,
+  ping,
+  tool,
+  V,
+} from '@edge-mcp/test-kit/cluster';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Node, startCluster } from './support/cluster-setup.ts';
 
@@ -49,13 +55,7 @@ describe('storage unreachable', () => {
     const [a, b] = nodes;
     const session = await openSession(a.handler, V);
     world.down = true;
-    const answers = await everyEntryPoint(b, session);
-    for (const answer of answers) {
-      expect(answer.status).toBe(503);
-      expect(answer.headers.get('retry-after')).toBe('2');
-      const body = await answer.json();
-      expect(body.error).toMatchObject({ code: -32000, message: 'Session storage is unavailable' });
-    }
+    await expectStorageUnavailable(await everyEntryPoint(b, session), '2');
     world.down = false;
     expect((await ping(b, session)).status).toBe(200);
   });

@@ -13,7 +13,7 @@ import {
   SseReader,
   sleep,
 } from '@edge-mcp/test-kit';
-import { everyEntryPoint, ping, V } from '@edge-mcp/test-kit/cluster';
+import { everyEntryPoint, expectStorageUnavailable, ping, V } from '@edge-mcp/test-kit/cluster';
 import { describe, expect, test } from 'vitest';
 import { until, useRedis } from './helpers.ts';
 import { type Node, startNodes } from './support/handlers.ts';
@@ -26,15 +26,6 @@ function call(node: Node, session: string, name: string, args: Record<string, un
       version: V,
     }),
   );
-}
-
-async function expect503(answers: Response[], retryAfter: string) {
-  for (const answer of answers) {
-    expect(answer.status).toBe(503);
-    expect(answer.headers.get('retry-after')).toBe(retryAfter);
-    const body = await answer.json();
-    expect(body.error).toMatchObject({ code: -32000, message: 'Session storage is unavailable' });
-  }
 }
 
 describe('Redis lost mid-run', () => {
@@ -56,7 +47,7 @@ describe('Redis lost mid-run', () => {
     await redis().kill();
     await until(() => !a.cluster.available && !b.cluster.available, 'both see Redis gone');
     const t0 = Date.now();
-    await expect503(await everyEntryPoint(b, session), '2');
+    await expectStorageUnavailable(await everyEntryPoint(b, session), '2');
     expect(Date.now() - t0).toBeLessThan(500);
     // The handlers in flight end normally: the call's answer arrives, the stream runs to its end
     // (its events go out live, without ids, while they cannot be stored).

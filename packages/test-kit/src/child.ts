@@ -60,7 +60,7 @@ export function killChildren(): void {
 /** A waiter's wait ends with the child: it rejects naming what never came. */
 function waitFor(
   found: () => string | undefined,
-  waiters: Array<() => void>,
+  waiters: Set<() => void>,
   exited: Promise<{ code: number | null }>,
   what: string,
   stderr: () => string,
@@ -68,10 +68,14 @@ function waitFor(
   const seen = found();
   if (seen !== undefined) return Promise.resolve(seen);
   return new Promise((resolve, reject) => {
-    waiters.push(() => {
+    // Asked again on every chunk of output until it has its line, then dropped.
+    const waiter = () => {
       const line = found();
-      if (line !== undefined) resolve(line);
-    });
+      if (line === undefined) return;
+      waiters.delete(waiter);
+      resolve(line);
+    };
+    waiters.add(waiter);
     void exited.then(({ code }) =>
       reject(new Error(`child exited (${code}) before ${what}; stderr:\n${stderr()}`)),
     );
@@ -89,7 +93,7 @@ export function startChild(command: string, args: string[], options: ChildOption
   groups.set(child, detached);
   children.add(child);
   const lines: string[] = [];
-  const waiters: Array<() => void> = [];
+  const waiters = new Set<() => void>();
   let stderr = '';
   let buffered = '';
   child.stderr?.on('data', (chunk: Buffer) => {

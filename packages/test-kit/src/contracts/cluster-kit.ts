@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import {
+  initializeParams,
   legacyDeleteRequest,
   legacyGetRequest,
   legacyRequest,
@@ -167,15 +168,10 @@ export async function everyEntryPoint(
   node: Pick<ClusterNode, 'handler'>,
   session: string,
 ): Promise<Response[]> {
-  const initialize = {
-    protocolVersion: V,
-    capabilities: {},
-    clientInfo: { name: 'x', version: '1' },
-  };
   const cancel = { requestId: 1 };
   const requests = [
     legacyRequest('ping', {}, session, { version: V }),
-    legacyRequest('initialize', initialize),
+    legacyRequest('initialize', initializeParams(V)),
     legacyGetRequest(session, undefined, { version: V }),
     legacyDeleteRequest(session, { version: V }),
     notificationRequest('notifications/cancelled', cancel, session, { version: V }),
@@ -184,6 +180,19 @@ export async function everyEntryPoint(
   const answers: Response[] = [];
   for (const request of requests) answers.push(await node.handler.fetch(request));
   return answers;
+}
+
+/** Every answer is the storage-unavailable refusal: 503, `Retry-After`, -32000. */
+export async function expectStorageUnavailable(
+  answers: readonly Response[],
+  retryAfter: string,
+): Promise<void> {
+  for (const answer of answers) {
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe(retryAfter);
+    const body = await answer.json();
+    expect(body.error).toMatchObject({ code: -32000, message: 'Session storage is unavailable' });
+  }
 }
 
 export function call(

@@ -33,6 +33,7 @@ export {
   type ClusterNode,
   type ClusterTarget,
   everyEntryPoint,
+  expectStorageUnavailable,
   listen,
   ping,
   type TaskToolNode,
